@@ -1,0 +1,43 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en" className="bg-slate-950">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-slate-950 font-sans text-slate-100 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const heading = status === 404 ? "Page not found" : status < 500 ? "Request refused" : "Something went wrong";
+  if (status >= 500) console.error(error);
+  return (
+    <main className="mx-auto max-w-xl px-6 py-24 text-center">
+      <title>{heading}</title>
+      <h1 className="text-3xl font-semibold">{heading}</h1>
+      <p className="mt-4 text-slate-300">
+        {status === 404 ? "There is nothing at this address." : "Please try again in a moment."}
+      </p>
+      <a href="/" className="mt-8 inline-block rounded-lg bg-blue-600 px-5 py-2.5 font-medium text-white hover:bg-blue-500">
+        Back to Home
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,47 @@
+import { subscribeToFee } from "../server/events.server";
+import { getInquiryFeeCents } from "../server/settings.server";
+
+const HEARTBEAT_MS = 20_000;
+const RETRY_MS = 3_000;
+const encoder = new TextEncoder();
+
+function feeMessage(cents: number): Uint8Array {
+  return encoder.encode(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`);
+}
+
+/** Server-Sent Events: the current fee on connect, then every change, with a heartbeat comment. */
+export function loader({ request }: { request: Request }) {
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const close = () => {
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      const unsubscribe = subscribeToFee((event) => controller.enqueue(feeMessage(event.cents)), close);
+      const heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.signal.addEventListener("abort", close, { once: true });
+      controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
+      controller.enqueue(feeMessage(getInquiryFeeCents()));
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}

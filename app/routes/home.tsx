@@ -1,0 +1,126 @@
+import { Form, Link } from "react-router";
+import { z } from "zod";
+import { GlobeIcon } from "../components/icons";
+import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
+import { shortDomainName } from "../lib/domain-name";
+import { formatUsd } from "../lib/money";
+import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { listPublicDomains } from "../server/domains.server";
+import { env } from "../server/env.server";
+import type { Route } from "./+types/home";
+
+const PER_PAGE = 24;
+
+const BrowseQuery = z.object({
+  q: z.string().catch("").transform((q) => q.trim().slice(0, MAX_SEARCH_LENGTH)),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
+  const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });
+  return { siteName: env.SITE_NAME, q, ...listing };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { siteName, q, rows, total, page, pageCount } = loaderData;
+  return (
+    <>
+      <Splash siteName={siteName} />
+      <main id="domains" className="mx-auto w-full max-w-5xl px-5 py-16">
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+          <div>
+            <h2 className="text-2xl font-semibold">Domains for sale</h2>
+            <p className="mt-1 text-slate-300">
+              {total === 1 ? "1 domain" : `${total.toLocaleString("en-US")} domains`}
+              {q ? ` matching "${q}"` : ""}
+            </p>
+          </div>
+          <Form method="get" role="search" className="flex gap-2" action="/#domains">
+            <label htmlFor="q" className="sr-only">
+              Search domains
+            </label>
+            <input id="q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Search domains" className={`${inputClass} mt-0 w-56`} />
+            <button type="submit" className={primaryButton}>
+              Search
+            </button>
+          </Form>
+        </div>
+        {rows.length === 0 ? (
+          <p className={`${card} mt-8 text-center text-slate-300`}>
+            {q ? "No domains match your search." : "No domains are listed yet."}
+          </p>
+        ) : (
+          <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {rows.map((domain) => (
+              <li key={domain.id}>
+                <Link to={`/domain/${shortDomainName(domain.domain_name)}`} className={`${card} block transition hover:border-blue-500`}>
+                  <span className="block truncate text-lg font-semibold">{domain.domain_name}</span>
+                  <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
+                  <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination q={q} page={page} pageCount={pageCount} />
+      </main>
+    </>
+  );
+}
+
+function Splash({ siteName }: { siteName: string }) {
+  return (
+    <header className="relative flex min-h-screen items-center justify-center overflow-hidden bg-slate-950">
+      <div aria-hidden="true" className="absolute inset-0">
+        <div className="splash-orb absolute -left-1/4 -top-1/4 h-[70vmax] w-[70vmax] rounded-full bg-blue-700/25 blur-3xl" />
+        <div className="splash-orb absolute -bottom-1/4 -right-1/4 h-[60vmax] w-[60vmax] rounded-full bg-indigo-600/20 blur-3xl [animation-delay:-12s]" />
+      </div>
+      <div className="relative z-10 flex flex-col items-center px-6 text-center">
+        <GlobeIcon className="h-20 w-20 text-blue-400" />
+        <h1 className="mt-6 text-5xl font-bold tracking-tight sm:text-6xl">{siteName}</h1>
+        <p className="mt-4 text-xl text-slate-300">Premium Domain Acquisitions</p>
+        <a href="#domains" className={`${secondaryButton} mt-10`}>
+          Browse domains
+        </a>
+      </div>
+    </header>
+  );
+}
+
+function Pagination({ q, page, pageCount }: { q: string; page: number; pageCount: number }) {
+  if (pageCount <= 1) return null;
+  const href = (target: number) => {
+    const params = new URLSearchParams();
+    if (q) params.set("q", q);
+    if (target > 1) params.set("page", String(target));
+    const search = params.toString();
+    return `/${search ? `?${search}` : ""}#domains`;
+  };
+  return (
+    <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
+      {page > 1 ? (
+        <Link to={href(page - 1)} className={secondaryButton} rel="prev">
+          Previous
+        </Link>
+      ) : null}
+      <span className="text-slate-300">
+        Page {page} of {pageCount}
+      </span>
+      {page < pageCount ? (
+        <Link to={href(page + 1)} className={secondaryButton} rel="next">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const siteName = loaderData?.siteName ?? "Premium domains";
+  return [
+    { title: `${siteName} - Premium Domain Acquisitions` },
+    { name: "description", content: `${siteName}: premium domain names for sale. See the guiding price and contact the owner directly.` },
+  ];
+}

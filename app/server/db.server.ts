@@ -1,0 +1,51 @@
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { migrations } from "../../db/migrations/index";
+import type { Database as Schema } from "../../db/schema";
+import { env } from "./env.server";
+
+export class DatabaseOpenError extends Error {}
+
+function openSqlite(file: string): Database.Database {
+  try {
+    mkdirSync(env.dataDir, { recursive: true });
+    const connection = new Database(file);
+    connection.pragma("journal_mode = WAL");
+    connection.pragma("foreign_keys = ON");
+    connection.pragma("busy_timeout = 5000");
+    connection.pragma("synchronous = NORMAL");
+    return connection;
+  } catch (error) {
+    throw new DatabaseOpenError(`Cannot open the database at ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The raw connection, for prepared statements on hot paths and synchronous transactions. */
+export const sqlite = openSqlite(env.databasePath);
+
+export const db = new Kysely<Schema>({
+  dialect: new SqliteDialect({ database: sqlite }),
+});
+
+export async function migrateToLatest(): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
+  }
+  if (error) throw error;
+}
+
+export function closeDatabase(): void {
+  if (sqlite.open) sqlite.close();
+}
+
+/** A prepared statement made on first use, after migrations have created its tables. */
+export function lazyStatement<P extends unknown[] | {}, R = unknown>(text: string): () => Database.Statement<P, R> {
+  let statement: Database.Statement<P, R> | undefined;
+  return () => (statement ??= sqlite.prepare<P, R>(text));
+}

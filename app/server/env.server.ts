@@ -1,0 +1,78 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  SITE_NAME: z.string().trim().min(1).max(80).default("DomainVault"),
+  DATABASE_URL: z
+    .string()
+    .default("file:./data/app.db")
+    .refine((value) => value.startsWith("file:") && value.length > 5, "must look like file:./data/app.db"),
+  SESSION_SECRET: optionalText.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  EXTRA_HOSTS: optionalText,
+  ADMIN_EMAIL: optionalText.pipe(z.email().optional()),
+  ADMIN_PASSWORD: optionalText.pipe(z.string().min(6, "must be at least 6 characters").optional()),
+  SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_BASE: optionalText.pipe(z.url().optional()),
+  SMTP_URL: optionalText.pipe(z.url().optional()),
+  MAIL_FROM: optionalText,
+  LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  databasePath: string;
+  dataDir: string;
+  sessionSecret: string;
+};
+
+export class ConfigError extends Error {}
+
+function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const values = parsed.data;
+  if (values.ADMIN_EMAIL && !values.ADMIN_PASSWORD) {
+    throw new ConfigError("Invalid configuration:\n  ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  }
+  const databasePath = path.resolve(values.DATABASE_URL.slice("file:".length));
+  const dataDir = path.dirname(databasePath);
+  return {
+    ...values,
+    databasePath,
+    dataDir,
+    sessionSecret: values.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
+  };
+}
+
+/** With no SESSION_SECRET set, one is generated once and kept beside the database. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    const secret = randomBytes(32).toString("hex");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  } catch (error) {
+    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    throw new ConfigError(`Cannot keep the session secret in ${file}: ${(error as Error).message}`);
+  }
+}
+
+export const env: Env = parseEnv(process.env);

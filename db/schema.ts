@@ -1,0 +1,113 @@
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export interface DomainsTable {
+  id: Generated<number>;
+  domain_name: string;
+  asking_price_cents: number;
+  tracking_id: string;
+  owner_email: string;
+  inquiry_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export type InquiryStatus = "pending" | "paid" | "failed" | "refunded";
+
+export interface InquiriesTable {
+  id: Generated<number>;
+  public_id: string;
+  domain_id: number;
+  domain_name: string;
+  name: string;
+  email: string;
+  phone: string;
+  message: string;
+  offer: string;
+  amount_cents: number;
+  currency: string;
+  status: InquiryStatus;
+  provider: string;
+  payment_intent_id: string | null;
+  checkout_session_id: string | null;
+  client_ip: string | null;
+  created_at: string;
+  paid_at: string | null;
+  owner_notified_at: string | null;
+  answered_at: string | null;
+  refunded_at: string | null;
+  last_error: string | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  to_address: string;
+  reply_to: string | null;
+  subject: string;
+  text_body: string;
+  inquiry_id: number | null;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+export interface ProcessedEventsTable {
+  id: string;
+  type: string;
+  processed_at: string;
+}
+
+export interface TestPaymentsTable {
+  id: string;
+  client_secret: string;
+  amount_cents: number;
+  currency: string;
+  status: "requires_payment_method" | "succeeded" | "failed" | "refunded";
+  inquiry_public_id: string;
+  domain_name: string;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Database {
+  domains: DomainsTable;
+  settings: SettingsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  inquiries: InquiriesTable;
+  outbox: OutboxTable;
+  processed_events: ProcessedEventsTable;
+  test_payments: TestPaymentsTable;
+}
+
+export type Domain = Selectable<DomainsTable>;
+export type NewDomain = Insertable<DomainsTable>;
+export type DomainUpdate = Updateable<DomainsTable>;
+export type Inquiry = Selectable<InquiriesTable>;
+export type User = Selectable<UsersTable>;
