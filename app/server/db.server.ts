@@ -32,6 +32,8 @@ export async function migrateToLatest(): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    // Features land in parallel with their own number ranges; an older-numbered one may arrive later.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const result of results ?? []) {

@@ -1,0 +1,93 @@
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { runScript } from "../support/app-server";
+import { expect, expectNoA11yViolations, test } from "../support/fixtures";
+
+test("splash shows the brand, the tagline and the domains for sale", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "DomainVault" })).toBeVisible();
+  await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
+  await expect(page.getByRole("link", { name: /velora\.com/ })).toHaveAttribute("href", "/domain/velora");
+  await expectNoA11yViolations(page);
+});
+
+test("browse: search as a GET form and pagination", async ({ page, app }) => {
+  const db = app.db();
+  const tag = `pager${Date.now().toString(36)}`;
+  for (let i = 0; i < 30; i++) insertDomain(db, { name: `${tag}-${String(i).padStart(2, "0")}.com`, priceCents: 100_000 + i });
+  await page.goto("/");
+  await page.getByRole("searchbox", { name: "Search domains" }).fill(tag);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${tag}`));
+  await expect(page.getByText(`30 domains matching "${tag}"`)).toBeVisible();
+  // Newest first: the last inserted comes first.
+  await expect(page.getByRole("link", { name: new RegExp(`${tag}-29\\.com`) })).toBeVisible();
+  await expect(page.getByText("Page 1 of 2")).toBeVisible();
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page.getByText("Page 2 of 2")).toBeVisible();
+  await expect(page.getByRole("link", { name: new RegExp(`${tag}-00\\.com`) })).toBeVisible();
+  await expectNoA11yViolations(page);
+});
+
+test("search that matches nothing says so", async ({ page }) => {
+  await page.goto("/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+  await expect(page.getByText("No domains match your search.")).toBeVisible();
+  await expect(page.getByRole("searchbox", { name: "Search domains" })).toHaveValue("<script>alert(1)</script>");
+});
+
+test("domain page shows the price, the fee and the inquiry link", async ({ page, app }) => {
+  const name = uniqueDomainName("show");
+  insertDomain(app.db(), { name, priceCents: 2_500_000 });
+  const short = name.replace(/\.com$/, "");
+  await page.goto(`/domain/${short}`);
+  await expect(page).toHaveTitle(`${name} is for sale | DomainVault`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByText("Guiding Price")).toBeVisible();
+  await expect(page.getByText("$25,000")).toBeVisible();
+  await expect(page.getByText("Premium domain available for acquisition")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Direct Communication" })).toBeVisible();
+  await expect(page.getByText(/Start your inquiry process with a one-time fee of \$\d/)).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Start Inquiry \(\$\d/ })).toHaveAttribute("href", `/payment/${short}`);
+  await page.getByRole("link", { name: "Back to Domains" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto(`/domain/${short}`);
+  await expectNoA11yViolations(page);
+});
+
+test("a missing domain shows the not-found view with status 404", async ({ page }) => {
+  const response = await page.goto("/domain/no-such-domain-here");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText("The domain you're looking for doesn't exist.")).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
+});
+
+test("contact page explains that inquiries are paid", async ({ page }) => {
+  await page.goto("/contact/velora");
+  await expect(page.getByRole("heading", { name: "Payment Required" })).toBeVisible();
+  await expect(page.getByText("Secure payments processed via Stripe")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
+  await expectNoA11yViolations(page);
+  await page.getByRole("link", { name: "Browse Domains" }).click();
+  await expect(page.getByRole("heading", { name: "Domains for sale" })).toBeVisible();
+});
+
+test("a fee change reaches an open domain page live", async ({ page, app, javaScriptOn }) => {
+  test.skip(!javaScriptOn, "Live updates need JavaScript; without it the next page load shows the fee.");
+  await page.goto("/domain/velora");
+  await expect(page.getByRole("link", { name: /^Start Inquiry/ })).toBeVisible();
+  const cents = 3000 + Math.floor(Math.random() * 5000);
+  const dollars = (cents / 100).toFixed(2);
+  const result = await runScript(app, "set-fee.ts", [dollars]);
+  expect(result.code, result.output).toBe(0);
+  const shown = cents % 100 === 0 ? `$${cents / 100}` : `$${dollars}`;
+  await expect(page.getByRole("link", { name: `Start Inquiry (${shown})` })).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByText(`Start your inquiry process with a one-time fee of ${shown}`)).toBeVisible();
+});
+
+test("without JavaScript the next page load shows the new fee", async ({ page, app }) => {
+  const result = await runScript(app, "set-fee.ts", ["21.50"]);
+  expect(result.code, result.output).toBe(0);
+  await page.goto("/domain/velora");
+  await expect(page.getByRole("link", { name: "Start Inquiry ($21.50)" })).toBeVisible();
+});

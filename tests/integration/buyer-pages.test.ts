@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain, uniqueDomainName } from "../support/data";
+
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+async function get(path: string, init?: RequestInit) {
+  const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+describe("buyer pages over HTTP (what a browser without JavaScript gets)", () => {
+  it("serves the splash and the newest-first list of the demo portfolio", async () => {
+    const page = await get("/");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Premium Domain Acquisitions");
+    expect(page.body).toContain('href="/domain/velora"');
+    expect(page.body.indexOf("velora.com")).toBeLessThan(page.body.indexOf("truenorth.app"));
+  });
+
+  it("looks a short name up as {name}.com first, then as the raw name", async () => {
+    const raw = `rawname${Date.now()}`;
+    insertDomain(app.db(), { name: `${raw}.io`, priceCents: 100 });
+    const dotCom = uniqueDomainName("dotcom");
+    insertDomain(app.db(), { name: dotCom, priceCents: 123_400 });
+    const page = await get(`/domain/${dotCom.replace(/\.com$/, "")}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("$1,234");
+    expect((await get(`/domain/${raw}.io`)).status).toBe(200);
+    expect((await get(`/domain/www.${dotCom}`)).status).toBe(200);
+  });
+
+  it("answers a missing domain with the not-found view and 404", async () => {
+    const page = await get("/domain/definitely-not-listed");
+    expect(page.status).toBe(404);
+    expect(page.body).toContain("The domain you&#x27;re looking for doesn&#x27;t exist.");
+    expect(page.body).toContain("Back to Home");
+  });
+
+  it("serves the contact page", async () => {
+    const page = await get("/contact/velora");
+    expect(page.status).toBe(200);
+    expect(page.body).toContain("Payment Required");
+    expect(page.body).toContain("Secure payments processed via Stripe");
+  });
+
+  it("streams the fee as server-sent events, uncompressed", async () => {
+    const controller = new AbortController();
+    const response = await fetch(new URL("/events/fee", app.url), {
+      signal: controller.signal,
+      headers: { "Accept-Encoding": "gzip" },
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("content-encoding")).toBeNull();
+    const reader = response.body!.getReader();
+    let text = "";
+    while (!text.includes("event: fee")) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain("retry:");
+    expect(text).toMatch(/data: \{"cents":\d+\}/);
+    controller.abort();
+  });
+});

@@ -1,0 +1,109 @@
+import Database from "better-sqlite3";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const projectRoot = path.resolve(import.meta.dirname, "../..");
+const tsxBin = path.join(projectRoot, "node_modules/.bin/tsx");
+
+export interface AppServer {
+  url: string;
+  dataDir: string;
+  dbPath: string;
+  env: Record<string, string>;
+  process: ChildProcess;
+  /** Everything the server printed, for assertions on logs and for failure messages. */
+  output: () => string;
+  /** A real connection to the server's SQLite file, for test setup and checks. */
+  db: () => Database.Database;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse a data folder (to restart a server on the same database). */
+  dataDir?: string;
+  timeoutMs?: number;
+}
+
+/** Starts the built production server (`server.ts`) on a free port with its own SQLite file. */
+export async function startAppServer(options: StartOptions = {}): Promise<AppServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "domains-test-"));
+  const dbPath = path.join(dataDir, "app.db");
+  const env: Record<string, string> = {
+    PORT: "0",
+    DATABASE_URL: `file:${dbPath}`,
+    SEED_DEMO: "true",
+    LOG_REQUESTS: "false",
+    NODE_ENV: "production",
+    ...options.env,
+  };
+  const child = spawn(tsxBin, ["server.ts"], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.timeoutMs ?? 30_000);
+    const onData = () => {
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace("localhost", "127.0.0.1"));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+
+  let connection: Database.Database | undefined;
+  return {
+    url,
+    dataDir,
+    dbPath,
+    env,
+    process: child,
+    output: () => output,
+    db: () => {
+      if (!connection) {
+        connection = new Database(dbPath);
+        connection.pragma("busy_timeout = 5000");
+      }
+      return connection;
+    },
+    stop: (signal = "SIGTERM") =>
+      new Promise((resolve) => {
+        connection?.close();
+        connection = undefined;
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once("exit", (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
+
+export function removeDataDir(server: AppServer): void {
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+/** Runs a project script (tsx scripts/<name>.ts) against a server's database. */
+export function runScript(server: Pick<AppServer, "env">, script: string, args: string[] = []): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsxBin, [path.join("scripts", script), ...args], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...server.env },
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}

@@ -1,0 +1,24 @@
+import type Database from "better-sqlite3";
+
+let counter = 0;
+
+/** A unique, valid domain name for one test, so tests sharing a server never collide. */
+export function uniqueDomainName(prefix = "test"): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}.com`;
+}
+
+/** Inserts a listed domain straight into the server's SQLite file (test setup only). */
+export function insertDomain(
+  db: Database.Database,
+  domain: { name: string; priceCents: number; trackingId?: string; ownerEmail?: string; createdAt?: string },
+): number {
+  const timestamp = domain.createdAt ?? new Date().toISOString();
+  const result = db
+    .prepare(
+      `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .run(domain.name, domain.priceCents, domain.trackingId ?? "tracker", domain.ownerEmail ?? "owner@example.test", timestamp, timestamp);
+  return Number(result.lastInsertRowid);
+}

@@ -1,0 +1,55 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page } from "@playwright/test";
+import { removeDataDir, startAppServer, type AppServer } from "./app-server";
+
+type WorkerFixtures = { app: AppServer; appEnv: Record<string, string> };
+type TestFixtures = { javaScriptOn: boolean };
+
+/**
+ * Each Playwright worker gets its own production server and SQLite file, so tests that change the
+ * fee or the portfolio never disturb another worker.
+ */
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  /** Extra environment for the worker's server: `test.use({ appEnv: { ... } })` in a spec file. */
+  appEnv: [{}, { scope: "worker", option: true }],
+  app: [
+    async ({ appEnv }, use) => {
+      const server = await startAppServer({ env: { ...TEST_ADMIN_ENV, ...appEnv } });
+      await use(server);
+      await server.stop();
+      removeDataDir(server);
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ app }, use) => use(app.url),
+  javaScriptOn: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
+});
+
+export { expect };
+
+export const TEST_ADMIN = { email: "admin@example.test", password: "correct-horse-battery" };
+const TEST_ADMIN_ENV = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password };
+
+/**
+ * Fails on any axe violation, listing each rule and the elements it found. axe runs inside the page,
+ * so for a JavaScript-off page it checks the same URL in a context whose own scripts are blocked.
+ */
+export async function expectNoA11yViolations(page: Page): Promise<void> {
+  if (test.info().project.use.javaScriptEnabled !== false) return checkWithAxe(page);
+  const browser = page.context().browser()!;
+  const checker = await browser.newContext({ javaScriptEnabled: true });
+  try {
+    const checkPage = await checker.newPage();
+    await checkPage.route("**/*.js", (route) => route.abort());
+    await checkPage.goto(page.url());
+    await checkWithAxe(checkPage);
+  } finally {
+    await checker.close();
+  }
+}
+
+async function checkWithAxe(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  expect(summary, "accessibility violations").toEqual([]);
+}
