@@ -40,6 +40,11 @@ function createServerApp(build: ServerBuild): express.Express {
     express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+  server.use((req, _res, next) => {
+    // The only client address the app trusts; whatever a client sent under this name is replaced.
+    req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
+    next();
+  });
   server.all("/{*splat}", createRequestHandler({ build }));
   return server;
 }

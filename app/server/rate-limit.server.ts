@@ -1,0 +1,64 @@
+// In-memory fixed-window limits: enough for one process. Keys are e.g. "login-ip:1.2.3.4".
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+export interface RateLimit {
+  /** Counts one attempt; false when the key is over its limit for the current window. */
+  hit(key: string): boolean;
+  /** True when the key is already over its limit (without counting an attempt). */
+  isLimited(key: string): boolean;
+  reset(key: string): void;
+  /** Seconds until the key's window ends, for a Retry-After header. */
+  retryAfterSeconds(key: string): number;
+}
+
+export function createRateLimit(options: { limit: number; windowMs: number; maxKeys?: number }): RateLimit {
+  const windows = new Map<string, Window>();
+  const maxKeys = options.maxKeys ?? 100_000;
+
+  function current(key: string): Window | undefined {
+    const window = windows.get(key);
+    if (window && window.resetAt <= Date.now()) {
+      windows.delete(key);
+      return undefined;
+    }
+    return window;
+  }
+
+  return {
+    hit(key) {
+      const window = current(key);
+      if (!window) {
+        // Bounded memory: a flood of new keys evicts the oldest first.
+        if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
+        windows.set(key, { count: 1, resetAt: Date.now() + options.windowMs });
+        return options.limit >= 1;
+      }
+      window.count += 1;
+      return window.count <= options.limit;
+    },
+    isLimited(key) {
+      const window = current(key);
+      return window !== undefined && window.count >= options.limit;
+    },
+    reset(key) {
+      windows.delete(key);
+    },
+    retryAfterSeconds(key) {
+      const window = current(key);
+      return window ? Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)) : 0;
+    },
+  };
+}
+
+/** The client's address as the socket saw it; a proxy's X-Forwarded-For is trusted only when TRUST_PROXY=true. */
+export function clientIp(request: Request): string {
+  if (process.env.TRUST_PROXY === "true") {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return request.headers.get("x-real-client-ip") ?? "unknown";
+}
