@@ -95,6 +95,14 @@ export interface TestPaymentsTable {
   updated_at: string;
 }
 
+export interface TestCheckoutsTable {
+  id: string;
+  payment_id: string;
+  success_url: string;
+  cancel_url: string;
+  created_at: string;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -104,6 +112,7 @@ export interface Database {
   outbox: OutboxTable;
   processed_events: ProcessedEventsTable;
   test_payments: TestPaymentsTable;
+  test_checkouts: TestCheckoutsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

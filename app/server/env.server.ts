@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: optionalText.pipe(z.url().optional()),
   SMTP_URL: optionalText.pipe(z.url().optional()),
   MAIL_FROM: optionalText,
+  /** First retry delay of a failed email; doubles per attempt up to an hour. */
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
 });
 

@@ -3,6 +3,7 @@ import { seedDemoDomains } from "../../db/seed";
 import { db, closeDatabase, migrateToLatest } from "./db.server";
 import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
+import { outboxTask } from "./mail.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
 import { upsertAdmin } from "./users.server";
 
@@ -13,6 +14,8 @@ const backgroundTasks: Task[] = [];
 export function registerBackgroundTask(task: Task): void {
   backgroundTasks.push(task);
 }
+
+registerBackgroundTask(outboxTask);
 
 async function isBrandNewDatabase(): Promise<boolean> {
   const row = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'domains'`.execute(db);

@@ -26,7 +26,12 @@ export interface PaymentState {
   inquiryPublicId: string | null;
   domainName: string | null;
   lastError: string | null;
+  /** What the browser needs to confirm this payment (JavaScript path); null once it cannot be confirmed. */
+  clientSecret: string | null;
 }
+
+/** A payment or checkout id the provider does not know. */
+export class PaymentNotFoundError extends Error {}
 
 export interface RefundResult {
   refundId: string;
@@ -41,6 +46,8 @@ export interface PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<{ checkoutId: string; url: string }>;
   /** Reads a payment back from the provider: the only source of truth for "paid". */
   retrievePayment(paymentId: string): Promise<PaymentState>;
+  /** The checkout page's address while the buyer can still pay there; null once it expired or completed. */
+  retrieveCheckoutUrl(checkoutId: string): Promise<string | null>;
   /** Resolves a completed checkout to its payment. */
   retrieveCheckoutPayment(checkoutId: string): Promise<PaymentState | null>;
   refund(paymentId: string, idempotencyKey: string): Promise<RefundResult>;

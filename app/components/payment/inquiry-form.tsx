@@ -1,0 +1,128 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { INQUIRY_LIMITS, PAYMENT_TEXTS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { formatUsd } from "../../lib/money";
+import { TEST_MODE_LABEL } from "../../lib/test-card";
+import { inputClass, primaryButton } from "../ui";
+import { postJson, useHydrated } from "./payment-client";
+
+export type InquiryValues = { name: string; email: string; phone: string; offer: string; message: string };
+export type InquiryErrors = Partial<Record<keyof InquiryValues, string>>;
+
+const FIELDS: Array<{ name: keyof InquiryValues; label: string; type: string; required: boolean; max: number; autoComplete: string; placeholder?: string }> = [
+  { name: "name", label: "Full Name", type: "text", required: true, max: INQUIRY_LIMITS.name, autoComplete: "name" },
+  { name: "email", label: "Email Address", type: "email", required: true, max: INQUIRY_LIMITS.email, autoComplete: "email" },
+  { name: "phone", label: "Phone", type: "tel", required: false, max: INQUIRY_LIMITS.phone, autoComplete: "tel" },
+  { name: "offer", label: "Your Offer", type: "text", required: false, max: INQUIRY_LIMITS.offer, autoComplete: "off", placeholder: "e.g. $5,000" },
+];
+
+type CreatedPayment = { redirect: string };
+
+/**
+ * The inquiry step. Without JavaScript it posts to the page's action (then a 303 to the checkout page);
+ * with it, the same form calls the create-payment-intent route and moves to the payment step.
+ */
+export function InquiryForm(props: {
+  domainName: string;
+  feeCents: number;
+  testMode: boolean;
+  error: string | null;
+  fieldErrors: InquiryErrors;
+  values: Partial<InquiryValues>;
+}) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(props.error);
+  const [fieldErrors, setFieldErrors] = useState<InquiryErrors>(props.fieldErrors);
+
+  async function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (key: string) => String(form.get(key) ?? "");
+    const missing: InquiryErrors = {};
+    for (const key of ["name", "email", "message"] as const) if (value(key).trim() === "") missing[key] = REQUIRED_FIELDS_MESSAGE;
+    setFieldErrors(missing);
+    if (Object.keys(missing).length > 0) return setError(REQUIRED_FIELDS_MESSAGE);
+    setBusy(true);
+    setError(null);
+    const result = await postJson<CreatedPayment & { field_errors?: InquiryErrors }>("/api/create-payment-intent", {
+      domain_name: props.domainName,
+      customer_info: { name: value("name"), email: value("email"), phone: value("phone"), offer: value("offer"), message: value("message") },
+      [INQUIRY_LIMITS.honeypotField]: value(INQUIRY_LIMITS.honeypotField),
+    });
+    if (!result.ok) {
+      setBusy(false);
+      return setError(result.error ?? PAYMENT_TEXTS.initFailed);
+    }
+    navigate(result.data.redirect);
+  }
+
+  const free = props.feeCents === 0;
+  return (
+    <form method="post" noValidate onSubmit={hydrated ? handleSubmit : undefined} className="mt-6 space-y-5" aria-describedby="inquiry-fee">
+      <input type="hidden" name="intent" value="inquiry" />
+      <p id="inquiry-fee" className="text-slate-300">
+        {free ? "Inquiries are currently free." : <>One-time inquiry fee: <strong className="text-white">{formatUsd(props.feeCents)}</strong></>}
+        {props.testMode && !free && <span className="ml-2 rounded bg-amber-400/15 px-2 py-0.5 text-sm text-amber-200">{TEST_MODE_LABEL}</span>}
+      </p>
+      {FIELDS.map((field) => (
+        <Field key={field.name} id={`inquiry-${field.name}`} label={field.label} required={field.required} error={fieldErrors[field.name]}>
+          <input
+            id={`inquiry-${field.name}`}
+            name={field.name}
+            type={field.type}
+            required={field.required}
+            maxLength={field.max}
+            autoComplete={field.autoComplete}
+            placeholder={field.placeholder}
+            defaultValue={props.values[field.name] ?? ""}
+            aria-invalid={fieldErrors[field.name] ? true : undefined}
+            aria-describedby={fieldErrors[field.name] ? `inquiry-${field.name}-error` : undefined}
+            className={inputClass}
+          />
+        </Field>
+      ))}
+      <Field id="inquiry-message" label="Message to Owner" required error={fieldErrors.message}>
+        <textarea
+          id="inquiry-message"
+          name="message"
+          required
+          rows={6}
+          maxLength={INQUIRY_LIMITS.message}
+          defaultValue={props.values.message ?? ""}
+          aria-invalid={fieldErrors.message ? true : undefined}
+          aria-describedby={fieldErrors.message ? "inquiry-message-error" : undefined}
+          className={inputClass}
+        />
+      </Field>
+      <div className="hidden">
+        <label htmlFor="inquiry-website">Leave this field empty</label>
+        <input id="inquiry-website" name={INQUIRY_LIMITS.honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div role="alert" className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}>
+        {error}
+      </div>
+      <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={busy}>
+        {busy ? PAYMENT_TEXTS.processing : free ? "Send Inquiry" : "Continue to Payment"}
+      </button>
+    </form>
+  );
+}
+
+function Field(props: { id: string; label: string; required: boolean; error?: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={props.id} className="block text-sm font-medium text-slate-200">
+        {props.label}
+        {props.required && <span aria-hidden="true" className="text-red-300"> *</span>}
+      </label>
+      {props.children}
+      {props.error && (
+        <p id={`${props.id}-error`} className="mt-1 text-sm text-red-300">
+          {props.error === REQUIRED_FIELDS_MESSAGE ? `${props.label} is required.` : props.error}
+        </p>
+      )}
+    </div>
+  );
+}

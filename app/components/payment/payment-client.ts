@@ -1,0 +1,44 @@
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { PAYMENT_TEXTS } from "../../lib/inquiry";
+
+// Browser side of the payment JSON routes: a POST that always resolves, with the server's error text
+// when it sent one, so every failure shows the spec's message instead of an exception.
+export type JsonResult<T> = { ok: true; data: T } | { ok: false; error: string | null; status: number };
+
+export async function postJson<T>(path: string, body: unknown): Promise<JsonResult<T>> {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    const data = (await response.json().catch(() => null)) as (T & { error?: unknown }) | null;
+    if (!response.ok || !data || typeof data.error === "string") {
+      return { ok: false, error: data && typeof data.error === "string" ? data.error : null, status: response.status };
+    }
+    return { ok: true, data };
+  } catch {
+    return { ok: false, error: null, status: 0 };
+  }
+}
+
+/** After hydration: true when JavaScript runs (the enhanced payment forms replace the plain ones). */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
+
+/** The confirm call every JavaScript payment ends with; the server checks the payment with the provider. */
+export function useConfirmInquiry(domainName: string, returnPath: string) {
+  const navigate = useNavigate();
+  return async (paymentIntentId: string): Promise<string | null> => {
+    const result = await postJson<{ ok: true }>("/api/confirm-payment", { payment_intent_id: paymentIntentId, domain_name: domainName });
+    if (!result.ok) return result.status === 0 ? PAYMENT_TEXTS.unexpected : (result.error ?? PAYMENT_TEXTS.confirmFailed);
+    navigate(returnPath, { replace: true });
+    return null;
+  };
+}
+

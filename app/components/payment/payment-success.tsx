@@ -1,0 +1,21 @@
+import { Link } from "react-router";
+import { primaryButton } from "../ui";
+
+export function PaymentSuccess({ domainName, refunded }: { domainName: string; refunded: boolean }) {
+  return (
+    <div className="text-center">
+      <div aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-500/15 text-3xl text-emerald-300">
+        ✓
+      </div>
+      <h1 className="mt-4 text-3xl font-semibold">Payment Successful!</h1>
+      <p className="mt-4 text-lg text-slate-200">{`Your inquiry for ${domainName} has been sent to the owner.`}</p>
+      <p className="mt-3 text-slate-300">
+        The owner will receive your contact information and message, and will reach out to you directly.
+      </p>
+      {refunded && <p className="mt-3 text-slate-300">Your inquiry fee has since been refunded.</p>}
+      <Link to="/" className={`${primaryButton} mt-8`}>
+        Browse More Domains
+      </Link>
+    </div>
+  );
+}

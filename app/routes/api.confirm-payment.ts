@@ -1,0 +1,39 @@
+// POST {payment_intent_id, domain_name, customer_info} -> {ok} or {error}. The server asks the provider
+// whether the payment succeeded (the browser's word is not enough) and fulfils the inquiry once.
+import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { findDomainByParam } from "../server/domains.server";
+import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { fulfilPayment } from "../server/payments/fulfil.server";
+import { paymentPagePath } from "../server/payments/flow.server";
+import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
+import { findInquiryByPaymentId } from "../server/payments/inquiries.server";
+import type { Route } from "./+types/api.confirm-payment";
+
+export async function action({ request }: Route.ActionArgs) {
+  let body: Record<string, unknown>;
+  try {
+    body = await readJsonObject(request, 32 * 1024);
+  } catch (error) {
+    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
+    throw error;
+  }
+  const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id : "";
+  const inquiry = paymentId ? findInquiryByPaymentId(paymentId) : null;
+  const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
+  if (!inquiry || !domain || domain.id !== inquiry.domain_id) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
+  try {
+    const result = await fulfilPayment(getPaymentProvider(inquiry.provider as ProviderName), { paymentId });
+    if (!result.ok) {
+      const message = result.reason === "not_succeeded" ? "The payment has not been completed." : PAYMENT_TEXTS.confirmFailed;
+      return jsonResponse({ error: message }, result.reason === "not_succeeded" ? 402 : 409);
+    }
+    return jsonResponse({ ok: true, inquiry_id: result.inquiry.public_id, redirect: paymentPagePath(result.inquiry) });
+  } catch (error) {
+    console.error(JSON.stringify({ msg: "confirm failed", inquiry: inquiry.id, error: (error as Error).message }));
+    return jsonResponse({ error: "Payment processing failed" }, 502);
+  }
+}
+
+export function loader() {
+  return jsonResponse({ error: "Method not allowed" }, 405, { Allow: "POST" });
+}

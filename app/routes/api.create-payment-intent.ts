@@ -1,0 +1,45 @@
+// POST {domain_name, customer_info: {name, email, phone, message, offer}} -> {client_secret,
+// payment_intent_id, inquiry_id, redirect} or {error}. Any amount in the body is ignored: the server's fee is charged.
+import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { findDomainByParam } from "../server/domains.server";
+import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
+import type { Route } from "./+types/api.create-payment-intent";
+
+export async function action({ request }: Route.ActionArgs) {
+  let body: Record<string, unknown>;
+  try {
+    body = await readJsonObject(request, 32 * 1024);
+  } catch (error) {
+    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
+    throw error;
+  }
+  const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
+  if (!domain) return jsonResponse({ error: "Domain not found." }, 404);
+  const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
+  const started = startInquiry(request, domain, { ...info, website: body.website });
+  if (started.kind === "invalid") {
+    return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status);
+  }
+  if (started.kind === "free") {
+    return jsonResponse({ ok: true, free: true, inquiry_id: started.inquiry.public_id, redirect: paymentPagePath(started.inquiry) });
+  }
+  try {
+    const payment = await createPaymentForInquiry(started.inquiry);
+    return jsonResponse({
+      client_secret: payment.clientSecret,
+      payment_intent_id: payment.paymentId,
+      inquiry_id: started.inquiry.public_id,
+      amount: started.inquiry.amount_cents,
+      currency: started.inquiry.currency,
+      redirect: paymentPagePath(started.inquiry),
+    });
+  } catch (error) {
+    console.error(JSON.stringify({ msg: "payment intent failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+    return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502);
+  }
+}
+
+export function loader() {
+  return jsonResponse({ error: "Method not allowed" }, 405, { Allow: "POST" });
+}

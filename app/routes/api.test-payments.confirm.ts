@@ -1,0 +1,33 @@
+// The test provider's stand-in for Stripe.js confirming a card: POST {client_secret, card_number,
+// expiry, cvc} -> {status, payment_intent_id} or {error}. No money moves.
+import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
+import { getTestProvider } from "../server/payments/index.server";
+import { clientIp } from "../server/rate-limit.server";
+import type { Route } from "./+types/api.test-payments.confirm";
+
+export async function action({ request }: Route.ActionArgs) {
+  let body: Record<string, unknown>;
+  try {
+    body = await readJsonObject(request, 4 * 1024);
+  } catch (error) {
+    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
+    throw error;
+  }
+  const key = `card:${clientIp(request)}`;
+  if (!cardAttemptRateLimit.hit(key)) {
+    return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(cardAttemptRateLimit.retryAfterSeconds(key)) });
+  }
+  const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+  const result = getTestProvider().confirmWithCard(text("client_secret"), {
+    number: text("card_number"),
+    expiry: text("expiry"),
+    cvc: text("cvc"),
+  });
+  if (!result.ok) return jsonResponse({ error: result.message }, 402);
+  return jsonResponse({ status: result.payment.status, payment_intent_id: result.payment.paymentId });
+}
+
+export function loader() {
+  return jsonResponse({ error: "Method not allowed" }, 405, { Allow: "POST" });
+}

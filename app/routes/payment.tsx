@@ -1,0 +1,149 @@
+import { data, redirect } from "react-router";
+import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
+import { PaymentStep } from "../components/payment/payment-step";
+import { PaymentSuccess } from "../components/payment/payment-success";
+import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
+import { useLiveFee } from "../components/use-live-fee";
+import { shortDomainName } from "../lib/domain-name";
+import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { findDomainByParam } from "../server/domains.server";
+import { env } from "../server/env.server";
+import { activeProviderName } from "../server/payments/index.server";
+import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
+import { findInquiryByPublicId } from "../server/payments/inquiries.server";
+import { getInquiryFeeCents } from "../server/settings.server";
+import type { Route } from "./+types/payment";
+
+const NOT_FOUND_TEXT = "Domain not found.";
+const PROVIDER_DOWN_TEXT = "We could not reach the payment provider. Please try again in a moment.";
+const CANCELED_TEXT = "Payment canceled. You have not been charged.";
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const siteName = env.SITE_NAME;
+  const domain = findDomainByParam(params.domainName);
+  if (!domain) return data({ siteName, step: "not-found" as const }, { status: 404 });
+  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name) };
+  const url = new URL(request.url);
+  const publicId = url.searchParams.get("inquiry");
+  if (!publicId) {
+    return { siteName, step: "form" as const, domain: view, feeCents: getInquiryFeeCents(), testMode: activeProviderName() === "test" };
+  }
+  const found = findInquiryByPublicId(publicId);
+  if (!found || found.domain_id !== domain.id) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
+  let state;
+  try {
+    state = await reconcileInquiry(found);
+  } catch (error) {
+    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found.id, error: (error as Error).message }));
+    state = { inquiry: found, clientSecret: null, lastError: PROVIDER_DOWN_TEXT };
+  }
+  const { inquiry } = state;
+  if (inquiry.status === "paid" || inquiry.status === "refunded") {
+    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded" };
+  }
+  const notice = url.searchParams.has("failed") ? PAYMENT_TEXTS.initFailed : url.searchParams.has("canceled") ? CANCELED_TEXT : null;
+  return {
+    siteName,
+    step: "payment" as const,
+    domain: view,
+    payment: {
+      inquiryId: inquiry.public_id,
+      amountCents: inquiry.amount_cents,
+      provider: inquiry.provider === "stripe" ? ("stripe" as const) : ("test" as const),
+      clientSecret: state.clientSecret,
+      paymentId: inquiry.payment_intent_id,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
+      returnPath: paymentPagePath(inquiry),
+      error: state.lastError ?? notice,
+    },
+  };
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+  const domain = findDomainByParam(params.domainName);
+  if (!domain) throw data(null, { status: 404 });
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === "inquiry") {
+    const started = startInquiry(request, domain, form);
+    if (started.kind === "invalid") {
+      const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
+      return data({ error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues> }, { status: started.status });
+    }
+    if (started.kind === "free") return redirect(paymentPagePath(started.inquiry), 303);
+    try {
+      return redirect(await checkoutUrlForInquiry(request, started.inquiry), 303);
+    } catch (error) {
+      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+      return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, 303);
+    }
+  }
+  if (form.intent === "checkout") {
+    const inquiry = findInquiryByPublicId(String(form.inquiry ?? ""));
+    if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
+    if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
+    try {
+      return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
+    } catch (error) {
+      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: inquiry.id, error: (error as Error).message }));
+      return redirect(`${paymentPagePath(inquiry)}&failed=1`, 303);
+    }
+  }
+  throw data(null, { status: 400 });
+}
+
+export function headers() {
+  // The payment step carries a client secret: never cached, never shown to another visitor.
+  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
+}
+
+export default function PaymentPage({ loaderData, actionData }: Route.ComponentProps) {
+  const feeCents = useLiveFee(loaderData.step === "form" ? loaderData.feeCents : 0);
+  if (loaderData.step === "not-found") return <NotFoundView message={NOT_FOUND_TEXT} />;
+  const { domain } = loaderData;
+  return (
+    <PageShell>
+      <BackLink to={`/domain/${encodeURIComponent(domain.short)}`}>Back to {domain.name}</BackLink>
+      <section className={`${card} mt-6`}>
+        {loaderData.step === "form" && (
+          <>
+            <StepHeading title="Domain Inquiry" domainName={domain.name} />
+            <InquiryForm
+              key={actionData ? JSON.stringify(actionData) : "empty"}
+              domainName={domain.name}
+              feeCents={feeCents}
+              testMode={loaderData.testMode}
+              error={actionData?.error ?? null}
+              fieldErrors={actionData?.fieldErrors ?? {}}
+              values={actionData?.values ?? {}}
+            />
+          </>
+        )}
+        {loaderData.step === "payment" && (
+          <>
+            <StepHeading title="Complete Payment" domainName={domain.name} />
+            <PaymentStep domainName={domain.name} {...loaderData.payment} />
+          </>
+        )}
+        {loaderData.step === "success" && <PaymentSuccess domainName={domain.name} refunded={loaderData.refunded} />}
+      </section>
+    </PageShell>
+  );
+}
+
+function StepHeading({ title, domainName }: { title: string; domainName: string }) {
+  return (
+    <header>
+      <h1 className="text-3xl font-semibold">{title}</h1>
+      <p className="mt-2 break-words text-slate-300">
+        Contact the owner of <strong className="text-white">{domainName}</strong>
+      </p>
+    </header>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const siteName = loaderData?.siteName ?? "";
+  if (!loaderData || loaderData.step === "not-found") return [{ title: `Domain not found | ${siteName}` }, { name: "robots", content: "noindex" }];
+  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
+  return [{ title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` }, { name: "robots", content: "noindex" }];
+}

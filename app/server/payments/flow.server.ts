@@ -1,0 +1,119 @@
+// The payment flow's steps, shared by the /payment page (forms, no JavaScript) and the JSON routes
+// (JavaScript). The amount is always the server's current fee, fixed on the inquiry when it is created.
+import type { Domain, Inquiry } from "../../../db/schema";
+import { shortDomainName } from "../../lib/domain-name";
+import { env } from "../env.server";
+import { clientIp } from "../rate-limit.server";
+import { getInquiryFeeCents } from "../settings.server";
+import { fulfilFreeInquiry, fulfilPayment } from "./fulfil.server";
+import { getPaymentProvider } from "./index.server";
+import {
+  attachCheckout,
+  attachPayment,
+  createInquiry,
+  findInquiryByPublicId,
+  freeInquiryRateLimit,
+  inquiryRateLimit,
+  TOO_MANY_INQUIRIES_MESSAGE,
+  validateInquiry,
+  type InquiryField,
+} from "./inquiries.server";
+import type { ProviderName } from "./provider.server";
+
+export type StartResult =
+  | { kind: "invalid"; status: 400 | 429; message: string; fieldErrors: Partial<Record<InquiryField, string>> }
+  | { kind: "free"; inquiry: Inquiry }
+  | { kind: "created"; inquiry: Inquiry };
+
+/** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
+export function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): StartResult {
+  const validation = validateInquiry(raw);
+  if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
+  const ip = clientIp(request);
+  const feeCents = getInquiryFeeCents();
+  const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
+  if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
+  const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
+  const inquiry = createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip });
+  if (feeCents === 0) return { kind: "free", inquiry: fulfilFreeInquiry(inquiry) };
+  return { kind: "created", inquiry };
+}
+
+function providerFor(inquiry: Inquiry) {
+  return getPaymentProvider(inquiry.provider as ProviderName);
+}
+
+/** JavaScript path: one payment per inquiry (the idempotency key is the inquiry's). */
+export async function createPaymentForInquiry(inquiry: Inquiry): Promise<{ paymentId: string; clientSecret: string }> {
+  const payment = await providerFor(inquiry).createPayment({
+    inquiryPublicId: inquiry.public_id,
+    domainName: inquiry.domain_name,
+    amountCents: inquiry.amount_cents,
+    currency: "usd",
+    idempotencyKey: `payment:${inquiry.public_id}`,
+  });
+  attachPayment(inquiry, payment.paymentId);
+  return payment;
+}
+
+export function siteOrigin(request: Request): string {
+  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : new URL(request.url).origin;
+}
+
+export function paymentPagePath(inquiry: Pick<Inquiry, "domain_name" | "public_id">): string {
+  return `/payment/${encodeURIComponent(shortDomainName(inquiry.domain_name))}?inquiry=${inquiry.public_id}`;
+}
+
+/**
+ * No-JavaScript path: the hosted checkout page's address. A still-open checkout is reused, and the
+ * idempotency key follows the previous checkout, so a double submit never opens two.
+ */
+export async function checkoutUrlForInquiry(request: Request, inquiry: Inquiry): Promise<string> {
+  const provider = providerFor(inquiry);
+  if (inquiry.checkout_session_id) {
+    const url = await provider.retrieveCheckoutUrl(inquiry.checkout_session_id);
+    if (url) return url;
+  }
+  const back = `${siteOrigin(request)}${paymentPagePath(inquiry)}`;
+  const checkout = await provider.createCheckout({
+    inquiryPublicId: inquiry.public_id,
+    domainName: inquiry.domain_name,
+    amountCents: inquiry.amount_cents,
+    currency: "usd",
+    idempotencyKey: `checkout:${inquiry.public_id}:${inquiry.checkout_session_id ?? "first"}`,
+    // Concatenated, not URLSearchParams: Stripe must see the literal {CHECKOUT_SESSION_ID}.
+    successUrl: `${back}&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${back}&canceled=1`,
+    buyerEmail: inquiry.email,
+  });
+  attachCheckout(inquiry, checkout.checkoutId);
+  return checkout.url;
+}
+
+export interface PaymentStepState {
+  inquiry: Inquiry;
+  clientSecret: string | null;
+  lastError: string | null;
+}
+
+/**
+ * The payment page asks the provider about a pending inquiry's payments (the buyer may have paid and
+ * come back, or reloaded): a succeeded one is fulfilled here, so the success return needs no webhook.
+ */
+export async function reconcileInquiry(inquiry: Inquiry): Promise<PaymentStepState> {
+  if (inquiry.status !== "pending" || inquiry.provider === "free") return { inquiry, clientSecret: null, lastError: null };
+  const provider = providerFor(inquiry);
+  let clientSecret: string | null = null;
+  let lastError: string | null = null;
+  if (inquiry.checkout_session_id) {
+    const result = await fulfilPayment(provider, { checkoutId: inquiry.checkout_session_id });
+    if (result.ok) return { inquiry: result.inquiry, clientSecret: null, lastError: null };
+  }
+  if (inquiry.payment_intent_id) {
+    const result = await fulfilPayment(provider, { paymentId: inquiry.payment_intent_id });
+    if (result.ok) return { inquiry: result.inquiry, clientSecret: null, lastError: null };
+    clientSecret = result.state?.clientSecret ?? null;
+    lastError = result.state?.lastError ?? null;
+  }
+  return { inquiry: findInquiryByPublicId(inquiry.public_id) ?? inquiry, clientSecret, lastError };
+}

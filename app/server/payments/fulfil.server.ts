@@ -1,0 +1,140 @@
+// The one way an inquiry becomes paid. The JavaScript confirm call, the no-JavaScript success return,
+// the payment page's reconciliation and the Stripe webhook all call fulfilPayment: it asks the provider,
+// checks status, amount, currency and domain, then in one synchronous transaction marks the inquiry paid,
+// raises the domain's inquiry_count and queues the owner's email. The conditional UPDATE (status still
+// 'pending') makes any number of concurrent calls record one payment and one increment.
+import type { Inquiry } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import { nowIso } from "../clock.server";
+import { lazyStatement, sqlite } from "../db.server";
+import { env } from "../env.server";
+import { OWNER_INQUIRY_KIND, queueEmail } from "../mail.server";
+import { findInquiryByPublicId } from "./inquiries.server";
+import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
+
+export type FulfilResult =
+  | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
+  | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch"; message: string; state?: PaymentState };
+
+export type PaymentReference = { paymentId: string } | { checkoutId: string };
+
+const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
+const markPaid = lazyStatement<[string, string | null, number]>(
+  `UPDATE inquiries SET status = 'paid', paid_at = ?, payment_intent_id = coalesce(?, payment_intent_id), last_error = NULL
+   WHERE id = ? AND status = 'pending'`,
+);
+const incrementCount = lazyStatement<[string, number]>(
+  "UPDATE domains SET inquiry_count = inquiry_count + 1, updated_at = ? WHERE id = ?",
+);
+const selectOwnerEmail = lazyStatement<[number], { owner_email: string }>("SELECT owner_email FROM domains WHERE id = ?");
+const recordError = lazyStatement<[string, number]>("UPDATE inquiries SET last_error = ? WHERE id = ? AND status = 'pending'");
+
+function log(msg: string, fields: Record<string, unknown>): void {
+  console.log(JSON.stringify({ msg, ...fields }));
+}
+
+export async function fulfilPayment(provider: PaymentProvider, reference: PaymentReference): Promise<FulfilResult> {
+  let state: PaymentState | null;
+  try {
+    state =
+      "paymentId" in reference
+        ? await provider.retrievePayment(reference.paymentId)
+        : await provider.retrieveCheckoutPayment(reference.checkoutId);
+  } catch (error) {
+    if (error instanceof PaymentNotFoundError) return { ok: false, reason: "not_found", message: error.message };
+    throw error;
+  }
+  if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
+
+  const inquiry = state.inquiryPublicId ? findInquiryByPublicId(state.inquiryPublicId) : null;
+  if (!inquiry || inquiry.provider !== provider.name) {
+    log("payment for an unknown inquiry", { paymentId: state.paymentId, inquiry: state.inquiryPublicId });
+    return { ok: false, reason: "unknown_inquiry", message: "No inquiry belongs to this payment", state };
+  }
+  if (state.status !== "succeeded") {
+    if (inquiry.status !== "pending" && inquiry.payment_intent_id === state.paymentId) {
+      // e.g. refunded later: the inquiry's own status already says so.
+      return { ok: true, inquiry, newlyPaid: false };
+    }
+    return { ok: false, reason: "not_succeeded", message: state.lastError ?? "The payment has not succeeded", state };
+  }
+  if (state.amountCents !== inquiry.amount_cents || state.currency !== inquiry.currency || state.domainName !== inquiry.domain_name) {
+    const message = `Payment ${state.paymentId} does not match the inquiry (amount ${state.amountCents} ${state.currency}, domain ${state.domainName})`;
+    recordError().run(message, inquiry.id);
+    log("payment mismatch", { inquiryId: inquiry.id, paymentId: state.paymentId, message });
+    return { ok: false, reason: "mismatch", message, state };
+  }
+
+  const paymentId = state.paymentId;
+  const outcome = sqlite.transaction((): "paid" | "already" | "duplicate" => {
+    const paid = markPaid().run(nowIso(), paymentId, inquiry.id).changes === 1;
+    if (paid) {
+      incrementCount().run(nowIso(), inquiry.domain_id);
+      queueOwnerEmail(selectInquiry().get(inquiry.id)!);
+      return "paid";
+    }
+    return selectInquiry().get(inquiry.id)!.payment_intent_id === paymentId ? "already" : "duplicate";
+  })();
+
+  const current = selectInquiry().get(inquiry.id)!;
+  if (outcome === "paid") log("inquiry paid", { inquiryId: inquiry.id, paymentId, amountCents: state.amountCents });
+  if (outcome === "duplicate") await refundDuplicate(provider, paymentId, current);
+  return { ok: true, inquiry: current, newlyPaid: outcome === "paid" };
+}
+
+/** A second successful payment for an inquiry that is already paid (two tabs, two checkouts) is returned. */
+async function refundDuplicate(provider: PaymentProvider, paymentId: string, inquiry: Inquiry): Promise<void> {
+  try {
+    const refund = await provider.refund(paymentId, `duplicate-refund:${paymentId}`);
+    log("duplicate payment refunded", { inquiryId: inquiry.id, paymentId, refundId: refund.refundId });
+  } catch (error) {
+    console.error(JSON.stringify({ msg: "duplicate payment NOT refunded", inquiryId: inquiry.id, paymentId, error: (error as Error).message }));
+  }
+}
+
+/** Fee 0: no payment to check, the inquiry is fulfilled at once (the caller rate-limits). */
+export function fulfilFreeInquiry(inquiry: Inquiry): Inquiry {
+  if (inquiry.amount_cents !== 0) throw new Error("Only a free inquiry can be fulfilled without payment");
+  sqlite.transaction(() => {
+    if (markPaid().run(nowIso(), null, inquiry.id).changes === 1) {
+      incrementCount().run(nowIso(), inquiry.domain_id);
+      queueOwnerEmail(selectInquiry().get(inquiry.id)!);
+    }
+  })();
+  return selectInquiry().get(inquiry.id)!;
+}
+
+function queueOwnerEmail(inquiry: Inquiry): void {
+  const to = selectOwnerEmail().get(inquiry.domain_id)?.owner_email || env.ADMIN_EMAIL || "";
+  if (!to) {
+    log("no owner address: inquiry kept, no email sent", { inquiryId: inquiry.id, domain: inquiry.domain_name });
+    return;
+  }
+  queueEmail({
+    kind: OWNER_INQUIRY_KIND,
+    to,
+    replyTo: inquiry.email,
+    subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}`,
+    text: ownerEmailText(inquiry),
+    inquiryId: inquiry.id,
+  });
+}
+
+export function ownerEmailText(inquiry: Inquiry): string {
+  const fee = inquiry.amount_cents > 0 ? `paid an inquiry fee of ${formatUsd(inquiry.amount_cents)}` : "sent a free inquiry";
+  return [
+    `A buyer has ${fee} to contact you about ${inquiry.domain_name}.`,
+    "",
+    `Domain: ${inquiry.domain_name}`,
+    `Name: ${inquiry.name}`,
+    `Email: ${inquiry.email}`,
+    `Phone: ${inquiry.phone || "not given"}`,
+    `Offer: ${inquiry.offer || "not given"}`,
+    "",
+    "Message:",
+    inquiry.message,
+    "",
+    `Reply to this email to answer ${inquiry.name} directly.`,
+    `Reference: ${inquiry.public_id}`,
+  ].join("\n");
+}

@@ -1,0 +1,111 @@
+// Creating inquiries and reading them back for the payment page. Fulfilment is in fulfil.server.ts.
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Domain, Inquiry } from "../../../db/schema";
+import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { nowIso } from "../clock.server";
+import { lazyStatement } from "../db.server";
+import { createRateLimit } from "../rate-limit.server";
+
+const requiredText = (max: number, label: string) =>
+  z.string().trim().min(1, REQUIRED_FIELDS_MESSAGE).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
+const optionalText = (max: number, label: string) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).default("");
+
+export const InquirySchema = z.object({
+  name: requiredText(INQUIRY_LIMITS.name, "Full Name").refine((value) => !/[\r\n]/.test(value), "Full Name must be one line"),
+  email: requiredText(INQUIRY_LIMITS.email, "Email Address").pipe(z.email("Please enter a valid email address")),
+  phone: optionalText(INQUIRY_LIMITS.phone, "Phone").refine((value) => /^[0-9+()\-.\s/ext]*$/i.test(value), "Please enter a valid phone number"),
+  offer: optionalText(INQUIRY_LIMITS.offer, "Your Offer"),
+  message: requiredText(INQUIRY_LIMITS.message, "Message to Owner"),
+});
+export type InquiryInput = z.infer<typeof InquirySchema>;
+export type InquiryField = keyof InquiryInput;
+
+export type InquiryValidation =
+  | { ok: true; input: InquiryInput }
+  | { ok: false; message: string; fieldErrors: Partial<Record<InquiryField, string>>; bot: boolean };
+
+/** Validates the form; a filled honeypot field marks a bot. Non-string values count as missing. */
+export function validateInquiry(raw: Record<string, unknown>): InquiryValidation {
+  const text = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string) : "");
+  if (text(INQUIRY_LIMITS.honeypotField).trim() !== "") {
+    return { ok: false, message: REQUIRED_FIELDS_MESSAGE, fieldErrors: {}, bot: true };
+  }
+  const parsed = InquirySchema.safeParse({
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    offer: text("offer"),
+    message: text("message"),
+  });
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const fieldErrors: Partial<Record<InquiryField, string>> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as InquiryField;
+    fieldErrors[field] ??= issue.message;
+  }
+  const missing = Object.values(fieldErrors).includes(REQUIRED_FIELDS_MESSAGE);
+  return { ok: false, message: missing ? REQUIRED_FIELDS_MESSAGE : Object.values(fieldErrors)[0]!, fieldErrors, bot: false };
+}
+
+// Creating an inquiry (and a payment with the provider) costs a provider call: bounded per address.
+export const inquiryRateLimit = createRateLimit({ limit: 20, windowMs: 10 * 60 * 1000 });
+// With a fee of 0 nothing filters spam, so free inquiries get a much tighter limit.
+export const freeInquiryRateLimit = createRateLimit({ limit: 5, windowMs: 60 * 60 * 1000 });
+export const TOO_MANY_INQUIRIES_MESSAGE = "Too many inquiries from your address. Please try again later.";
+
+const insertInquiry = lazyStatement<
+  [string, number, string, string, string, string, string, string, number, string, string, string | null, string],
+  Inquiry
+>(
+  `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
+     status, provider, client_ip, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
+);
+const selectByPublicId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE public_id = ?");
+const selectByPaymentId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE payment_intent_id = ?");
+const setPaymentId = lazyStatement<[string, number]>("UPDATE inquiries SET payment_intent_id = ? WHERE id = ?");
+const setCheckoutId = lazyStatement<[string, number]>("UPDATE inquiries SET checkout_session_id = ? WHERE id = ?");
+
+export function createInquiry(options: {
+  domain: Domain;
+  input: InquiryInput;
+  amountCents: number;
+  provider: string;
+  clientIp: string | null;
+}): Inquiry {
+  const { domain, input } = options;
+  return insertInquiry().get(
+    randomBytes(16).toString("base64url"),
+    domain.id,
+    domain.domain_name,
+    input.name,
+    input.email,
+    input.phone,
+    input.message,
+    input.offer,
+    options.amountCents,
+    "usd",
+    options.provider,
+    options.clientIp,
+    nowIso(),
+  )!;
+}
+
+export function findInquiryByPublicId(publicId: string): Inquiry | null {
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId)) return null;
+  return selectByPublicId().get(publicId) ?? null;
+}
+
+export function findInquiryByPaymentId(paymentId: string): Inquiry | null {
+  return selectByPaymentId().get(paymentId) ?? null;
+}
+
+export function attachPayment(inquiry: Inquiry, paymentId: string): void {
+  if (inquiry.payment_intent_id !== paymentId) setPaymentId().run(paymentId, inquiry.id);
+}
+
+export function attachCheckout(inquiry: Inquiry, checkoutId: string): void {
+  if (inquiry.checkout_session_id !== checkoutId) setCheckoutId().run(checkoutId, inquiry.id);
+}

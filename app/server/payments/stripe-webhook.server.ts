@@ -1,0 +1,52 @@
+// Stripe webhook events: verified by signature, each event id processed once, and every payment
+// re-read from Stripe (so events arriving late or out of order act on the current state).
+import type Stripe from "stripe";
+import { nowIso } from "../clock.server";
+import { lazyStatement } from "../db.server";
+import { env } from "../env.server";
+import { fulfilPayment } from "./fulfil.server";
+import { getPaymentProvider } from "./index.server";
+import { getStripeClient } from "./stripe.server";
+
+const selectProcessed = lazyStatement<[string], { id: string }>("SELECT id FROM processed_events WHERE id = ?");
+const insertProcessed = lazyStatement<[string, string, string]>(
+  "INSERT OR IGNORE INTO processed_events (id, type, processed_at) VALUES (?, ?, ?)",
+);
+
+export class WebhookSignatureError extends Error {}
+
+export function webhooksConfigured(): boolean {
+  return Boolean(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
+}
+
+/** Verifies the signature over the raw body (default tolerance: 5 minutes, so stale replays fail). */
+export function verifyStripeEvent(rawBody: string, signature: string): Stripe.Event {
+  try {
+    return getStripeClient().webhooks.constructEvent(rawBody, signature, env.STRIPE_WEBHOOK_SECRET!);
+  } catch (error) {
+    throw new WebhookSignatureError((error as Error).message);
+  }
+}
+
+/** Returns false for an event already handled. Throws when Stripe cannot be reached (Stripe retries). */
+export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
+  if (selectProcessed().get(event.id)) return false;
+  const provider = getPaymentProvider("stripe");
+  let outcome: string = "ignored";
+  switch (event.type) {
+    case "payment_intent.succeeded": {
+      const result = await fulfilPayment(provider, { paymentId: event.data.object.id });
+      outcome = result.ok ? "fulfilled" : result.reason;
+      break;
+    }
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const result = await fulfilPayment(provider, { checkoutId: event.data.object.id });
+      outcome = result.ok ? "fulfilled" : result.reason;
+      break;
+    }
+  }
+  insertProcessed().run(event.id, event.type, nowIso());
+  console.log(JSON.stringify({ msg: "stripe event", id: event.id, type: event.type, outcome }));
+  return true;
+}

@@ -1,0 +1,63 @@
+// Small HTTP helpers for integration tests: what a browser would send, without following redirects.
+import type { AppServer } from "./app-server";
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+export async function request(app: Pick<AppServer, "url">, path: string, init: RequestInit = {}): Promise<Reply> {
+  const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** A form post as a browser without JavaScript sends it (same-origin Origin header). */
+export function postForm(app: Pick<AppServer, "url">, path: string, fields: Record<string, string>): Promise<Reply> {
+  return request(app, path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** A JSON call as the page's script makes it. */
+export async function postJson(
+  app: Pick<AppServer, "url">,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, any> }> {
+  const reply = await request(app, path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: new URL(app.url).origin, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: reply.status, json: JSON.parse(reply.body) };
+}
+
+export function setFeeCents(db: import("better-sqlite3").Database, cents: number): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('inquiry_fee', ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run((cents / 100).toFixed(2), now, now);
+}
+
+export const BUYER = {
+  name: "Ada Buyer",
+  email: "ada@buyer.example",
+  phone: "+1 555 0100",
+  offer: "$12,500",
+  message: "I would like to buy this domain for my startup.",
+};
+
+export async function waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 10_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
