@@ -45,6 +45,16 @@ function createServerApp(build: ServerBuild): express.Express {
     req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
     next();
   });
+  server.use((req, _res, next) => {
+    // A malformed Host header ("[::1", a bad port) would make the request URL unparsable and the
+    // request a 500: treat it as no host at all. The app sees "localhost" and shows the normal splash.
+    try {
+      new URL(`http://${req.headers.host ?? ""}/`);
+    } catch {
+      req.headers.host = "localhost";
+    }
+    next();
+  });
   server.all("/{*splat}", createRequestHandler({ build }));
   return server;
 }

@@ -12,5 +12,8 @@ export default [
   route("webhooks/stripe", "routes/webhooks.stripe.ts"),
   route("events/fee", "routes/events.fee.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("sitemaps/:file", "routes/sitemap-part.ts"),
+  route("robots.txt", "routes/robots.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

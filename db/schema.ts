@@ -10,6 +10,8 @@ export interface DomainsTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The owner's private floor for offers (0040); never sent to buyers. */
+  min_offer_cents: number | null;
 }
 
 export interface SettingsTable {
@@ -103,6 +105,18 @@ export interface TestCheckoutsTable {
   created_at: string;
 }
 
+export interface DomainDailyViewsTable {
+  domain_id: number;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  views: number;
+}
+
+export interface DomainViewTotalsTable {
+  domain_id: number;
+  views: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -113,6 +127,8 @@ export interface Database {
   processed_events: ProcessedEventsTable;
   test_payments: TestPaymentsTable;
   test_checkouts: TestCheckoutsTable;
+  domain_daily_views: DomainDailyViewsTable;
+  domain_view_totals: DomainViewTotalsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

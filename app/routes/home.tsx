@@ -1,12 +1,15 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
+import { DomainView } from "../components/domain-view";
 import { GlobeIcon } from "../components/icons";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
 import { shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { domainPageMeta, openGraph } from "../lib/seo";
 import { listPublicDomains } from "../server/domains.server";
 import { env } from "../server/env.server";
+import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/landers.server";
 import type { Route } from "./+types/home";
 
 const PER_PAGE = 24;
@@ -17,13 +20,23 @@ const BrowseQuery = z.object({
 });
 
 export async function loader({ request }: Route.LoaderArgs) {
+  // A listed domain pointed at this server greets its visitor with its own for-sale page.
+  const landerDomain = landerDomainFor(request);
+  if (landerDomain) {
+    return { kind: "lander" as const, lander: loadDomainPage(landerDomain, request), browseUrl: operatorHomeUrl() };
+  }
   const params = new URL(request.url).searchParams;
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
   const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });
-  return { siteName: env.SITE_NAME, q, ...listing };
+  return { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, ...listing };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "lander") {
+    const { lander, browseUrl } = loaderData;
+    const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
+    return <DomainView domain={lander.domain} feeCents={lander.feeCents} back={back} />;
+  }
   const { siteName, q, rows, total, page, pageCount } = loaderData;
   return (
     <>
@@ -118,9 +131,18 @@ function Pagination({ q, page, pageCount }: { q: string; page: number; pageCount
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
+  if (loaderData?.kind === "lander") return domainPageMeta(loaderData.lander);
   const siteName = loaderData?.siteName ?? "Premium domains";
+  const title = `${siteName} - Premium Domain Acquisitions`;
+  const description = `${siteName}: premium domain names for sale. See the guiding price and contact the owner directly.`;
+  const tags = [{ title }, { name: "description", content: description }];
+  if (!loaderData) return tags;
+  // Search results are not documents of their own for search engines; later pages carry no canonical.
+  if (loaderData.q) return [...tags, { name: "robots", content: "noindex, follow" }];
+  if (loaderData.page > 1) return tags;
   return [
-    { title: `${siteName} - Premium Domain Acquisitions` },
-    { name: "description", content: `${siteName}: premium domain names for sale. See the guiding price and contact the owner directly.` },
+    ...tags,
+    { tagName: "link", rel: "canonical", href: loaderData.homeUrl },
+    ...openGraph({ type: "website", siteName, title, description, url: loaderData.homeUrl }),
   ];
 }

@@ -10,6 +10,11 @@ const findLiveByName = lazyStatement<[string], Domain>(
   "SELECT * FROM domains WHERE domain_name = ? AND deleted_at IS NULL",
 );
 
+/** A listed domain by its full stored name (e.g. "example.com"), exactly. */
+export function findLiveDomainByName(name: string): Domain | null {
+  return findLiveByName().get(name) ?? null;
+}
+
 /** A route parameter to a listed domain: "{name}.com" first for a name with no dot, then the raw name. */
 export function findDomainByParam(param: string): Domain | null {
   for (const candidate of lookupCandidates(param)) {

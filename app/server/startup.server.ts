@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { seedDemoDomains } from "../../db/seed";
 import { db, closeDatabase, migrateToLatest } from "./db.server";
+import { domainViewFlushTask } from "./domain-views.server";
 import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
 import { outboxTask } from "./mail.server";
@@ -9,6 +10,7 @@ import { upsertAdmin } from "./users.server";
 
 type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
 const backgroundTasks: Task[] = [];
+registerBackgroundTask(domainViewFlushTask);
 
 /** Background work (the mail outbox, schedulers) registers here to start with the server and stop with it. */
 export function registerBackgroundTask(task: Task): void {

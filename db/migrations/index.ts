@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001_initial";
 import * as m0002 from "./0002_inquiries";
 import * as m0003 from "./0003_test_checkouts";
+import * as m0040 from "./0040_domain_funnel";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
   "0001_initial": m0001,
   "0002_inquiries": m0002,
   "0003_test_checkouts": m0003,
+  "0040_domain_funnel": m0040,
 };

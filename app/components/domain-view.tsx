@@ -1,0 +1,51 @@
+import { Link } from "react-router";
+import { shortDomainName } from "../lib/domain-name";
+import { formatUsd } from "../lib/money";
+import { ChatIcon } from "./icons";
+import { BackLink, card, PageShell, primaryButton } from "./ui";
+import { useLiveFee } from "./use-live-fee";
+
+/**
+ * A domain's for-sale page: shared by /domain/{short} and the lander a listed domain's own host
+ * shows at /. The inquiry link is relative, so it works on whichever host serves the page.
+ */
+export function DomainView(props: {
+  domain: { name: string; askingPriceCents: number };
+  feeCents: number;
+  back: { to: string; label: string } | null;
+}) {
+  const { domain, back } = props;
+  const fee = formatUsd(useLiveFee(props.feeCents));
+  return (
+    <PageShell>
+      {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
+      <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
+        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{domain.name}</h1>
+        <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
+        <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
+        <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
+      </section>
+      <section className={`${card} mt-6 flex gap-4`}>
+        <ChatIcon className="h-8 w-8 shrink-0 text-blue-400" />
+        <div>
+          <h2 className="text-lg font-semibold">Direct Communication</h2>
+          <p className="mt-1 text-slate-300">
+            You can speak directly with the owner of {domain.name}: your message and contact details go straight to them.
+          </p>
+        </div>
+      </section>
+      <section className={`${card} mt-6 text-center`}>
+        <p className="text-lg">
+          Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
+        </p>
+        <p className="mt-2 text-sm text-slate-300">
+          The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond, you
+          get a full refund or free credit.
+        </p>
+        <Link to={`/payment/${shortDomainName(domain.name)}`} className={`${primaryButton} mt-6 text-lg`}>
+          Start Inquiry ({fee})
+        </Link>
+      </section>
+    </PageShell>
+  );
+}

@@ -1,0 +1,56 @@
+// Search-engine tags for public pages: browser-safe, since route meta functions also run in the browser.
+import type { MetaDescriptor } from "react-router";
+import { centsToDollarText, formatUsd } from "./money";
+
+/** What the shared domain view and its tags need; only public fields. */
+export interface DomainPageData {
+  siteName: string;
+  domain: { name: string; askingPriceCents: number };
+  feeCents: number;
+  canonicalUrl: string;
+}
+
+/** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */
+export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
+  const { domain, siteName, canonicalUrl } = page;
+  const title = `${domain.name} is for sale | ${siteName}`;
+  const description = `${domain.name} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
+  return [
+    { title },
+    { name: "description", content: description },
+    { tagName: "link", rel: "canonical", href: canonicalUrl },
+    ...openGraph({ type: "product", siteName, title, description, url: canonicalUrl }),
+    // React Router writes this as JSON with <, > and & escaped, so no name can close the script tag.
+    { "script:ld+json": productJsonLd(page, description) },
+  ];
+}
+
+export function productJsonLd(page: DomainPageData, description: string): Record<string, unknown> {
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: page.domain.name,
+    description,
+    url: page.canonicalUrl,
+    category: "Domain names",
+    offers: {
+      "@type": "Offer",
+      price: centsToDollarText(page.domain.askingPriceCents),
+      priceCurrency: "USD",
+      availability: "https://schema.org/InStock",
+      url: page.canonicalUrl,
+      seller: { "@type": "Organization", name: page.siteName },
+    },
+  };
+}
+
+export function openGraph(tags: { type: string; siteName: string; title: string; description: string; url: string }): MetaDescriptor[] {
+  return [
+    { property: "og:type", content: tags.type },
+    { property: "og:site_name", content: tags.siteName },
+    { property: "og:title", content: tags.title },
+    { property: "og:description", content: tags.description },
+    { property: "og:url", content: tags.url },
+    { name: "twitter:card", content: "summary" },
+  ];
+}

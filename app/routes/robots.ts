@@ -1,0 +1,9 @@
+import { siteOrigin } from "../server/landers.server";
+import { robotsTxt } from "../server/sitemap.server";
+import type { Route } from "./+types/robots";
+
+export function loader({ request }: Route.LoaderArgs) {
+  return new Response(robotsTxt(siteOrigin(request)), {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

@@ -1,0 +1,86 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
+
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+function viewsIn(db: Database.Database, domainId: number) {
+  const daily = db.prepare("SELECT day, views FROM domain_daily_views WHERE domain_id = ?").all(domainId) as { day: string; views: number }[];
+  const total = (db.prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(domainId) as { views: number } | undefined)?.views ?? 0;
+  return { daily, total };
+}
+
+async function waitForViews(domainId: number, expected: number) {
+  const deadline = Date.now() + 10_000;
+  while (viewsIn(app.db(), domainId).total < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  return viewsIn(app.db(), domainId);
+}
+
+describe("per-domain page views", () => {
+  it("counts real visits to the domain page and its lander, not bots, HEAD requests or prefetches", async () => {
+    const name = uniqueDomainName("views");
+    const id = insertDomain(app.db(), { name, priceCents: 10_000 });
+    const short = name.replace(/\.com$/, "");
+    const visits = [
+      requestWithHost(app.url, `/domain/${short}`, "localhost"),
+      requestWithHost(app.url, `/domain/${short}`, "localhost"),
+      requestWithHost(app.url, `/domain/${name}`, "localhost"),
+      requestWithHost(app.url, "/", name),
+      requestWithHost(app.url, "/", `www.${name}:3000`),
+    ];
+    const ignored = [
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { headers: { "User-Agent": BOT_USER_AGENT } }),
+      requestWithHost(app.url, "/", name, { headers: { "User-Agent": BOT_USER_AGENT } }),
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { headers: { "User-Agent": "curl/8.5.0" } }),
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { method: "HEAD" }),
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { headers: { "Sec-Purpose": "prefetch" } }),
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { headers: { "Sec-Purpose": "prefetch;prerender" } }),
+      requestWithHost(app.url, `/domain/${short}`, "localhost", { headers: { Purpose: "prefetch" } }),
+      requestWithHost(app.url, "/domain/not-this-one-at-all", "localhost"),
+    ];
+    for (const response of await Promise.all([...visits, ...ignored])) {
+      expect(response.headers["set-cookie"]).toBeUndefined();
+    }
+    const counted = await waitForViews(id, 5);
+    expect(counted.total).toBe(5);
+    expect(counted.daily).toEqual([{ day: new Date().toISOString().slice(0, 10), views: 5 }]);
+    // Nothing else trickles in later.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(viewsIn(app.db(), id).total).toBe(5);
+  });
+
+  it("keeps only a daily count: the table has no column for visitor data", () => {
+    const columns = app.db().prepare("SELECT name FROM pragma_table_info('domain_daily_views')").pluck().all();
+    expect(columns).toEqual(["domain_id", "day", "views"]);
+  });
+
+  it("writes buffered views when the server stops", async () => {
+    const server = await startAppServer({ env: { SEED_DEMO: "false" } });
+    try {
+      const name = uniqueDomainName("flush");
+      const id = insertDomain(server.db(), { name, priceCents: 100 });
+      await requestWithHost(server.url, "/", name);
+      await requestWithHost(server.url, "/", name);
+      expect(await server.stop("SIGTERM")).toBe(0);
+      const db = new Database(server.dbPath, { readonly: true });
+      try {
+        expect(viewsIn(db, id).total).toBe(2);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.stop();
+      removeDataDir(server);
+    }
+  });
+});
