@@ -71,10 +71,10 @@ describe("per-domain page views", () => {
       const id = insertDomain(server.db(), { name, priceCents: 100 });
       await requestWithHost(server.url, "/", name);
       await requestWithHost(server.url, "/", name);
-      expect(await server.stop("SIGTERM")).toBe(0);
+      expect(await server.stop("SIGTERM"), server.output()).toBe(0);
       const db = new Database(server.dbPath, { readonly: true });
       try {
-        expect(viewsIn(db, id).total).toBe(2);
+        expect(viewsIn(db, id).total, server.output()).toBe(2);
       } finally {
         db.close();
       }
