@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { ArrowLeftIcon } from "./icons";
 
 export const primaryButton =
-  "inline-flex items-center justify-center gap-2 rounded-lg bg-blue-600 px-5 py-2.5 font-medium text-white hover:bg-blue-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-400 disabled:opacity-60";
+  "inline-flex items-center justify-center gap-2 rounded-lg bg-blue-600 px-5 py-2.5 font-medium text-white hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-400 disabled:opacity-60";
 export const secondaryButton =
   "inline-flex items-center justify-center gap-2 rounded-lg border border-slate-600 px-5 py-2.5 font-medium text-slate-100 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-400";
 export const card = "rounded-2xl border border-slate-800 bg-slate-900/70 p-6";

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { TEST_ADMIN } from "./admin";
 import { removeDataDir, startAppServer, type AppServer } from "./app-server";
 
 type WorkerFixtures = { app: AppServer; appEnv: Record<string, string> };
@@ -27,7 +28,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
-export const TEST_ADMIN = { email: "admin@example.test", password: "correct-horse-battery" };
+export { TEST_ADMIN } from "./admin";
 const TEST_ADMIN_ENV = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password };
 
 /**

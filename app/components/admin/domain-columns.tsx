@@ -1,0 +1,27 @@
+import { Link } from "react-router";
+import type { AdminDomainRow } from "../../server/admin-domains.server";
+import { shortDomainName } from "../../lib/domain-name";
+import { LocalDate } from "./local-date";
+
+export type DomainCell = (row: AdminDomainRow) => React.ReactNode;
+
+/**
+ * The table's plain columns, in order. Price and Actions are interactive and live in DomainRow.
+ * To add a column: add an entry here (and select its data in listAdminDomains).
+ */
+export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" | "actions" }> = [
+  {
+    header: "Domain",
+    cell: (row) => (
+      <Link to={`/domain/${shortDomainName(row.domain_name)}`} className="font-medium text-blue-300 underline-offset-4 hover:underline">
+        {row.domain_name}
+      </Link>
+    ),
+  },
+  { header: "Price", cell: "price" },
+  { header: "Inquiries", cell: (row) => `${row.inquiry_count ?? 0} paid` },
+  { header: "Tracking ID", cell: (row) => row.tracking_id },
+  { header: "Owner Email", cell: (row) => row.owner_email || <span className="text-slate-400">Not set</span> },
+  { header: "Created", cell: (row) => <LocalDate iso={row.created_at} /> },
+  { header: "Actions", cell: "actions" },
+];

@@ -1,0 +1,131 @@
+import { useEffect, useState } from "react";
+import { Link, useActionData, useFetcher } from "react-router";
+import { TEXT, parsePrice, type AdminActionResult } from "../../lib/admin-forms";
+import { centsToDollarText, formatUsd } from "../../lib/money";
+import type { AdminDomainRow } from "../../server/admin-domains.server";
+import { PencilIcon, TrashIcon } from "../icons";
+import { inputClass } from "../ui";
+import { DOMAIN_COLUMNS } from "./domain-columns";
+import { useAdminHref, useHydrated, useReturnTo } from "./hooks";
+
+const iconButton = "inline-flex rounded-md p-1.5 text-slate-300 hover:bg-slate-800 hover:text-white";
+const smallButton = "rounded-md px-3 py-1.5 text-sm font-medium";
+
+/**
+ * One domain. With JavaScript the price edit and delete are fetcher posts; without it the same
+ * controls are links (?edit=id, ?delete=id) to a form that posts and redirects back.
+ */
+export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromUrl: boolean }) {
+  const actionData = useActionData() as AdminActionResult | undefined;
+  const serverError = actionData && !actionData.ok && actionData.id === row.id ? actionData : undefined;
+  const [editing, setEditing] = useState(editFromUrl || serverError?.intent === "price");
+  const priceFetcher = useFetcher<AdminActionResult>();
+  const deleteFetcher = useFetcher<AdminActionResult>();
+  const href = useAdminHref();
+
+  useEffect(() => {
+    if (priceFetcher.state === "idle" && priceFetcher.data?.ok) setEditing(false);
+  }, [priceFetcher.state, priceFetcher.data]);
+
+  const startEditing = (event: React.MouseEvent) => {
+    event.preventDefault();
+    setEditing(true);
+  };
+  const confirmDelete = (event: React.MouseEvent) => {
+    event.preventDefault();
+    if (!window.confirm(TEXT.confirmDelete)) return;
+    void deleteFetcher.submit({ intent: "delete", id: String(row.id), js: "1" }, { method: "post", action: "/admin" });
+  };
+  const deleting = deleteFetcher.state !== "idle" || deleteFetcher.data?.ok;
+  if (deleting) return null;
+  const deleteError = deleteFetcher.data && !deleteFetcher.data.ok ? deleteFetcher.data.error : undefined;
+
+  return (
+    <tr className="align-top">
+      {DOMAIN_COLUMNS.map(({ header, cell }) => (
+        <td key={header} className="px-4 py-3">
+          {cell === "price" ? (
+            editing ? (
+              <PriceEditor row={row} fetcher={priceFetcher} serverError={serverError?.error} onCancel={() => setEditing(false)} />
+            ) : (
+              <Link to={href({ edit: String(row.id), delete: null })} onClick={startEditing} preventScrollReset className="font-semibold hover:underline" aria-label={`${formatUsd(row.asking_price_cents)}, edit the price of ${row.domain_name}`}>
+                {formatUsd(row.asking_price_cents)}
+              </Link>
+            )
+          ) : cell === "actions" ? (
+            <div className="flex gap-1">
+              <Link to={href({ edit: String(row.id), delete: null })} onClick={startEditing} preventScrollReset className={iconButton} aria-label={`Edit price of ${row.domain_name}`}>
+                <PencilIcon className="h-4 w-4" />
+              </Link>
+              <Link to={href({ delete: String(row.id), edit: null })} onClick={confirmDelete} className={iconButton} aria-label={`Delete ${row.domain_name}`}>
+                <TrashIcon className="h-4 w-4" />
+              </Link>
+              {deleteError ? <span role="alert" className="text-red-300">{deleteError}</span> : null}
+            </div>
+          ) : (
+            cell(row)
+          )}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+function PriceEditor({
+  row,
+  fetcher,
+  serverError,
+  onCancel,
+}: {
+  row: AdminDomainRow;
+  fetcher: ReturnType<typeof useFetcher<AdminActionResult>>;
+  serverError?: string;
+  onCancel: () => void;
+}) {
+  const hydrated = useHydrated();
+  const href = useAdminHref();
+  const returnTo = useReturnTo();
+  const [clientError, setClientError] = useState<string | undefined>();
+  const fetcherError = fetcher.data && !fetcher.data.ok ? fetcher.data.error : undefined;
+  const error = clientError ?? fetcherError ?? serverError;
+  const errorId = `price-error-${row.id}`;
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const value = String(new FormData(event.currentTarget).get("price") ?? "");
+    if (parsePrice(value) === null) {
+      event.preventDefault();
+      setClientError(TEXT.invalidPrice);
+    } else setClientError(undefined);
+  };
+  return (
+    <fetcher.Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-2">
+      <input type="hidden" name="id" value={row.id} />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {hydrated ? <input type="hidden" name="js" value="1" /> : null}
+      <input
+        type="number"
+        name="price"
+        step="0.01"
+        min="0"
+        autoFocus
+        defaultValue={centsToDollarText(row.asking_price_cents)}
+        aria-label={`New price for ${row.domain_name}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        className={`${inputClass} mt-0 w-36`}
+      />
+      <div className="flex gap-2">
+        <button type="submit" name="intent" value="price" className={`${smallButton} bg-blue-600 text-white hover:bg-blue-700`} disabled={fetcher.state !== "idle"}>
+          Save
+        </button>
+        <Link to={href({ edit: null })} preventScrollReset onClick={(event) => { if (!hydrated) return; event.preventDefault(); onCancel(); }} className={`${smallButton} border border-slate-600 hover:bg-slate-800`}>
+          Cancel
+        </Link>
+      </div>
+      {error ? (
+        <span role="alert" id={errorId} className="text-red-300">
+          {error}
+        </span>
+      ) : null}
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,60 @@
+import { Form, Link } from "react-router";
+import { shortDomainName } from "../../lib/domain-name";
+import { formatUsd } from "../../lib/money";
+import type { InboxRow } from "../../server/admin-inquiries.server";
+import { card, primaryButton } from "../ui";
+import { useReturnTo } from "./hooks";
+import { LocalDate } from "./local-date";
+
+function statusOf(inquiry: InboxRow): { label: string; className: string } {
+  if (inquiry.status === "refunded") return { label: "Refunded", className: "bg-amber-900 text-amber-100" };
+  if (inquiry.answered_at) return { label: "Answered", className: "bg-emerald-900 text-emerald-100" };
+  return { label: "Awaiting answer", className: "bg-blue-900 text-blue-100" };
+}
+
+export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
+  const returnTo = useReturnTo();
+  const status = statusOf(inquiry);
+  const details: Array<[string, React.ReactNode]> = [
+    ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
+    ["Phone", inquiry.phone || "Not given"],
+    ["Offer", inquiry.offer || "No offer"],
+    ["Amount", formatUsd(inquiry.amount_cents)],
+    ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
+  ];
+  return (
+    <article aria-labelledby={`inquiry-${inquiry.id}`} className={card}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold">
+            {inquiry.name} about{" "}
+            <Link to={`/domain/${shortDomainName(inquiry.domain_name)}`} className="text-blue-300 hover:underline">
+              {inquiry.domain_name}
+            </Link>
+          </h2>
+        </div>
+        <span className={`rounded-full px-3 py-1 text-sm font-medium ${status.className}`}>{status.label}</span>
+      </div>
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-5">
+        {details.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-slate-300">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      {inquiry.status === "paid" ? (
+        <Form method="post" className="mt-4 flex flex-wrap gap-3">
+          <input type="hidden" name="id" value={inquiry.id} />
+          <input type="hidden" name="returnTo" value={returnTo} />
+          {inquiry.answered_at ? null : (
+            <button type="submit" name="intent" value="answer" className={primaryButton}>
+              Mark answered
+            </button>
+          )}
+        </Form>
+      ) : null}
+    </article>
+  );
+}

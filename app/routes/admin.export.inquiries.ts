@@ -1,0 +1,8 @@
+import { csvResponse, exportInquiriesCsv } from "../server/portfolio-csv.server";
+import { requireAdmin } from "../server/session.server";
+import type { Route } from "./+types/admin.export.inquiries";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  return csvResponse(exportInquiriesCsv(), `inquiries-${new Date().toISOString().slice(0, 10)}.csv`);
+}

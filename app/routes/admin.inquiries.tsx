@@ -1,0 +1,102 @@
+import { data, Form, redirect } from "react-router";
+import { z } from "zod";
+import { AdminHeader } from "../components/admin/admin-header";
+import { InquiryCard } from "../components/admin/inquiry-card";
+import { ErrorAlert, Notice } from "../components/admin/notice";
+import { Pagination } from "../components/admin/pagination";
+import { inputClass, secondaryButton } from "../components/ui";
+import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
+import { safeReturnTo } from "../server/admin-actions.server";
+import { listInbox, markInquiryAnswered } from "../server/admin-inquiries.server";
+import { env } from "../server/env.server";
+import { requireAdmin } from "../server/session.server";
+import type { Route } from "./+types/admin.inquiries";
+
+const PER_PAGE = 50;
+
+const InboxQuery = z.object({
+  domain: z.string().catch("").transform((value) => value.trim().toLowerCase().slice(0, 253)),
+  status: z.enum(["all", "awaiting", "answered", "refunded"]).catch("all"),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  notice: z.string().optional().catch(undefined),
+});
+
+const InboxAction = z.object({
+  intent: z.enum(["answer"]),
+  id: z.coerce.number().int().positive(),
+  returnTo: z.string().catch("/admin/inquiries"),
+});
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireAdmin(request);
+  const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
+  return { siteName: env.SITE_NAME, email: user.email, query, inbox, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const parsed = InboxAction.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
+  const { intent, id } = parsed.data;
+  const back = (notice: string) => {
+    const url = new URL(safeReturnTo(parsed.data.returnTo, "/admin/inquiries"), "http://local");
+    url.searchParams.set("notice", notice);
+    return redirect(`${url.pathname}?${url.searchParams}`, 303);
+  };
+  if (intent === "answer") await markInquiryAnswered(id);
+  return back("inquiry-answered");
+}
+
+export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, query, inbox, notice } = loaderData;
+  return (
+    <main className="mx-auto w-full max-w-6xl px-5 py-10">
+      <AdminHeader email={email} title="Inquiries" />
+      {notice ? <Notice>{notice}</Notice> : null}
+      {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
+      <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="filter-domain" className="text-sm text-slate-300">
+            Domain
+          </label>
+          <input id="filter-domain" name="domain" type="search" defaultValue={query.domain} placeholder="example.com" className={`${inputClass} w-56`} />
+        </div>
+        <div>
+          <label htmlFor="filter-status" className="text-sm text-slate-300">
+            Status
+          </label>
+          <select id="filter-status" name="status" defaultValue={query.status} className={`${inputClass} w-48`}>
+            {INBOX_STATUSES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={secondaryButton}>
+          Filter
+        </button>
+      </Form>
+      <p className="mt-4 text-sm text-slate-300">
+        {inbox.total === 1 ? "1 paid inquiry" : `${inbox.total.toLocaleString("en-US")} paid inquiries`}
+      </p>
+      {inbox.rows.length === 0 ? (
+        <p className="mt-6 rounded-xl border border-slate-800 p-6 text-center text-slate-300">No paid inquiries yet.</p>
+      ) : (
+        <ul className="mt-6 flex flex-col gap-4">
+          {inbox.rows.map((inquiry) => (
+            <li key={inquiry.id}>
+              <InquiryCard inquiry={inquiry} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={inbox.page} pageCount={inbox.pageCount} />
+    </main>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `Inquiries | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex, nofollow" }];
+}

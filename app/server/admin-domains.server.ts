@@ -1,0 +1,120 @@
+// The admin's view of the portfolio: stats and the paginated table, computed in SQL.
+import { sql } from "kysely";
+import type { Domain } from "../../db/schema";
+import type { DomainEntry, DomainSort } from "../lib/admin-forms";
+import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { nowIso } from "./clock.server";
+import { db, lazyStatement } from "./db.server";
+import { insertDomain } from "./domains.server";
+
+export type AdminDomainRow = Pick<
+  Domain,
+  "id" | "domain_name" | "asking_price_cents" | "inquiry_count" | "tracking_id" | "owner_email" | "created_at"
+>;
+
+export interface PortfolioStats {
+  totalDomains: number;
+  totalValueCents: number;
+}
+
+const statsStatement = lazyStatement<[], { total: number; value: number | null }>(
+  "SELECT count(*) AS total, sum(asking_price_cents) AS value FROM domains WHERE deleted_at IS NULL",
+);
+
+export function portfolioStats(): PortfolioStats {
+  const row = statsStatement().get()!;
+  return { totalDomains: row.total, totalValueCents: row.value ?? 0 };
+}
+
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const ORDER: Record<DomainSort, [column: "created_at" | "asking_price_cents", direction: "asc" | "desc"]> = {
+  newest: ["created_at", "desc"],
+  oldest: ["created_at", "asc"],
+  "price-desc": ["asking_price_cents", "desc"],
+  "price-asc": ["asking_price_cents", "asc"],
+};
+
+export interface AdminDomainPage {
+  rows: AdminDomainRow[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+/** Live domains for the admin table: search (name contains), sort and one page of `perPage`. */
+export async function listAdminDomains(options: {
+  search: string;
+  sort: DomainSort;
+  page: number;
+  perPage: number;
+}): Promise<AdminDomainPage> {
+  const term = options.search.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
+  let query = db.selectFrom("domains").where("deleted_at", "is", null);
+  if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
+  const total = term ? Number((await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n) : portfolioStats().totalDomains;
+  const pageCount = Math.max(1, Math.ceil(total / options.perPage));
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const [column, direction] = ORDER[options.sort];
+  const rows = await query
+    .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
+    .orderBy(column, direction)
+    .orderBy("id", direction)
+    .limit(options.perPage)
+    .offset((page - 1) * options.perPage)
+    .execute();
+  return { rows, total, page, pageCount };
+}
+
+export async function findLiveDomainById(id: number): Promise<AdminDomainRow | undefined> {
+  return db
+    .selectFrom("domains")
+    .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+/** True when a live domain with that id was updated. */
+export async function updateDomainPrice(id: number, askingPriceCents: number): Promise<boolean> {
+  const result = await db
+    .updateTable("domains")
+    .set({ asking_price_cents: askingPriceCents, updated_at: nowIso() })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Soft delete: the row stays so paid inquiries keep their domain; the name becomes free again. */
+export async function softDeleteDomain(id: number): Promise<boolean> {
+  const timestamp = nowIso();
+  const result = await db
+    .updateTable("domains")
+    .set({ deleted_at: timestamp, updated_at: timestamp })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export class DomainExistsError extends Error {}
+
+/** Adds a domain; a live duplicate name throws DomainExistsError with a message a person understands. */
+export async function addDomain(entry: DomainEntry): Promise<Domain> {
+  try {
+    return await insertDomain({
+      domainName: entry.domainName,
+      askingPriceCents: entry.askingPrice,
+      trackingId: entry.trackingId,
+      ownerEmail: entry.ownerEmail,
+    });
+  } catch (error) {
+    if (/UNIQUE constraint failed/.test((error as Error).message)) {
+      throw new DomainExistsError(`${entry.domainName} is already in your portfolio.`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,59 @@
+// The admin's inquiry inbox: paid (and later refunded) inquiries, newest payment first.
+import type { Inquiry } from "../../db/schema";
+import type { InboxStatus } from "../lib/admin-forms";
+import { nowIso } from "./clock.server";
+import { db } from "./db.server";
+
+
+export type InboxRow = Pick<
+  Inquiry,
+  | "id"
+  | "domain_name"
+  | "name"
+  | "email"
+  | "phone"
+  | "offer"
+  | "message"
+  | "amount_cents"
+  | "currency"
+  | "status"
+  | "paid_at"
+  | "answered_at"
+  | "refunded_at"
+  | "last_error"
+>;
+
+export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
+  let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
+  const domain = options.domain.trim().toLowerCase();
+  if (domain) query = query.where("domain_name", "=", domain);
+  if (options.status === "awaiting") query = query.where("status", "=", "paid").where("answered_at", "is", null);
+  if (options.status === "answered") query = query.where("status", "=", "paid").where("answered_at", "is not", null);
+  if (options.status === "refunded") query = query.where("status", "=", "refunded");
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const rows: InboxRow[] = await query
+    .select([
+      "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency",
+      "status", "paid_at", "answered_at", "refunded_at", "last_error",
+    ])
+    .orderBy("paid_at", "desc")
+    .orderBy("id", "desc")
+    .limit(options.perPage)
+    .offset((page - 1) * options.perPage)
+    .execute();
+  return { rows, total: Number(total), page, pageCount };
+}
+
+/** Marks a paid inquiry answered; true when it changed (a second click changes nothing). */
+export async function markInquiryAnswered(id: number): Promise<boolean> {
+  const result = await db
+    .updateTable("inquiries")
+    .set({ answered_at: nowIso() })
+    .where("id", "=", id)
+    .where("status", "=", "paid")
+    .where("answered_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

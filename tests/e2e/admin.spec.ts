@@ -1,0 +1,186 @@
+import { insertPaidInquiry, signInAdmin, TEST_ADMIN } from "../support/admin";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { expect, expectNoA11yViolations, test } from "../support/fixtures";
+
+test("sign-in: a wrong password shows the message in a red box; the right one opens the panel; Sign Out returns to login", async ({ page }) => {
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+  await expect(page.getByText("Sign in to manage domains")).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByLabel("Email").fill(TEST_ADMIN.email);
+  await page.getByLabel("Password").fill("wrong-password");
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  await expect(page.getByLabel("Email")).toHaveValue(TEST_ADMIN.email);
+
+  await page.getByLabel("Password").fill(TEST_ADMIN.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible();
+  for (const label of ["Total Domains", "Inquiry Fee", "Total Value"]) await expect(page.getByText(label, { exact: true })).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible();
+  await expectNoA11yViolations(page);
+
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+  await page.goto("/admin/inquiries");
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+});
+
+test("fee update: success message, stat card, and (with JavaScript) an open domain page updates live", async ({ page, context, javaScriptOn }) => {
+  const domainPage = javaScriptOn ? await context.newPage() : null;
+  if (domainPage) {
+    await domainPage.goto("/domain/velora");
+    await expect(domainPage.getByRole("link", { name: /^Start Inquiry/ })).toBeVisible();
+  }
+  await signInAdmin(page);
+  const dollars = (30 + Math.floor(Math.random() * 50) + 0.25).toFixed(2);
+  await page.getByLabel("Inquiry fee (USD)").fill(dollars);
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText(`$${dollars}`);
+  if (domainPage) await expect(domainPage.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
+
+  await page.getByLabel("Inquiry fee (USD)").fill("0.25");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("alert")).toContainText("at least $0.50");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText(`$${dollars}`);
+  await expectNoA11yViolations(page);
+});
+
+test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page }) => {
+  const name = uniqueDomainName("modal");
+  await signInAdmin(page);
+  await page.getByRole("link", { name: "Add Domain" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add Domain" });
+  await expect(dialog).toBeVisible();
+  await expectNoA11yViolations(page);
+  await dialog.getByLabel("Domain name").fill(name);
+  await dialog.getByLabel("Asking price").fill("4321");
+  await dialog.getByLabel("Tracking ID (username)").fill("modal-seller");
+  await dialog.getByLabel("Owner email").fill("owner@example.test");
+  await dialog.getByRole("button", { name: "Add Domain" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("status")).toHaveText("Domain added.");
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("$4,321");
+  await expect(row).toContainText("0 paid");
+  await expect(row.getByRole("link", { name, exact: true })).toHaveAttribute("href", `/domain/${name.replace(/\.com$/, "")}`);
+
+  await page.getByRole("link", { name: "Add Domain" }).click();
+  await dialog.getByLabel("Domain name").fill(name);
+  await dialog.getByLabel("Asking price").fill("99");
+  await dialog.getByLabel("Tracking ID (username)").fill("second-try");
+  await dialog.getByLabel("Owner email").fill("owner@example.test");
+  await dialog.getByRole("button", { name: "Add Domain" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText(`Error adding domain: ${name} is already in your portfolio.`);
+  await expect(dialog.getByLabel("Tracking ID (username)")).toHaveValue("second-try");
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test("inline price edit: Save, Cancel and an invalid price", async ({ page, app }) => {
+  const name = uniqueDomainName("inline");
+  insertDomain(app.db(), { name, priceCents: 150_000 });
+  await signInAdmin(page);
+  await page.goto(`/admin?q=${name}`);
+  const row = page.getByRole("row").filter({ hasText: name });
+  await row.getByRole("link", { name: /\$1,500, edit the price/ }).click();
+  const input = row.getByLabel(`New price for ${name}`);
+  await expect(input).toHaveValue("1500.00");
+  await expectNoA11yViolations(page);
+  await row.getByRole("link", { name: "Cancel" }).click();
+  await expect(input).toBeHidden();
+  await expect(row).toContainText("$1,500");
+
+  await row.getByRole("link", { name: `Edit price of ${name}` }).click();
+  await input.fill("-5");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(row.getByRole("alert")).toHaveText("Please enter a valid price");
+
+  await input.fill("2750.5");
+  await row.getByRole("button", { name: "Save" }).click();
+  await expect(row.getByLabel(`New price for ${name}`)).toBeHidden();
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("$2,750.50");
+});
+
+test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({ page, app, javaScriptOn }) => {
+  const name = uniqueDomainName("delete");
+  const id = insertDomain(app.db(), { name, priceCents: 10_000 });
+  await signInAdmin(page);
+  await page.goto(`/admin?q=${name}`);
+  const row = page.getByRole("row").filter({ hasText: name });
+  const deleteLink = row.getByRole("link", { name: `Delete ${name}` });
+  if (javaScriptOn) {
+    page.once("dialog", (dialog) => {
+      expect(dialog.message()).toBe("Are you sure you want to delete this domain?");
+      void dialog.dismiss();
+    });
+    await deleteLink.click();
+    await expect(row).toBeVisible();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await deleteLink.click();
+    await expect(row).toBeHidden();
+  } else {
+    await deleteLink.click();
+    await expect(page.getByText("Are you sure you want to delete this domain?")).toBeVisible();
+    await expectNoA11yViolations(page);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await expect(row).toBeVisible();
+    await deleteLink.click();
+    await page.getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByRole("status")).toHaveText("Domain deleted.");
+    await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+  }
+  await page.reload();
+  await expect(page.getByText("No domains match your search.")).toBeVisible();
+  expect(app.db().prepare("SELECT deleted_at FROM domains WHERE id = ?").get(id)).toEqual({ deleted_at: expect.any(String) });
+});
+
+test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
+  const name = uniqueDomainName("inbox");
+  const domainId = insertDomain(app.db(), { name, priceCents: 10_000 });
+  insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Grace Buyer", message: "Is this still available?" });
+  await signInAdmin(page);
+  await page.getByRole("link", { name: "Inquiries" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Inquiries" })).toBeVisible();
+  await page.getByLabel("Domain").fill(name);
+  await page.getByLabel("Status").selectOption("awaiting");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const card = page.getByRole("article", { name: `Grace Buyer about ${name}` });
+  await expect(card).toContainText("Is this still available?");
+  await expect(card).toContainText("Awaiting answer");
+  await expectNoA11yViolations(page);
+  await card.getByRole("button", { name: "Mark answered" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry marked as answered.");
+  await expect(page.getByText("No paid inquiries yet.")).toBeVisible();
+  await page.getByLabel("Status").selectOption("answered");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByRole("article", { name: `Grace Buyer about ${name}` })).toContainText("Answered");
+});
+
+test("CSV import: a file with a bad row imports nothing and says which line; the fixed file imports", async ({ page, app }) => {
+  const good = uniqueDomainName("csvui");
+  await signInAdmin(page);
+  await page.getByRole("link", { name: "Import / Export" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Import / Export" })).toBeVisible();
+  await expectNoA11yViolations(page);
+  const upload = async (text: string) => {
+    await page.getByLabel("CSV file").setInputFiles({ name: "portfolio.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+    await page.getByRole("button", { name: "Import" }).click();
+  };
+  await upload(`domain,price,tracking id,owner email\n${good},1200,csv-seller,\nbad domain!,5,x,\n`);
+  await expect(page.getByRole("alert")).toContainText("Nothing was imported from portfolio.csv");
+  await expect(page.getByRole("row").filter({ hasText: "3" }).filter({ hasText: "is not a valid domain name" })).toBeVisible();
+  expect(app.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(good)).toEqual({ n: 0 });
+
+  await upload(`domain,price,tracking id,owner email\n${good},1200,csv-seller,\n`);
+  await expect(page.getByRole("status")).toHaveText("Import complete: 1 added, 0 updated.");
+  await page.goto(`/admin?q=${good}`);
+  await expect(page.getByRole("row").filter({ hasText: good })).toContainText("$1,200");
+
+  await page.getByRole("link", { name: "Import / Export" }).click();
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download portfolio (CSV)" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^portfolio-\d{4}-\d{2}-\d{2}\.csv$/);
+  const { readFile } = await import("node:fs/promises");
+  expect(await readFile((await download.path())!, "utf8")).toContain(`${good},1200.00,csv-seller,`);
+});

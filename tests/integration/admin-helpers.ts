@@ -1,0 +1,41 @@
+import type { AppServer } from "../support/app-server";
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: string;
+  location: string | null;
+}
+
+/** One request to the server as a browser without JavaScript would make it (no redirects followed). */
+export async function http(
+  app: AppServer,
+  path: string,
+  options: { method?: string; cookie?: string; form?: Record<string, string>; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.cookie) headers.Cookie = options.cookie;
+  let body = options.body;
+  if (options.form) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    body = new URLSearchParams(options.form);
+  }
+  const response = await fetch(new URL(path, app.url), {
+    method: options.method ?? (body ? "POST" : "GET"),
+    redirect: "manual",
+    headers,
+    body,
+  });
+  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get("location") };
+}
+
+/** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}

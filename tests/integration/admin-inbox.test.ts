@@ -1,0 +1,123 @@
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCookie, insertPaidInquiry, TEST_ADMIN } from "../support/admin";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { http, visibleText } from "./admin-helpers";
+
+let app: AppServer;
+let cookie: string;
+beforeAll(async () => {
+  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
+  cookie = await adminCookie(app.url);
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+function csvUpload(text: string, name = "portfolio.csv") {
+  const body = new FormData();
+  body.set("file", new Blob([text], { type: "text/csv" }), name);
+  return http(app, "/admin/portfolio", { cookie, body });
+}
+
+describe("inquiry inbox", () => {
+  it("lists paid inquiries newest first, filters by domain and status, and marks one answered once", async () => {
+    const name = uniqueDomainName("inbox");
+    const id = insertDomain(app.db(), { name, priceCents: 100_000 });
+    const older = insertPaidInquiry(app.db(), { domainId: id, domainName: name, name: "Older Buyer", paidAt: "2030-01-01T10:00:00.000Z" });
+    insertPaidInquiry(app.db(), { domainId: id, domainName: name, name: "Newer Buyer", message: "Second message", paidAt: "2030-01-02T10:00:00.000Z" });
+    app.db().prepare("INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, message, amount_cents, provider, created_at) VALUES ('pending-1', ?, ?, 'Unpaid Person', 'u@example.test', 'm', 1999, 'test', ?)").run(id, name, new Date().toISOString());
+
+    const page = visibleText((await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body);
+    expect(page).toContain("2 paid inquiries");
+    expect(page.indexOf("Newer Buyer")).toBeLessThan(page.indexOf("Older Buyer"));
+    expect(page).toContain("ada@example.test");
+    expect(page).toContain("+1 555 0100");
+    expect(page).toContain("$5,000");
+    expect(page).toContain("Second message");
+    expect(page).not.toContain("Unpaid Person");
+
+    const answered = await http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(older), returnTo: `/admin/inquiries?domain=${name}` } });
+    expect(answered.status).toBe(303);
+    expect(answered.location).toBe(`/admin/inquiries?domain=${name}&notice=inquiry-answered`);
+    const firstAnswer = (app.db().prepare("SELECT answered_at FROM inquiries WHERE id = ?").get(older) as { answered_at: string }).answered_at;
+    expect(firstAnswer).toBeTruthy();
+    await http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(older) } });
+    expect((app.db().prepare("SELECT answered_at FROM inquiries WHERE id = ?").get(older) as { answered_at: string }).answered_at).toBe(firstAnswer);
+
+    const answeredOnly = visibleText((await http(app, `/admin/inquiries?domain=${name}&status=answered`, { cookie })).body);
+    expect(answeredOnly).toContain("Older Buyer");
+    expect(answeredOnly).not.toContain("Newer Buyer");
+    const awaiting = visibleText((await http(app, `/admin/inquiries?domain=${name}&status=awaiting`, { cookie })).body);
+    expect(awaiting).toContain("Newer Buyer");
+    expect(awaiting).not.toContain("Older Buyer");
+  });
+});
+
+describe("portfolio CSV", () => {
+  it("imports a good file in one go: adds new domains and updates listed ones", async () => {
+    const fresh = uniqueDomainName("csvnew");
+    const listed = uniqueDomainName("csvold");
+    insertDomain(app.db(), { name: listed, priceCents: 100 });
+    const response = await csvUpload(`domain,price,tracking id,owner email\n${fresh},1500,seller,owner@example.test\n"${listed}","2,000.50",seller2,\n`);
+    expect(response.status).toBe(303);
+    expect(response.location).toBe("/admin/portfolio?added=1&updated=1");
+    expect(visibleText((await http(app, response.location!, { cookie })).body)).toContain("Import complete: 1 added, 1 updated.");
+    const rows = app.db().prepare("SELECT domain_name, asking_price_cents, tracking_id, owner_email FROM domains WHERE domain_name IN (?, ?) AND deleted_at IS NULL ORDER BY domain_name").all(fresh, listed);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { domain_name: fresh, asking_price_cents: 150_000, tracking_id: "seller", owner_email: "owner@example.test" },
+        { domain_name: listed, asking_price_cents: 200_050, tracking_id: "seller2", owner_email: "" },
+      ]),
+    );
+  });
+
+  it("imports nothing from a file with a bad row and lists every problem by line", async () => {
+    const good = uniqueDomainName("csvgood");
+    const response = await csvUpload(`${good},100,t,\nnot a domain,100,t,\n${good},5,t,\nok-${good},-3,t,\nfine-${good},10,,bad-email\n`);
+    expect(response.status).toBe(400);
+    const text = visibleText(response.body);
+    expect(text).toContain("Nothing was imported from portfolio.csv");
+    expect(text).toMatch(/2 "not a domain" is not a valid domain name/);
+    expect(text).toContain(`3 ${good} is already on line 1 of this file`);
+    expect(text).toContain("4 Please enter a valid price");
+    expect(text).toMatch(/5 Tracking ID is required; Owner email must be a valid email address/);
+    expect(app.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(good)).toEqual({ n: 0 });
+  });
+
+  it("streams the portfolio and the inquiries as CSV, and an export imports back unchanged", async () => {
+    const exported = await http(app, "/admin/export/domains.csv", { cookie });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-type")).toContain("text/csv");
+    expect(exported.headers.get("content-disposition")).toMatch(/attachment; filename="portfolio-\d{4}-\d{2}-\d{2}\.csv"/);
+    const records = parse(exported.body, { columns: true }) as Array<Record<string, string>>;
+    const { n } = app.db().prepare("SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL").get() as { n: number };
+    expect(records.length).toBe(n);
+    expect(records.find((r) => r.domain === "velora.com")).toMatchObject({ price: "24500.00", tracking_id: "velora" });
+
+    const reimport = await csvUpload(exported.body, "export.csv");
+    expect(reimport.location).toBe(`/admin/portfolio?added=0&updated=${n}`);
+
+    const name = uniqueDomainName("csvinq");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100 });
+    insertPaidInquiry(app.db(), { domainId, domainName: name, name: "=HYPERLINK(\"http://evil\")", message: "line one\nline, two" });
+    const inquiries = await http(app, "/admin/export/inquiries.csv", { cookie });
+    const inquiryRecords = parse(inquiries.body, { columns: true }) as Array<Record<string, string>>;
+    const mine = inquiryRecords.find((r) => r.domain === name)!;
+    expect(mine).toMatchObject({ message: "line one\nline, two", amount: "19.99", status: "paid" });
+    expect(mine.name!.startsWith("'=")).toBe(true);
+  });
+
+  it("exports 30,000 domains as a stream", async () => {
+    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)");
+    const tag = `bulk${Date.now().toString(36)}`;
+    app.db().transaction(() => {
+      for (let i = 0; i < 30_000; i++) insert.run(`${tag}-${i}.com`, "2020-01-01T00:00:00.000Z", "2020-01-01T00:00:00.000Z");
+    })();
+    const response = await http(app, "/admin/export/domains.csv", { cookie });
+    expect(response.headers.get("content-length")).toBeNull();
+    expect(response.body.split("\n").filter((line) => line.startsWith(`${tag}-`)).length).toBe(30_000);
+  });
+});

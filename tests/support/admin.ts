@@ -1,0 +1,56 @@
+// Admin sign-in helpers for other tests: a browser sign-in (Playwright) and an HTTP session (cookie).
+import type Database from "better-sqlite3";
+import type { Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+
+export const TEST_ADMIN = { email: "admin@example.test", password: "correct-horse-battery" };
+
+/** Signs the page in through the login form and waits for the Admin Panel. */
+export async function signInAdmin(page: Page, admin = TEST_ADMIN): Promise<void> {
+  await page.goto("/admin");
+  await page.getByLabel("Email").fill(admin.email);
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("heading", { level: 1, name: "Admin Panel" }).waitFor();
+}
+
+/** Signs in over HTTP; returns the Cookie header value for later requests. */
+export async function adminCookie(baseUrl: string, admin = TEST_ADMIN, headers: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(new URL("/admin", baseUrl), {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams({ intent: "login", email: admin.email, password: admin.password }),
+  });
+  const setCookie = response.headers.get("set-cookie");
+  if (response.status !== 303 || !setCookie) throw new Error(`admin sign-in failed with ${response.status}`);
+  return setCookie.split(";")[0]!;
+}
+
+/** A paid inquiry straight into the database (test setup), paid through the test provider by default. */
+export function insertPaidInquiry(
+  db: Database.Database,
+  inquiry: { domainId: number; domainName: string; name?: string; email?: string; message?: string; amountCents?: number; paidAt?: string; paymentId?: string; provider?: string },
+): number {
+  const paidAt = inquiry.paidAt ?? new Date().toISOString();
+  const result = db
+    .prepare(
+      `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
+         status, provider, payment_intent_id, created_at, paid_at)
+       VALUES (?, ?, ?, ?, ?, '+1 555 0100', ?, '$5,000', ?, 'usd', 'paid', ?, ?, ?, ?)`,
+    )
+    .run(
+      randomUUID(),
+      inquiry.domainId,
+      inquiry.domainName,
+      inquiry.name ?? "Ada Buyer",
+      inquiry.email ?? "ada@example.test",
+      inquiry.message ?? "I would like to buy this domain.",
+      inquiry.amountCents ?? 1999,
+      inquiry.provider ?? "test",
+      inquiry.paymentId ?? null,
+      paidAt,
+      paidAt,
+    );
+  return Number(result.lastInsertRowid);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { DomainEntrySchema, parseFee, parsePrice, TEXT } from "../../app/lib/admin-forms";
+
+describe("admin form rules", () => {
+  it("parses a price as a decimal of at least 0", () => {
+    expect(parsePrice("1500")).toBe(150_000);
+    expect(parsePrice("19.99")).toBe(1999);
+    expect(parsePrice("$2,500.5")).toBe(250_050);
+    expect(parsePrice("0")).toBe(0);
+    for (const bad of ["", "-1", "abc", "1e3", "12..3", "99999999999"]) expect(parsePrice(bad)).toBeNull();
+  });
+
+  it("turns a non-numeric fee into 0 and refuses a fee a card cannot be charged", () => {
+    expect(parseFee("abc")).toEqual({ cents: 0 });
+    expect(parseFee("")).toEqual({ cents: 0 });
+    expect(parseFee("24.99")).toEqual({ cents: 2499 });
+    expect(parseFee("0.50")).toEqual({ cents: 50 });
+    expect(parseFee("0.49")).toEqual({ error: TEXT.feeTooSmall });
+    expect(parseFee("-3")).toEqual({ error: TEXT.feeTooSmall });
+    expect(parseFee("20000")).toEqual({ error: TEXT.feeTooLarge });
+  });
+
+  it("validates a portfolio entry", () => {
+    expect(DomainEntrySchema.parse({ domainName: " WWW.Example.COM ", askingPrice: "10", trackingId: "t", ownerEmail: "" })).toEqual({
+      domainName: "example.com",
+      askingPrice: 1000,
+      trackingId: "t",
+      ownerEmail: "",
+    });
+    const bad = DomainEntrySchema.safeParse({ domainName: "nodot", askingPrice: "x", trackingId: "", ownerEmail: "nope" });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["domainName", "askingPrice", "trackingId", "ownerEmail"]);
+  });
+});
