@@ -92,3 +92,4 @@ export default function handleRequest(
 export { startApp, stopApp } from "./server/startup.server";
 export { env } from "./server/env.server";
 export { closeAllStreams } from "./server/events.server";
+export { createPageCache } from "./server/page-cache.server";

@@ -117,6 +117,12 @@ export interface DomainViewTotalsTable {
   views: number;
 }
 
+/** One row (id 1); triggers bump `version` on every write to a table that public pages read. */
+export interface ContentVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -129,6 +135,7 @@ export interface Database {
   test_checkouts: TestCheckoutsTable;
   domain_daily_views: DomainDailyViewsTable;
   domain_view_totals: DomainViewTotalsTable;
+  content_version: ContentVersionTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

@@ -32,6 +32,9 @@ const EnvSchema = z.object({
   /** First retry delay of a failed email; doubles per attempt up to an hour. */
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
+  // In-memory cache of rendered public pages (app/server/page-cache.server.ts); "false" for measurements.
+  PAGE_CACHE: z.enum(["true", "false"]).default("true"),
+  PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -1,0 +1,294 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type Database from "better-sqlite3";
+import { sqlite } from "./db.server";
+import { env } from "./env.server";
+
+/*
+ * An in-memory cache of rendered public pages (/, /domain/*, /contact/*), consulted before anything
+ * else in server.ts. Correctness rests on one rule: a page is served from memory only while the
+ * content version it was rendered at is still current. Triggers (migration 0030) bump that version on
+ * every write to a table that public pages read, from any process, so a fee or price change is visible
+ * on the very next request. Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
+ * Host and the full URL (query string included), and only 200 and 404 responses that set no cookie.
+ * The stored headers (Content-Security-Policy included) go out with the stored body, so a nonce in the
+ * page always matches its header. Compressed variants are made once per entry, not once per request.
+ */
+
+type Next = (error?: unknown) => void;
+// Loose shapes of ServerResponse methods, to call the saved originals with `call`.
+type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
+type Encoding = "br" | "gzip" | "identity";
+
+interface Entry {
+  key: string;
+  version: number;
+  status: number;
+  etag: string;
+  identity: Buffer;
+  variants: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
+  /** Response headers per encoding, built once: Content-Length and Content-Encoding included. */
+  headers: Partial<Record<Encoding, OutgoingHttpHeaders>>;
+  notModifiedHeaders: OutgoingHttpHeaders;
+  storedHeaders: OutgoingHttpHeaders;
+  bytes: number;
+}
+
+const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
+/** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
+const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache"]);
+const MAX_CAPTURE_BYTES = 1024 * 1024;
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface PageCacheOptions {
+  enabled?: boolean;
+  /** Memory budget for stored pages (all encodings); the least recently used go first. */
+  maxBytes?: number;
+}
+
+export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & {
+  clear: () => void;
+  stats: () => { entries: number; bytes: number; hits: number; misses: number };
+};
+
+let versionStatement: Database.Statement<[], number> | undefined;
+/** The current content version: one prepared-statement read of a one-row table. */
+export function currentContentVersion(): number {
+  versionStatement ??= sqlite.prepare<[], number>("SELECT version FROM content_version WHERE id = 1").pluck();
+  return versionStatement.get() ?? 0;
+}
+
+export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
+  const enabled = options.enabled ?? env.PAGE_CACHE === "true";
+  const maxBytes = options.maxBytes ?? env.PAGE_CACHE_MAX_MB * 1024 * 1024;
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  let seenVersion = -1;
+  let hits = 0;
+  let misses = 0;
+
+  function clear() {
+    entries.clear();
+    bytes = 0;
+  }
+
+  function remember(entry: Entry) {
+    const previous = entries.get(entry.key);
+    if (previous) {
+      entries.delete(entry.key);
+      bytes -= previous.bytes;
+    }
+    entries.set(entry.key, entry);
+    bytes += entry.bytes;
+    for (const [key, oldest] of entries) {
+      if (bytes <= maxBytes) break;
+      entries.delete(key);
+      bytes -= oldest.bytes;
+    }
+  }
+
+  // Quality 5 costs about a millisecond per page; 9 and up cost tens of milliseconds for a few percent.
+  function addVariant(entry: Entry, encoding: Exclude<Encoding, "identity">): Buffer {
+    const body =
+      encoding === "br"
+        ? brotliCompressSync(entry.identity, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.identity.length },
+          })
+        : gzipSync(entry.identity, { level: 9 });
+    entry.variants[encoding] = body;
+    entry.bytes += body.length;
+    bytes += body.length;
+    return body;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheState: "HIT" | "MISS", writeHead: WriteHead, end: End) {
+    const ifNoneMatch = req.headers["if-none-match"];
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
+      writeHead.call(res, 304, entry.notModifiedHeaders);
+      end.call(res);
+      return;
+    }
+    let encoding = entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
+    const body = encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding));
+    if (encoding !== "identity" && body.length >= entry.identity.length) encoding = "identity";
+    let headers = entry.headers[encoding];
+    if (!headers) {
+      headers = { ...entry.storedHeaders, "x-cache": "HIT", "content-length": String(encoding === "identity" ? entry.identity.length : body.length) };
+      if (encoding !== "identity") headers["content-encoding"] = encoding;
+      entry.headers[encoding] = headers;
+    }
+    writeHead.call(res, entry.status, cacheState === "HIT" ? headers : { ...headers, "x-cache": "MISS" });
+    end.call(res, encoding === "identity" ? entry.identity : body);
+  }
+
+  const middleware = ((req, res, next) => {
+    if (!enabled || req.method !== "GET") return next();
+    const url = req.url ?? "";
+    const queryAt = url.indexOf("?");
+    if (!CACHEABLE_PATH.test(queryAt === -1 ? url : url.slice(0, queryAt))) return next();
+    const headers = req.headers;
+    if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
+
+    const version = currentContentVersion();
+    if (version !== seenVersion) {
+      // Everything stored is stale now: free it at once rather than entry by entry.
+      clear();
+      seenVersion = version;
+    }
+    const key = `${headers.host.toLowerCase()} ${url}`;
+    const cached = entries.get(key);
+    if (cached && cached.version === version) {
+      hits += 1;
+      // Most recently used goes to the back of the eviction queue.
+      entries.delete(key);
+      entries.set(key, cached);
+      return send(req, res, cached, "HIT", res.writeHead as WriteHead, res.end as End);
+    }
+    misses += 1;
+    capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
+      const entry = makeEntry(key, version, status, storedHeaders, body);
+      // A write landed while the page rendered: serve what was rendered, but do not keep it.
+      if (currentContentVersion() === version) remember(entry);
+      send(req, res, entry, "MISS", writeHead, end);
+    });
+  }) as PageCacheMiddleware;
+
+  middleware.clear = clear;
+  middleware.stats = () => ({ entries: entries.size, bytes, hits, misses });
+  return middleware;
+}
+
+function makeEntry(key: string, version: number, status: number, storedHeaders: OutgoingHttpHeaders, identity: Buffer): Entry {
+  const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
+  storedHeaders.vary = "Accept-Encoding";
+  storedHeaders.etag = etag;
+  storedHeaders["cache-control"] ??= "no-cache";
+  const notModifiedHeaders: OutgoingHttpHeaders = { etag, vary: "Accept-Encoding", "cache-control": storedHeaders["cache-control"] };
+  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, bytes: identity.length + 512 };
+}
+
+type OnCaptured = (
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: Buffer,
+  writeHead: WriteHead,
+  end: End,
+) => void;
+
+/**
+ * Lets the rest of the chain render the page into memory. Compression further down the chain is told
+ * the client takes only identity, so the bytes kept are the plain page; the client still gets its
+ * encoding from the stored variants. A response that may not be cached is replayed unchanged.
+ */
+function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptured: OnCaptured) {
+  const originalWriteHead = res.writeHead as WriteHead;
+  const originalWrite = res.write as (this: ServerResponse, chunk: unknown) => boolean;
+  const originalEnd = res.end as End;
+  const acceptEncoding = req.headers["accept-encoding"];
+  req.headers["accept-encoding"] = "identity";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let passThrough = false;
+
+  const restore = () => {
+    res.writeHead = originalWriteHead as ServerResponse["writeHead"];
+    res.write = originalWrite as ServerResponse["write"];
+    res.end = originalEnd as ServerResponse["end"];
+    if (acceptEncoding === undefined) delete req.headers["accept-encoding"];
+    else req.headers["accept-encoding"] = acceptEncoding;
+  };
+  const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
+    Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
+  const startPassThrough = () => {
+    // Too large to keep: send what was gathered and let the rest stream as usual.
+    passThrough = true;
+    originalWriteHead.call(res, res.statusCode);
+    for (const chunk of chunks) originalWrite.call(res, chunk);
+    chunks.length = 0;
+  };
+
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    if (passThrough) return (originalWriteHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+    res.statusCode = status;
+    const headers = rest.find((value) => typeof value === "object" && value !== null);
+    if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1]);
+    else if (headers) for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string);
+    return res;
+  } as ServerResponse["writeHead"];
+
+  res.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    if (passThrough) return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, encoding, callback);
+    const buffer = toBuffer(chunk, typeof encoding === "string" ? encoding : undefined);
+    chunks.push(buffer);
+    size += buffer.length;
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+    if (size > MAX_CAPTURE_BYTES) startPassThrough();
+    return true;
+  } as ServerResponse["write"];
+
+  res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    if (passThrough) {
+      restore();
+      return (originalEnd as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, callback);
+    }
+    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
+    restore();
+    const body = Buffer.concat(chunks);
+    const stored = storableHeaders(res);
+    if (stored && !res.destroyed) {
+      onCaptured(res.statusCode, stored, body, originalWriteHead, originalEnd);
+    } else {
+      originalWriteHead.call(res, res.statusCode);
+      originalEnd.call(res, body);
+    }
+    const done = [chunk, encoding, callback].find((value) => typeof value === "function");
+    if (done) res.once("finish", done as () => void);
+    return res;
+  } as ServerResponse["end"];
+
+  next();
+}
+
+/** The headers to keep with a page, or null when the response must not be cached. */
+function storableHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
+  if (res.statusCode !== 200 && res.statusCode !== 404) return null;
+  const headers = res.getHeaders();
+  if (headers["set-cookie"] !== undefined) return null;
+  if (headers["content-encoding"] !== undefined && headers["content-encoding"] !== "identity") return null;
+  if (/no-store|private/i.test(String(headers["cache-control"] ?? ""))) return null;
+  if (/event-stream/i.test(String(headers["content-type"] ?? ""))) return null;
+  const vary = String(headers.vary ?? "").toLowerCase().split(",").map((part) => part.trim()).filter((part) => part && part !== "accept-encoding");
+  if (vary.length > 0) return null;
+  const stored: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!UNSTORED_HEADERS.has(name) && value !== undefined) stored[name] = value;
+  return stored;
+}
+
+/** br, then gzip, then identity, honouring q=0 refusals. */
+export function chooseEncoding(header: string | string[] | undefined): Encoding {
+  if (!header) return "identity";
+  const text = Array.isArray(header) ? header.join(",") : header;
+  let gzip = false;
+  let br = false;
+  for (const part of text.split(",")) {
+    const [rawName, ...params] = part.split(";");
+    const name = rawName!.trim().toLowerCase();
+    const refused = params.some((param) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(param));
+    if (refused) continue;
+    if (name === "br") br = true;
+    else if (name === "gzip" || name === "*") gzip = true;
+  }
+  return br ? "br" : gzip ? "gzip" : "identity";
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  const opaque = etag.slice(2);
+  return header.split(",").some((candidate) => {
+    const value = candidate.trim();
+    return value === etag || value === opaque;
+  });
+}

@@ -1,0 +1,132 @@
+// Process and HTTP helpers for scripts/bench.ts.
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+
+export interface Running {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a node process and waits until `ready(output)` finds the URL it listens on. */
+export function startProcess(
+  args: string[],
+  options: { cwd: string; env: Record<string, string>; ready: (output: string) => string | null; timeoutMs?: number },
+): Promise<Running> {
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let listening = false;
+  const onData = (chunk: Buffer) => {
+    // Keep reading (a full pipe would stall the server) but keep only the start-up text.
+    if (!listening || output.length < 20_000) output += chunk;
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      child.once("exit", () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${args.join(" ")} did not start:\n${output}`));
+    }, options.timeoutMs ?? 60_000);
+    const check = () => {
+      const url = options.ready(output);
+      if (!url || listening) return;
+      listening = true;
+      clearTimeout(timer);
+      resolve({ url, process: child, output: () => output, stop });
+    };
+    child.stdout!.on("data", check);
+    child.stderr!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      if (!listening) reject(new Error(`${args.join(" ")} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A GET with node:http, so compressed bodies are counted as sent (fetch would decompress them). */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/** Resident memory of a process in bytes (Linux), or null elsewhere. */
+export function residentBytes(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
+}
+
+/** Server time as one client sees it on loopback: `count` requests one after another. */
+export async function sequentialTimings(url: string, count: number, headers: Record<string, string> = {}): Promise<{ p50: number; p95: number; status: number }> {
+  let status = 0;
+  for (let i = 0; i < 3; i += 1) await (await fetch(url, { headers })).arrayBuffer();
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const response = await fetch(url, { headers, redirect: "manual" });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+    status = response.status;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status };
+}

@@ -1,0 +1,273 @@
+// `npm run bench`: throughput and latency of the public pages against two baselines measured in the same
+// run on the same machine, page weights, server times over 100,000 domains, the live-fee fan-out to many
+// subscribers, and Lighthouse. Options: --duration=8 --connections=50 --domains=100000 --subscribers=10000
+// --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
+import autocannon from "autocannon";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { generatedDomainName } from "../db/seed-many";
+import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
+import { sseLoad, type SseResult } from "../bench/sse-load";
+import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, waitForHttp, type Running } from "../bench/support";
+
+const root = path.resolve(import.meta.dirname, "..");
+const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const flag = (name: string) => process.argv.includes(`--${name}`);
+const DURATION = option("duration", 8);
+const CONNECTIONS = option("connections", 50);
+const DOMAINS = option("domains", 100_000);
+const SUBSCRIBERS = option("subscribers", 10_000);
+const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123" };
+
+interface Measured {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  note?: string;
+}
+
+const running: Running[] = [];
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "domains-bench-"));
+const log = (text = "") => console.log(text);
+const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a");
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function measure(label: string, url: string, init: { headers?: Record<string, string>; paths?: () => string } = {}): Promise<Measured> {
+  const requests = init.paths ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: init.paths!() }) }] : undefined;
+  await autocannon({ url, connections: CONNECTIONS, duration: 1, headers: init.headers, requests });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: init.headers, requests });
+  const measured = { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  log(`  measured ${label}: ${fmt(measured.rps)} req/s`);
+  return measured;
+}
+
+async function startApp(extraEnv: Record<string, string> = {}): Promise<Running> {
+  const app = await startProcess(["--import", "tsx", "server.ts"], {
+    cwd: root,
+    env: {
+      PORT: "0",
+      NODE_ENV: "production",
+      DATABASE_URL: `file:${path.join(dataDir, "app.db")}`,
+      SEED_DEMO: "false",
+      LOG_REQUESTS: "false",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      ...extraEnv,
+    },
+    ready: (output) => /"msg":"listening","url":"([^"]+)"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1") ?? null,
+  });
+  running.push(app);
+  return app;
+}
+
+/** Signs in through the login form over HTTP, as a browser without JavaScript would; null if there is no /admin yet. */
+async function adminCookie(baseUrl: string): Promise<string | null> {
+  const page = await fetch(new URL("/admin", baseUrl));
+  const html = await page.text();
+  if (page.status !== 200 || !/type="password"/.test(html)) return null;
+  const form = /<form[^>]*method="post"[^>]*>([\s\S]*?)<\/form>/i.exec(html)?.[1] ?? "";
+  const body = new URLSearchParams();
+  for (const [, tag] of form.matchAll(/<input([^>]*)>/g)) {
+    const name = /name="([^"]+)"/.exec(tag!)?.[1];
+    if (!name) continue;
+    const type = /type="([^"]+)"/.exec(tag!)?.[1];
+    body.set(name, type === "email" || name === "email" ? ADMIN.email : type === "password" ? ADMIN.password : (/value="([^"]*)"/.exec(tag!)?.[1] ?? ""));
+  }
+  const button = /<button[^>]*name="([^"]+)"[^>]*value="([^"]*)"/.exec(form);
+  if (button) body.set(button[1]!, button[2]!);
+  const response = await fetch(new URL("/admin", baseUrl), {
+    method: "POST",
+    body,
+    redirect: "manual",
+    headers: { Origin: new URL(baseUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  if (!cookies) return null;
+  const check = await fetch(new URL("/admin", baseUrl), { headers: { Cookie: cookies } });
+  return /Sign Out/i.test(await check.text()) ? cookies : null;
+}
+
+/** Every script the page loads (module preloads, then their static imports), as gzip bytes on the wire. */
+async function pageWeights(pageUrl: string): Promise<{ htmlBytes: number; htmlGzipBytes: number; jsGzipBytes: number; jsFiles: number }> {
+  const page = await rawGet(pageUrl);
+  const html = page.body.toString("utf8");
+  const seen = new Set<string>();
+  const queue = [...html.matchAll(/(?:href|src)="(\/[^"]+\.js)"|import\s*\(?\s*"(\/[^"]+\.js)"/g)].map((match) => match[1] ?? match[2]!);
+  let jsGzipBytes = 0;
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const response = await rawGet(new URL(file, pageUrl).href, { "Accept-Encoding": "gzip" });
+    if (response.status !== 200) continue;
+    jsGzipBytes += response.headers["content-encoding"] === "gzip" ? response.body.length : gzipSync(response.body).length;
+    const text = (await rawGet(new URL(file, pageUrl).href)).body.toString("utf8");
+    for (const match of text.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) queue.push(new URL(match[1]!, new URL(file, pageUrl)).pathname);
+  }
+  return { htmlBytes: page.body.length, htmlGzipBytes: gzipSync(page.body).length, jsGzipBytes, jsFiles: seen.size };
+}
+
+function printTable(rows: Measured[], ceiling: Measured, stock: Measured) {
+  log(`\n${"".padEnd(44)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"of ceiling".padStart(12)}${"x stock".padStart(9)}`);
+  for (const row of rows) {
+    log(
+      `${row.label.padEnd(44)}${fmt(row.rps).padStart(9)}${fmt(row.p50).padStart(9)}${fmt(row.p99).padStart(9)}` +
+        `${`${fmt((row.rps / ceiling.rps) * 100)}%`.padStart(12)}${`${fmt(row.rps / stock.rps, 1)}x`.padStart(9)}` +
+        `${row.errors ? `  (${row.errors} errors/non-2xx)` : ""}${row.note ? `  ${row.note}` : ""}`,
+    );
+  }
+}
+
+const verdict = (ok: boolean) => (ok ? "MET " : "MISSED");
+
+async function main() {
+  const started = Date.now();
+  log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0]!.toFixed(1)}`);
+  if (!flag("skip-build")) {
+    log("Building the app and the stock React Router app...");
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], { cwd: root, stdio: "ignore" });
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", "bench/stock-app"], { cwd: root, stdio: "ignore" });
+  }
+  log(`Seeding ${fmt(DOMAINS)} domains into ${dataDir}...`);
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `file:${path.join(dataDir, "app.db")}` },
+    stdio: "inherit",
+  });
+
+  // This process writes too (one domain, later the fee), through the app's own modules.
+  process.env.DATABASE_URL = `file:${path.join(dataDir, "app.db")}`;
+  const app = await startApp();
+  const short = "velnora";
+  const domainPath = `/domain/${short}`;
+  await fetch(new URL("/healthz", app.url));
+  // One listed .com name, so /domain/{short} is the product's usual short link.
+  const { insertDomain } = await import("../app/server/domains.server");
+  await insertDomain({ domainName: `${short}.com`, askingPriceCents: 2_450_000, trackingId: short, ownerEmail: "owner@example.test" });
+  const domainPage = await rawGet(new URL(domainPath, app.url).href);
+  if (domainPage.status !== 200) throw new Error(`${domainPath} answered ${domainPage.status}`);
+  const bodyFile = path.join(dataDir, "domain-page.html");
+  writeFileSync(bodyFile, domainPage.body);
+
+  const ceilingServer = await startProcess(["bench/ceiling-server.mjs", bodyFile], {
+    cwd: root,
+    env: {},
+    ready: (output) => {
+      const port = /"port":(\d+)/.exec(output)?.[1];
+      return port ? `http://127.0.0.1:${port}` : null;
+    },
+  });
+  running.push(ceilingServer);
+  const stockPort = await freePort();
+  const stockServer = await startProcess([path.join(root, "node_modules/@react-router/serve/bin.js"), "bench/stock-app/build/server/index.js"], {
+    cwd: root,
+    env: { PORT: String(stockPort), HOST: "127.0.0.1", NODE_ENV: "production" },
+    ready: (output) => (output.includes("[react-router-serve]") ? `http://127.0.0.1:${stockPort}` : null),
+  });
+  running.push(stockServer);
+  await waitForHttp(new URL(domainPath, stockServer.url).href);
+
+  log("Measuring...");
+  const ceiling = await measure("bare node:http, same bytes (ceiling)", ceilingServer.url);
+  const stock = await measure("react-router-serve, stock app (baseline)", new URL(domainPath, stockServer.url).href);
+  await ceilingServer.stop();
+  await stockServer.stop();
+  const domain = await measure(`${domainPath}`, new URL(domainPath, app.url).href);
+  const names = Array.from({ length: 2000 }, (_, i) => generatedDomainName(Math.floor((i * DOMAINS) / 2000)));
+  const shortName = (name: string) => name.replace(/^www\./, "").replace(/\.com$/, "");
+  const spread = await measure(`/domain/* (2,000 names, random)`, app.url, {
+    paths: () => `/domain/${shortName(names[Math.floor(Math.random() * names.length)]!)}`,
+  });
+  const browse = await measure("/ (browse, first page)", new URL("/", app.url).href);
+  const cookie = await adminCookie(app.url);
+  const admin = cookie ? await measure("/admin (signed in, first page)", new URL("/admin", app.url).href, { headers: { Cookie: cookie } }) : null;
+
+  const uncachedApp = await startApp({ PAGE_CACHE: "false" });
+  const uncached = await measure(`${domainPath}, page cache off`, new URL(domainPath, uncachedApp.url).href);
+  const serverTimes: Array<[string, { p50: number; p95: number; status: number } | null]> = [
+    ["/domain/{short}, page cache off", await sequentialTimings(new URL(domainPath, uncachedApp.url).href, 40)],
+    ["/ browse, page cache off", await sequentialTimings(new URL("/", uncachedApp.url).href, 40)],
+    ['/?q=nova search, page cache off', await sequentialTimings(new URL("/?q=nova", uncachedApp.url).href, 40)],
+    ["/admin first page", cookie ? await sequentialTimings(new URL("/admin", app.url).href, 40, { Cookie: cookie }) : null],
+    ["/admin?q=nova search", cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null],
+  ];
+  await uncachedApp.stop();
+
+  const weights = await pageWeights(new URL(domainPath, app.url).href);
+  const etag = domainPage.headers.etag;
+  const revisit = etag ? await rawGet(new URL(domainPath, app.url).href, { "If-None-Match": String(etag) }) : null;
+
+  let lighthouse: LighthouseResult = { ok: false, reason: "skipped (--skip-lighthouse)" };
+  if (!flag("skip-lighthouse")) {
+    log("Running Lighthouse (mobile)...");
+    lighthouse = await runLighthouse(new URL(domainPath, app.url).href);
+  }
+
+  let sse: SseResult | null = null;
+  if (!flag("skip-sse")) {
+    log(`Opening ${fmt(SUBSCRIBERS)} live-fee subscribers...`);
+    // The fee is written the way scripts/set-fee.ts writes it: another process, seen by the server's watcher.
+    const { setInquiryFee } = await import("../app/server/settings.server");
+    sse = await sseLoad({ url: app.url, count: SUBSCRIBERS, serverPid: app.process.pid, newFeeCents: 2_345, changeFee: (cents) => setInquiryFee(cents) });
+  }
+  const rss = residentBytes(app.process.pid);
+
+  log(`\n== Throughput at ${CONNECTIONS} connections (${DURATION} s each; ratios against the baselines of this run) ==`);
+  printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : [])], ceiling, stock);
+  if (!admin) log("/admin: not measured (no admin login form on this build)");
+
+  log("\n== Server time, one request at a time over loopback (p50 / p95) ==");
+  for (const [label, timing] of serverTimes) {
+    log(`${label.padEnd(44)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
+  }
+
+  log("\n== Page weight of /domain/{short} ==");
+  log(`HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzipped); JavaScript ${kb(weights.jsGzipBytes)} gzipped in ${weights.jsFiles} files`);
+  log(`Repeat visit with If-None-Match: ${revisit ? `${revisit.status}` : "no ETag sent"}`);
+
+  if (sse) {
+    log("\n== Live fee ==");
+    log(`${fmt(sse.connected)} of ${fmt(sse.subscribers)} subscribers connected in ${sse.connectSeconds.toFixed(1)} s; ` +
+      `${sse.bytesPerSubscriber === null ? "memory n/a" : `${kb(sse.bytesPerSubscriber)} server memory per subscriber`}`);
+    log(`fee change (written by another process) reached ${fmt(sse.reached)} subscribers, ${fmt(sse.reachedWithin1s)} within 1 s; slowest ${fmt(sse.slowestMs)} ms`);
+  }
+
+  log("\n== Lighthouse, /domain/{short}, mobile ==");
+  if (lighthouse.ok) {
+    log(Object.entries(lighthouse.scores).map(([id, score]) => `${id} ${score}`).join(", "));
+    log(Object.entries(lighthouse.metrics).map(([id, value]) => `${id} ${value}`).join(", "));
+    if (lighthouse.failing.length) log(`below 0.9: ${lighthouse.failing.join("; ")}`);
+  } else {
+    log(`not run: ${lighthouse.reason}`);
+  }
+
+  log("\n== Targets ==");
+  log(`${verdict(domain.rps >= 10 * stock.rps)} /domain/{short} >= 10x stock react-router-serve: ${fmt(domain.rps / stock.rps, 1)}x`);
+  log(`${verdict(domain.rps >= 0.25 * ceiling.rps)} /domain/{short} >= 25% of bare node:http: ${fmt((domain.rps / ceiling.rps) * 100)}%`);
+  log(`${verdict(domain.p99 < 20)} /domain/{short} p99 < 20 ms: ${fmt(domain.p99)} ms`);
+  log(`${verdict(revisit?.status === 304)} repeat visitors get ETag/304`);
+  for (const [label, timing] of serverTimes.slice(3)) {
+    log(timing ? `${verdict(timing.p50 < 50)} ${label} < 50 ms server time: ${fmt(timing.p50, 1)} ms` : `n/a    ${label}: no /admin on this build`);
+  }
+  if (sse) {
+    log(`${verdict(sse.reachedAll && sse.slowestMs <= 1000)} ${fmt(SUBSCRIBERS)} subscribers, fee change to all within 1 s: ${fmt(sse.slowestMs)} ms`);
+  }
+  log(`${verdict(weights.htmlBytes < 20 * 1024)} domain page HTML < 20 KB: ${kb(weights.htmlBytes)}`);
+  log(`${verdict(weights.jsGzipBytes < 120 * 1024)} domain page JS < 120 KB gzipped: ${kb(weights.jsGzipBytes)}`);
+  if (lighthouse.ok) log(`${verdict(Object.values(lighthouse.scores).every((score) => score >= 95))} Lighthouse >= 95 in each category`);
+  else log(`n/a    Lighthouse: ${lighthouse.reason}`);
+  log(`\nServer resident memory at the end: ${rss === null ? "n/a" : `${fmt(rss / 1024 / 1024)} MB`}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+try {
+  await main();
+} finally {
+  for (const server of running) await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(0);

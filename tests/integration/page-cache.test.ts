@@ -1,0 +1,157 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain, uniqueDomainName } from "../support/data";
+
+// Public pages are served from memory after the first render. These tests prove that no visitor ever
+// sees a stale fee, price or listing: every write, from whichever process, shows on the next request.
+
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(new URL(path, app.url), { headers, redirect: "manual" });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** GETs a page until it is served from the cache, so the next assertion is about invalidation. */
+async function getCached(path: string) {
+  await get(path);
+  const page = await get(path);
+  expect(page.headers.get("x-cache")).toBe("HIT");
+  return page;
+}
+
+function shortName(name: string) {
+  return name.replace(/\.com$/, "");
+}
+
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(new URL(path, app.url), { headers }, (response) => {
+        let body = "";
+        response.on("data", (chunk) => (body += chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("page cache: fresh content on every request", () => {
+  it("shows a fee changed by the set-fee script on the very next request", async () => {
+    const name = uniqueDomainName("fee");
+    insertDomain(app.db(), { name, priceCents: 500_000 });
+    const before = await getCached(`/domain/${shortName(name)}`);
+    expect(before.body).not.toContain("$31.57");
+
+    const result = await runScript(app, "set-fee.ts", ["31.57"]);
+    expect(result.code).toBe(0);
+
+    const after = await get(`/domain/${shortName(name)}`);
+    expect(after.body).toMatch(/Start Inquiry \((?:<!-- -->)?\$31\.57/);
+    expect(after.headers.get("x-cache")).toBe("MISS");
+  });
+
+  it("shows a price changed in the database on the next request, on the domain page and the browse page", async () => {
+    const name = uniqueDomainName("price");
+    const id = insertDomain(app.db(), { name, priceCents: 111_100, createdAt: new Date(Date.now() + 3_600_000).toISOString() });
+    expect((await getCached(`/domain/${shortName(name)}`)).body).toContain("$1,111");
+    expect((await getCached("/")).body).toContain("$1,111");
+
+    app.db().prepare("UPDATE domains SET asking_price_cents = ? WHERE id = ?").run(222_200, id);
+
+    const page = await get(`/domain/${shortName(name)}`);
+    expect(page.body).toContain("$2,222");
+    expect(page.body).not.toContain("$1,111");
+    const browse = await get("/");
+    expect(browse.body).toContain("$2,222");
+  });
+
+  it("shows an added domain at once, even where a not-found page was cached, and a deleted one is gone at once", async () => {
+    const name = uniqueDomainName("added");
+    const missing = await get(`/domain/${shortName(name)}`);
+    expect(missing.status).toBe(404);
+    expect((await get(`/domain/${shortName(name)}`)).headers.get("x-cache")).toBe("HIT");
+
+    const id = insertDomain(app.db(), { name, priceCents: 98_700 });
+    const found = await get(`/domain/${shortName(name)}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toContain(name);
+
+    await getCached(`/domain/${shortName(name)}`);
+    app.db().prepare("UPDATE domains SET deleted_at = ? WHERE id = ?").run(new Date().toISOString(), id);
+    expect((await get(`/domain/${shortName(name)}`)).status).toBe(404);
+  });
+
+  it("keeps the query string apart: each search has its own page", async () => {
+    const first = await getCached("/?q=velora");
+    expect(first.body).toContain("/domain/velora");
+    const second = await get("/?q=quantix");
+    expect(second.body).toContain("/domain/quantix");
+    expect(second.body).not.toContain('href="/domain/velora"');
+  });
+
+  it("keeps each Host apart", async () => {
+    await rawGet("/contact/velora", { Host: "one.example" });
+    expect((await rawGet("/contact/velora", { Host: "one.example" })).headers["x-cache"]).toBe("HIT");
+    expect((await rawGet("/contact/velora", { Host: "two.example" })).headers["x-cache"]).toBe("MISS");
+  });
+});
+
+describe("page cache: what is never served from memory", () => {
+  it("answers requests that carry a cookie freshly, every time", async () => {
+    await get("/contact/quantix");
+    const withCookie = await get("/contact/quantix", { Cookie: "a=b" });
+    expect(withCookie.status).toBe(200);
+    expect(withCookie.headers.get("x-cache")).toBeNull();
+  });
+
+  it("does not cache the event stream, health check or other routes", async () => {
+    for (const path of ["/healthz", "/definitely/not/a/page"]) {
+      await get(path);
+      expect((await get(path)).headers.get("x-cache")).toBeNull();
+    }
+  });
+});
+
+describe("repeat visitors and compression", () => {
+  it("answers a repeat visit with 304 while the page is unchanged, and with the new page after a change", async () => {
+    const name = uniqueDomainName("etag");
+    const id = insertDomain(app.db(), { name, priceCents: 400_000 });
+    const first = await get(`/domain/${shortName(name)}`);
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    expect(first.headers.get("cache-control")).toBe("no-cache");
+
+    const repeat = await get(`/domain/${shortName(name)}`, { "If-None-Match": etag! });
+    expect(repeat.status).toBe(304);
+    expect(repeat.body).toBe("");
+
+    app.db().prepare("UPDATE domains SET asking_price_cents = ? WHERE id = ?").run(410_000, id);
+    const changed = await get(`/domain/${shortName(name)}`, { "If-None-Match": etag! });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain("$4,100");
+    expect(changed.headers.get("etag")).not.toBe(etag);
+  });
+
+  it("sends cached pages compressed to clients that accept it, identical once decompressed", async () => {
+    const plain = await getCached("/domain/velora");
+    for (const encoding of ["br", "gzip"]) {
+      const compressed = await get("/domain/velora", { "Accept-Encoding": encoding });
+      expect(compressed.headers.get("content-encoding")).toBe(encoding);
+      expect(compressed.headers.get("vary")).toMatch(/accept-encoding/i);
+      expect(compressed.body).toBe(plain.body);
+    }
+    const identity = await rawGet("/domain/velora", { "Accept-Encoding": "identity" });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.body).toBe(plain.body);
+  });
+});
