@@ -1,6 +1,7 @@
 import { isbot } from "isbot";
 import { nowIso } from "./clock.server";
 import { lazyStatement, sqlite } from "./db.server";
+import type { CachedRequest } from "./page-cache.server";
 
 // Page views are counted in memory and written in one transaction every few seconds, so a view
 // costs no database write on the request path. Nothing about the visitor is kept: only a daily count.
@@ -11,7 +12,7 @@ const pending = new Map<string, { domainId: number; day: string; views: number }
  * Counts one view of a domain page (the /domain page or a host lander). Only a real visitor's GET
  * counts: HEAD requests, prefetches and bots do not. Returns whether the view was counted.
  */
-export function recordDomainView(domainId: number, request: Request): boolean {
+export function recordDomainView(domainId: number, request: CachedRequest): boolean {
   if (!isCountedView(request)) return false;
   const day = nowIso().slice(0, 10);
   const key = `${domainId}:${day}`;
@@ -21,7 +22,7 @@ export function recordDomainView(domainId: number, request: Request): boolean {
   return true;
 }
 
-function isCountedView(request: Request): boolean {
+function isCountedView(request: CachedRequest): boolean {
   if (request.method !== "GET") return false;
   const headers = request.headers;
   const purpose = `${headers.get("sec-purpose") ?? ""} ${headers.get("purpose") ?? ""} ${headers.get("x-purpose") ?? ""} ${headers.get("x-moz") ?? ""}`;

@@ -5,6 +5,7 @@ import { shortDomainName } from "../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "./env.server";
+import { repeatOnCacheHit } from "./page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
@@ -35,6 +36,8 @@ export function siteOrigin(request: Request): string {
  */
 export function loadDomainPage(domain: Domain, request: Request): DomainPageData {
   recordDomainView(domain.id, request);
+  // Served from the page cache, the page is not rendered again: count those views as well.
+  repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
   return {
     siteName: env.SITE_NAME,

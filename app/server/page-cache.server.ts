@@ -17,6 +17,12 @@ import { env } from "./env.server";
  */
 
 type Next = (error?: unknown) => void;
+/** What a hit effect may read of the request a cached page answers (a subset of a fetch Request). */
+export interface CachedRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+}
+type HitEffect = (request: CachedRequest) => void;
 // Loose shapes of ServerResponse methods, to call the saved originals with `call`.
 type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
 type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
@@ -33,12 +39,27 @@ interface Entry {
   headers: Partial<Record<Encoding, OutgoingHttpHeaders>>;
   notModifiedHeaders: OutgoingHttpHeaders;
   storedHeaders: OutgoingHttpHeaders;
+  hitEffects: HitEffect[];
   bytes: number;
 }
 
 const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
 /** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
 const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache"]);
+/** Set on the request of a render that may be cached, so `repeatOnCacheHit` can find that render. */
+const RENDER_TOKEN_HEADER = "x-page-cache-render";
+const pendingHitEffects = new Map<string, HitEffect[]>();
+let renderCounter = 0;
+
+/**
+ * For work a page does on every request besides rendering (counting a view): call it from the loader
+ * with the loader's request; when the page is cached, `effect` runs on each later hit as well.
+ */
+export function repeatOnCacheHit(request: Request, effect: HitEffect): void {
+  const token = request.headers.get(RENDER_TOKEN_HEADER);
+  if (token) pendingHitEffects.get(token)?.push(effect);
+}
+
 const MAX_CAPTURE_BYTES = 1024 * 1024;
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -104,6 +125,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   }
 
   function send(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheState: "HIT" | "MISS", writeHead: WriteHead, end: End) {
+    if (cacheState === "HIT") runHitEffects(req, entry);
     const ifNoneMatch = req.headers["if-none-match"];
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
       writeHead.call(res, 304, entry.notModifiedHeaders);
@@ -124,6 +146,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   }
 
   const middleware = ((req, res, next) => {
+    if (req.headers[RENDER_TOKEN_HEADER] !== undefined) delete req.headers[RENDER_TOKEN_HEADER];
     if (!enabled || req.method !== "GET") return next();
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
@@ -137,7 +160,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       clear();
       seenVersion = version;
     }
-    const key = `${headers.host.toLowerCase()} ${url}`;
+    // Everything a render may depend on: the host (landers, canonical links), the scheme and host a
+    // trusted proxy reports, and the full URL with its query string.
+    const key = `${headers.host.toLowerCase()} ${headers["x-forwarded-proto"] ?? ""} ${headers["x-forwarded-host"] ?? ""} ${url}`;
     const cached = entries.get(key);
     if (cached && cached.version === version) {
       hits += 1;
@@ -147,8 +172,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       return send(req, res, cached, "HIT", res.writeHead as WriteHead, res.end as End);
     }
     misses += 1;
+    const token = `${process.pid}-${(renderCounter += 1)}-${Math.random().toString(36).slice(2)}`;
+    const hitEffects: HitEffect[] = [];
+    pendingHitEffects.set(token, hitEffects);
+    req.headers[RENDER_TOKEN_HEADER] = token;
+    res.once("close", () => pendingHitEffects.delete(token));
     capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
-      const entry = makeEntry(key, version, status, storedHeaders, body);
+      pendingHitEffects.delete(token);
+      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects);
       // A write landed while the page rendered: serve what was rendered, but do not keep it.
       if (currentContentVersion() === version) remember(entry);
       send(req, res, entry, "MISS", writeHead, end);
@@ -160,13 +191,33 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   return middleware;
 }
 
-function makeEntry(key: string, version: number, status: number, storedHeaders: OutgoingHttpHeaders, identity: Buffer): Entry {
+function makeEntry(key: string, version: number, status: number, storedHeaders: OutgoingHttpHeaders, identity: Buffer, hitEffects: HitEffect[]): Entry {
   const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
   storedHeaders.vary = "Accept-Encoding";
   storedHeaders.etag = etag;
   storedHeaders["cache-control"] ??= "no-cache";
   const notModifiedHeaders: OutgoingHttpHeaders = { etag, vary: "Accept-Encoding", "cache-control": storedHeaders["cache-control"] };
-  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, bytes: identity.length + 512 };
+  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512 };
+}
+
+function runHitEffects(req: IncomingMessage, entry: Entry) {
+  if (entry.hitEffects.length === 0) return;
+  const request: CachedRequest = {
+    method: req.method ?? "GET",
+    headers: {
+      get: (name) => {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+  };
+  for (const effect of entry.hitEffects) {
+    try {
+      effect(request);
+    } catch (error) {
+      console.error(`page cache: an effect of a cached page failed: ${(error as Error).message}`);
+    }
+  }
 }
 
 type OnCaptured = (

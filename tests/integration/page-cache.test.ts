@@ -106,6 +106,23 @@ describe("page cache: fresh content on every request", () => {
   });
 });
 
+describe("page cache: work a page does besides rendering", () => {
+  it("counts a view for every visit to a domain page, whether rendered, cached or revalidated", async () => {
+    const name = uniqueDomainName("views");
+    const id = insertDomain(app.db(), { name, priceCents: 12_300 });
+    const browser = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36" };
+    const first = await get(`/domain/${shortName(name)}`, browser);
+    expect((await get(`/domain/${shortName(name)}`, browser)).headers.get("x-cache")).toBe("HIT");
+    const revisit = await get(`/domain/${shortName(name)}`, { ...browser, "If-None-Match": first.headers.get("etag")! });
+    expect(revisit.status).toBe(304);
+
+    const total = () => (app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as { views: number } | undefined)?.views ?? 0;
+    const deadline = Date.now() + 10_000;
+    while (total() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(total()).toBe(3);
+  });
+});
+
 describe("page cache: what is never served from memory", () => {
   it("answers requests that carry a cookie freshly, every time", async () => {
     await get("/contact/quantix");
