@@ -67,7 +67,10 @@ export async function action({ params, request }: Route.ActionArgs) {
     const started = startInquiry(request, domain, form);
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
-      return data({ error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues> }, { status: started.status });
+      return data(
+        { error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues>, belowMinimum: started.belowMinimum ?? false },
+        { status: started.status },
+      );
     }
     if (started.kind === "free") return redirect(paymentPagePath(started.inquiry), 303);
     try {
@@ -115,6 +118,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               error={actionData?.error ?? null}
               fieldErrors={actionData?.fieldErrors ?? {}}
               values={actionData?.values ?? {}}
+              belowMinimum={actionData?.belowMinimum ?? false}
             />
           </>
         )}

@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { INQUIRY_LIMITS, PAYMENT_TEXTS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { CONTINUE_BELOW_MINIMUM_FIELD } from "../../lib/offer-floor";
 import { formatUsd } from "../../lib/money";
 import { TEST_MODE_LABEL } from "../../lib/test-card";
-import { inputClass, primaryButton } from "../ui";
+import { inputClass, primaryButton, secondaryButton } from "../ui";
 import { postJson, useHydrated } from "./payment-client";
 
 export type InquiryValues = { name: string; email: string; phone: string; offer: string; message: string };
@@ -29,16 +30,19 @@ export function InquiryForm(props: {
   error: string | null;
   fieldErrors: InquiryErrors;
   values: Partial<InquiryValues>;
+  /** The offer is below the owner's minimum: show the warning's "Continue anyway" button. */
+  belowMinimum?: boolean;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(props.error);
   const [fieldErrors, setFieldErrors] = useState<InquiryErrors>(props.fieldErrors);
+  const [belowMinimum, setBelowMinimum] = useState(props.belowMinimum ?? false);
 
   async function handleSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    const form = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     const value = (key: string) => String(form.get(key) ?? "");
     const missing: InquiryErrors = {};
     for (const key of ["name", "email", "message"] as const) if (value(key).trim() === "") missing[key] = REQUIRED_FIELDS_MESSAGE;
@@ -48,11 +52,19 @@ export function InquiryForm(props: {
     setError(null);
     const result = await postJson<CreatedPayment & { field_errors?: InquiryErrors }>("/api/create-payment-intent", {
       domain_name: props.domainName,
-      customer_info: { name: value("name"), email: value("email"), phone: value("phone"), offer: value("offer"), message: value("message") },
+      customer_info: {
+        name: value("name"),
+        email: value("email"),
+        phone: value("phone"),
+        offer: value("offer"),
+        message: value("message"),
+        [CONTINUE_BELOW_MINIMUM_FIELD]: value(CONTINUE_BELOW_MINIMUM_FIELD),
+      },
       [INQUIRY_LIMITS.honeypotField]: value(INQUIRY_LIMITS.honeypotField),
     });
     if (!result.ok) {
       setBusy(false);
+      setBelowMinimum(result.status === 409);
       return setError(result.error ?? PAYMENT_TEXTS.initFailed);
     }
     navigate(result.data.redirect);
@@ -106,6 +118,14 @@ export function InquiryForm(props: {
       <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={busy}>
         {busy ? PAYMENT_TEXTS.processing : free ? "Send Inquiry" : "Continue to Payment"}
       </button>
+      {belowMinimum && !busy && (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-300">Raise your offer above, or go on with it as it is.</p>
+          <button type="submit" name={CONTINUE_BELOW_MINIMUM_FIELD} value="1" className={`${secondaryButton} w-full`}>
+            Continue anyway
+          </button>
+        </div>
+      )}
     </form>
   );
 }

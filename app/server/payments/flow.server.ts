@@ -3,6 +3,7 @@
 import type { Domain, Inquiry } from "../../../db/schema";
 import { shortDomainName } from "../../lib/domain-name";
 import { env } from "../env.server";
+import { offerFloorWarning } from "../offer-floor.server";
 import { clientIp } from "../rate-limit.server";
 import { getInquiryFeeCents } from "../settings.server";
 import { fulfilFreeInquiry, fulfilPayment } from "./fulfil.server";
@@ -21,7 +22,7 @@ import {
 import type { ProviderName } from "./provider.server";
 
 export type StartResult =
-  | { kind: "invalid"; status: 400 | 429; message: string; fieldErrors: Partial<Record<InquiryField, string>> }
+  | { kind: "invalid"; status: 400 | 409 | 429; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
   | { kind: "free"; inquiry: Inquiry }
   | { kind: "created"; inquiry: Inquiry };
 
@@ -29,6 +30,9 @@ export type StartResult =
 export function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): StartResult {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
+  // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
+  const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
+  if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const ip = clientIp(request);
   const feeCents = getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { BUYER, postForm, postJson, request } from "../support/http";
+
+// The owner's minimum offer: a warning before payment, never the amount itself.
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+const WARNING = "Offers below the owner&#x27;s minimum are usually declined";
+
+function domainWithFloor(floorCents: number | null) {
+  const name = uniqueDomainName("floor");
+  const id = insertDomain(app.db(), { name, priceCents: 2_000_000 });
+  app.db().prepare("UPDATE domains SET min_offer_cents = ? WHERE id = ?").run(floorCents, id);
+  return { id, name, short: name.replace(/\.com$/, "") };
+}
+const inquiriesFor = (id: number) => app.db().prepare("SELECT offer, status FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as { offer: string }[];
+
+describe("minimum offer without JavaScript", () => {
+  it("re-renders the form with the warning and a Continue anyway button, creating nothing", async () => {
+    const domain = domainWithFloor(1_000_000);
+    const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$5,000" });
+    expect(reply.status).toBe(409);
+    expect(reply.body).toContain(WARNING);
+    const button = /<button type="submit"[^>]*>Continue anyway<\/button>/.exec(reply.body)?.[0];
+    expect(button).toContain('name="continue_below_minimum"');
+    expect(button).toContain('value="1"');
+    expect(reply.body).toContain('value="$5,000"');
+    expect(reply.body).toContain(BUYER.message);
+    expect(inquiriesFor(domain.id)).toEqual([]);
+    // The amount itself is not on the page.
+    expect(reply.body).not.toMatch(/10,000|1000000|10000\.00/);
+  });
+
+  it("goes on when the buyer raises the offer or continues anyway", async () => {
+    const domain = domainWithFloor(1_000_000);
+    const raised = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$10,000" });
+    expect(raised.status).toBe(303);
+    const anyway = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$5,000", continue_below_minimum: "1" });
+    expect(anyway.status).toBe(303);
+    expect(anyway.headers.get("location")).toMatch(/^\/test-checkout\//);
+    expect(inquiriesFor(domain.id).map((row) => row.offer)).toEqual(["$10,000", "$5,000"]);
+  });
+
+  it("does not warn about free-text offers, or on domains without a minimum", async () => {
+    const floored = domainWithFloor(1_000_000);
+    expect((await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "let's talk" })).status).toBe(303);
+    expect((await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "" })).status).toBe(303);
+    const open = domainWithFloor(null);
+    expect((await postForm(app, `/payment/${open.short}`, { intent: "inquiry", ...BUYER, offer: "$1" })).status).toBe(303);
+  });
+
+  it("still asks for the required fields first", async () => {
+    const domain = domainWithFloor(1_000_000);
+    const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "", offer: "$5" });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain("Please fill in all required fields");
+    expect(reply.body).not.toContain("Continue anyway");
+  });
+});
+
+describe("minimum offer with JavaScript (the JSON route the form calls)", () => {
+  it("answers 409 with the warning, then accepts the same offer with the continue flag", async () => {
+    const domain = domainWithFloor(750_000);
+    const info = { name: BUYER.name, email: BUYER.email, phone: "", message: BUYER.message, offer: "7,000" };
+    const warned = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: info });
+    expect(warned.status).toBe(409);
+    expect(warned.json.error).toBe("Offers below the owner's minimum are usually declined");
+    expect(JSON.stringify(warned.json)).not.toMatch(/7500|750000/);
+    expect(inquiriesFor(domain.id)).toEqual([]);
+    const accepted = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...info, continue_below_minimum: "1" } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.client_secret).toBeTruthy();
+  });
+});
+
+describe("the minimum never reaches the browser", () => {
+  it("is in no page or loader data a buyer can fetch", async () => {
+    const domain = domainWithFloor(4_321_987);
+    const pages = [
+      `/domain/${domain.short}`,
+      `/domain/${domain.short}.data`,
+      `/payment/${domain.short}`,
+      `/payment/${domain.short}.data`,
+      "/",
+      "/_.data",
+      `/sitemap.xml`,
+    ];
+    for (const path of pages) {
+      const reply = await request(app, path);
+      expect(reply.status, path).toBeLessThan(400);
+      expect(reply.body, path).not.toMatch(/4321987|43,219\.87|43219\.87|min_offer/);
+    }
+  });
+});
