@@ -9,6 +9,7 @@ import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin-actions.server";
 import { listInbox, markInquiryAnswered } from "../server/admin-inquiries.server";
 import { env } from "../server/env.server";
+import { refundInquiry } from "../server/refunds.server";
 import { requireAdmin } from "../server/session.server";
 import type { Route } from "./+types/admin.inquiries";
 
@@ -22,7 +23,7 @@ const InboxQuery = z.object({
 });
 
 const InboxAction = z.object({
-  intent: z.enum(["answer"]),
+  intent: z.enum(["answer", "refund"]),
   id: z.coerce.number().int().positive(),
   returnTo: z.string().catch("/admin/inquiries"),
 });
@@ -44,8 +45,14 @@ export async function action({ request }: Route.ActionArgs) {
     url.searchParams.set("notice", notice);
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
-  if (intent === "answer") await markInquiryAnswered(id);
-  return back("inquiry-answered");
+  if (intent === "answer") {
+    await markInquiryAnswered(id);
+    return back("inquiry-answered");
+  }
+  const outcome = await refundInquiry(id);
+  if (outcome.status === "refunded") return back("inquiry-refunded");
+  if (outcome.status === "already-refunded") return back("inquiry-already-refunded");
+  return data({ error: outcome.message }, { status: outcome.status === "not-found" ? 404 : outcome.status === "not-refundable" ? 409 : 502 });
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { insertPaidInquiry, signInAdmin, TEST_ADMIN } from "../support/admin";
+import { insertPaidInquiry, payInquiry, signInAdmin, TEST_ADMIN } from "../support/admin";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
@@ -156,6 +156,25 @@ test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
   await page.getByLabel("Status").selectOption("answered");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Grace Buyer about ${name}` })).toContainText("Answered");
+});
+
+test("refund: the fee goes back through the payment provider and the inquiry shows Refunded", async ({ page, app }) => {
+  const name = uniqueDomainName("refundui");
+  insertDomain(app.db(), { name, priceCents: 10_000 });
+  const { inquiryId, paymentId } = await payInquiry(app, name.replace(/\.com$/, ""), {
+    name: "Linus Buyer", email: "linus@example.test", phone: "", offer: "", message: "Please refund me later.",
+  });
+  await signInAdmin(page);
+  await page.goto(`/admin/inquiries?domain=${name}`);
+  const card = page.getByRole("article", { name: `Linus Buyer about ${name}` });
+  await expect(card).toContainText("Awaiting answer");
+  await card.getByRole("button", { name: /^Refund \$/ }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry refunded.");
+  await expect(card).toContainText("Refunded");
+  await expect(card.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "refunded" });
+  expect(app.db().prepare("SELECT status FROM test_payments WHERE id = ?").get(paymentId)).toEqual({ status: "refunded" });
 });
 
 test("CSV import: a file with a bad row imports nothing and says which line; the fixed file imports", async ({ page, app }) => {

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, insertPaidInquiry, TEST_ADMIN } from "../support/admin";
+import { adminCookie, insertPaidInquiry, payInquiry, TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
@@ -119,5 +119,49 @@ describe("portfolio CSV", () => {
     const response = await http(app, "/admin/export/domains.csv", { cookie });
     expect(response.headers.get("content-length")).toBeNull();
     expect(response.body.split("\n").filter((line) => line.startsWith(`${tag}-`)).length).toBe(30_000);
+  });
+});
+
+describe("refunds", () => {
+  const refundState = (id: number) =>
+    app.db().prepare("SELECT i.status, i.refunded_at, t.status AS payment FROM inquiries i JOIN test_payments t ON t.id = i.payment_intent_id WHERE i.id = ?").get(id) as {
+      status: string;
+      refunded_at: string | null;
+      payment: string;
+    };
+
+  it("refunds a paid inquiry through the payment provider once, even when clicked twice at the same time", async () => {
+    const name = uniqueDomainName("refund");
+    insertDomain(app.db(), { name, priceCents: 100_000 });
+    const { inquiryId } = await payInquiry(app, name.replace(/\.com$/, ""));
+    expect(refundState(inquiryId)).toMatchObject({ status: "paid", payment: "succeeded" });
+    const listed = visibleText((await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body);
+    expect(listed).toContain("Refund $");
+
+    const form = { intent: "refund", id: String(inquiryId), returnTo: `/admin/inquiries?domain=${name}` };
+    const [first, second] = await Promise.all([http(app, "/admin/inquiries", { cookie, form }), http(app, "/admin/inquiries", { cookie, form })]);
+    const notices = [first.location, second.location].sort();
+    expect(notices).toEqual([`/admin/inquiries?domain=${name}&notice=inquiry-already-refunded`, `/admin/inquiries?domain=${name}&notice=inquiry-refunded`]);
+    const state = refundState(inquiryId);
+    expect(state).toMatchObject({ status: "refunded", payment: "refunded" });
+    expect(state.refunded_at).toBeTruthy();
+
+    const third = await http(app, "/admin/inquiries", { cookie, form });
+    expect(third.location).toContain("notice=inquiry-already-refunded");
+    expect(refundState(inquiryId).refunded_at).toBe(state.refunded_at);
+    const page = visibleText((await http(app, `/admin/inquiries?domain=${name}&status=refunded`, { cookie })).body);
+    expect(page).toContain("Refunded");
+    expect(page).not.toContain("Refund $");
+  });
+
+  it("explains a refund the provider cannot make and leaves the inquiry paid", async () => {
+    const name = uniqueDomainName("norefund");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100 });
+    const id = insertPaidInquiry(app.db(), { domainId, domainName: name, paymentId: `pi_missing_${Date.now()}` });
+    const response = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id) } });
+    expect(response.status).toBe(502);
+    expect(visibleText(response.body)).toContain("The refund could not be made");
+    expect(app.db().prepare("SELECT status, last_error FROM inquiries WHERE id = ?").get(id)).toMatchObject({ status: "paid", last_error: expect.stringContaining("could not be made") });
+    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: "999999" } })).status).toBe(404);
   });
 });

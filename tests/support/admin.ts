@@ -54,3 +54,29 @@ export function insertPaidInquiry(
     );
   return Number(result.lastInsertRowid);
 }
+
+/**
+ * A really paid inquiry: through the app's own JSON payment routes and the offline test provider
+ * (card 4242), as the buyer's browser would pay. Returns the inquiry id and the provider's payment id.
+ */
+export async function payInquiry(
+  app: { url: string; db: () => Database.Database },
+  domainShort: string,
+  buyer = { name: "Ada Buyer", email: "ada@buyer.example", phone: "+1 555 0100", offer: "$12,500", message: "I would like to buy this domain." },
+): Promise<{ inquiryId: number; paymentId: string }> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(new URL(path, app.url), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: new URL(app.url).origin },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as Record<string, any>;
+  };
+  const created = await post("/api/create-payment-intent", { domain_name: domainShort, customer_info: buyer });
+  if (!created.client_secret) throw new Error(`payment not created: ${JSON.stringify(created)}`);
+  await post("/api/test-payments/confirm", { client_secret: created.client_secret, card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+  const confirmed = await post("/api/confirm-payment", { payment_intent_id: created.payment_intent_id, domain_name: domainShort, customer_info: buyer });
+  if (!confirmed.ok) throw new Error(`payment not confirmed: ${JSON.stringify(confirmed)}`);
+  const row = app.db().prepare("SELECT id FROM inquiries WHERE payment_intent_id = ?").get(created.payment_intent_id) as { id: number };
+  return { inquiryId: row.id, paymentId: created.payment_intent_id };
+}

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { shortDomainName } from "../../lib/domain-name";
 import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin-inquiries.server";
-import { card, primaryButton } from "../ui";
+import { card, primaryButton, secondaryButton } from "../ui";
 import { useReturnTo } from "./hooks";
 import { LocalDate } from "./local-date";
 
@@ -22,6 +22,7 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
     ["Amount", formatUsd(inquiry.amount_cents)],
     ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
   ];
+  if (inquiry.refunded_at) details.push(["Refunded", <LocalDate iso={inquiry.refunded_at} />]);
   return (
     <article aria-labelledby={`inquiry-${inquiry.id}`} className={card}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -35,7 +36,7 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
         </div>
         <span className={`rounded-full px-3 py-1 text-sm font-medium ${status.className}`}>{status.label}</span>
       </div>
-      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-5">
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3 lg:grid-cols-6">
         {details.map(([label, value]) => (
           <div key={label}>
             <dt className="text-slate-300">{label}</dt>
@@ -44,6 +45,7 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
         ))}
       </dl>
       <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
       {inquiry.status === "paid" ? (
         <Form method="post" className="mt-4 flex flex-wrap gap-3">
           <input type="hidden" name="id" value={inquiry.id} />
@@ -53,6 +55,9 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
               Mark answered
             </button>
           )}
+          <button type="submit" name="intent" value="refund" className={secondaryButton}>
+            Refund {formatUsd(inquiry.amount_cents)}
+          </button>
         </Form>
       ) : null}
     </article>
