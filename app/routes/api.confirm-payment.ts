@@ -17,19 +17,22 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
     throw error;
   }
-  const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id : "";
-  const inquiry = paymentId ? findInquiryByPaymentId(paymentId) : null;
+  const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id.slice(0, 255) : "";
   const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
-  if (!inquiry || !domain || domain.id !== inquiry.domain_id) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
+  if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
+  // A payment no inquiry points at any more (a second tab's payment) is still looked up, so it gets refunded.
+  const known = findInquiryByPaymentId(paymentId);
   try {
-    const result = await fulfilPayment(getPaymentProvider(inquiry.provider as ProviderName), { paymentId });
+    const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
+    const result = await fulfilPayment(provider, { paymentId });
     if (!result.ok) {
       const message = result.reason === "not_succeeded" ? "The payment has not been completed." : PAYMENT_TEXTS.confirmFailed;
-      return jsonResponse({ error: message }, result.reason === "not_succeeded" ? 402 : 409);
+      return jsonResponse({ error: message }, result.reason === "not_succeeded" ? 402 : result.reason === "not_found" ? 404 : 409);
     }
+    if (result.inquiry.domain_id !== domain.id) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 409);
     return jsonResponse({ ok: true, inquiry_id: result.inquiry.public_id, redirect: paymentPagePath(result.inquiry) });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "confirm failed", inquiry: inquiry.id, error: (error as Error).message }));
+    console.error(JSON.stringify({ msg: "confirm failed", paymentId, error: (error as Error).message }));
     return jsonResponse({ error: "Payment processing failed" }, 502);
   }
 }

@@ -1,0 +1,62 @@
+// A real SMTP server (smtp-server) for tests: it keeps each received message's envelope and raw text,
+// and can be stopped and started again on the same port to play an outage.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+export interface TestSmtp {
+  port: number;
+  url: string;
+  messages: ReceivedMail[];
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export async function startSmtp(port = 0): Promise<TestSmtp> {
+  const messages: ReceivedMail[] = [];
+  let server: SMTPServer | undefined;
+  const state = { port };
+
+  async function start() {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS", "AUTH"],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = "";
+        stream.on("data", (chunk) => (raw += chunk));
+        stream.on("end", () => {
+          messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once("error", reject);
+      server!.listen(state.port, "127.0.0.1", () => resolve());
+    });
+    state.port = (server.server.address() as AddressInfo).port;
+  }
+
+  await start();
+  return {
+    get port() {
+      return state.port;
+    },
+    get url() {
+      return `smtp://127.0.0.1:${state.port}`;
+    },
+    messages,
+    start,
+    stop: () => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())),
+  };
+}
