@@ -1,0 +1,120 @@
+import type { Page } from "@playwright/test";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { expect, expectNoA11yViolations, test } from "../support/fixtures";
+import { BUYER, setFeeCents } from "../support/http";
+
+// The paid inquiry with the embedded test provider, with JavaScript (inline card form) and without it
+// (the local checkout page reached and left by 303 redirects).
+
+function newDomain(db: import("better-sqlite3").Database) {
+  const name = uniqueDomainName("buy");
+  const id = insertDomain(db, { name, priceCents: 750_000, ownerEmail: "owner@example.test" });
+  return { id, name, short: name.replace(/\.com$/, "") };
+}
+
+function inquiryCount(db: import("better-sqlite3").Database, id: number): number {
+  return (db.prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(id) as { n: number }).n;
+}
+
+async function fillInquiry(page: Page, values: Partial<typeof BUYER> = BUYER) {
+  await page.getByLabel("Full Name").fill(values.name ?? "");
+  await page.getByLabel("Email Address").fill(values.email ?? "");
+  await page.getByLabel("Phone").fill(values.phone ?? "");
+  await page.getByLabel("Your Offer").fill(values.offer ?? "");
+  await page.getByLabel("Message to Owner").fill(values.message ?? "");
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry").fill("12/40");
+  await page.getByLabel("CVC").fill("123");
+}
+
+test.beforeEach(async ({ app }) => setFeeCents(app.db(), 1999));
+
+test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app, javaScriptOn }) => {
+  const domain = newDomain(app.db());
+  await page.goto(`/domain/${domain.short}`);
+  await page.getByRole("link", { name: "Start Inquiry ($19.99)" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Domain Inquiry" })).toBeVisible();
+  await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  await expect(page.getByRole("link", { name: `Back to ${domain.name}` })).toHaveAttribute("href", `/domain/${domain.short}`);
+  await expectNoA11yViolations(page);
+  await fillInquiry(page);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+
+  if (javaScriptOn) {
+    await expect(page.getByRole("heading", { level: 1, name: "Complete Payment" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/payment/${domain.short}\\?inquiry=[\\w-]+$`));
+  } else {
+    await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
+    await expect(page).toHaveURL(/\/test-checkout\/tcs_/);
+  }
+  await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  await expectNoA11yViolations(page);
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $19.99" }).click();
+
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  await expect(page.getByText(`Your inquiry for ${domain.name} has been sent to the owner.`)).toBeVisible();
+  await expect(page.getByText("The owner will receive your contact information and message")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/payment/${domain.short}\\?inquiry=`));
+  await expectNoA11yViolations(page);
+  expect(inquiryCount(app.db(), domain.id)).toBe(1);
+  const inquiry = app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ?").get(domain.id) as any;
+  expect(inquiry).toMatchObject({ status: "paid", amount_cents: 1999, name: BUYER.name, offer: BUYER.offer });
+
+  // Reloading the success page records nothing more.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  expect(inquiryCount(app.db(), domain.id)).toBe(1);
+  await page.getByRole("link", { name: "Browse More Domains" }).click();
+  await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
+});
+
+test("a declined card keeps the buyer on the payment step and records nothing", async ({ page, app }) => {
+  const domain = newDomain(app.db());
+  await page.goto(`/payment/${domain.short}`);
+  await fillInquiry(page);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await fillCard(page, "4000 0000 0000 0002");
+  await page.getByRole("button", { name: "Pay $19.99" }).click();
+  await expect(page.getByRole("alert")).toContainText("Your card was declined.");
+  await expect(page.getByRole("alert")).toContainText("Payment failed");
+  await expect(page.getByRole("button", { name: "Pay $19.99" })).toBeVisible();
+  await expectNoA11yViolations(page);
+  expect(inquiryCount(app.db(), domain.id)).toBe(0);
+  const inquiry = app.db().prepare("SELECT status FROM inquiries WHERE domain_id = ?").get(domain.id) as any;
+  expect(inquiry.status).toBe("pending");
+
+  // An invalid card gets its own message; then the right card still works.
+  await fillCard(page, "4242 4242 4242 4241");
+  await page.getByRole("button", { name: "Pay $19.99" }).click();
+  await expect(page.getByRole("alert")).toContainText("Your card number is invalid.");
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $19.99" }).click();
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  expect(inquiryCount(app.db(), domain.id)).toBe(1);
+});
+
+test("missing required fields show the spec's message and create nothing", async ({ page, app }) => {
+  const domain = newDomain(app.db());
+  await page.goto(`/payment/${domain.short}`);
+  await fillInquiry(page, { name: "", email: BUYER.email, message: "" });
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please fill in all required fields");
+  await expect(page.getByLabel("Full Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Email Address")).toHaveValue(BUYER.email);
+  await expectNoA11yViolations(page);
+  const count = app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(domain.id) as { n: number };
+  expect(count.n).toBe(0);
+});
+
+test("an unknown domain shows 'Domain not found.' with a way home", async ({ page }) => {
+  const response = await page.goto("/payment/no-such-domain-for-sale");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Domain not found." })).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
+});
