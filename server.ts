@@ -1,3 +1,4 @@
+import "./server-env";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
@@ -62,8 +63,6 @@ function createServerApp(build: ServerBuild): express.Express {
 }
 
 async function main() {
-  // As react-router-serve does: without it React's development build renders several times slower.
-  process.env.NODE_ENV ??= "production";
   const { build, app } = await loadBuild();
   try {
     await app.startApp();

@@ -2,36 +2,46 @@
 import net from "node:net";
 import { residentBytes } from "./support";
 
-export interface SseResult {
-  subscribers: number;
-  connected: number;
-  connectSeconds: number;
-  bytesPerSubscriber: number | null;
+export interface FeeChange {
+  label: string;
+  cents: number;
+  run: () => Promise<void> | void;
+}
+
+export interface FanOut {
+  label: string;
   reachedAll: boolean;
   reached: number;
   reachedWithin1s: number;
   slowestMs: number;
 }
 
+export interface SseResult {
+  subscribers: number;
+  connected: number;
+  connectSeconds: number;
+  bytesPerSubscriber: number | null;
+  changes: FanOut[];
+}
+
 const BATCH = 200;
 
 /**
- * `count` raw sockets each GET /events/fee and wait for the initial fee event. Then `changeFee(cents)`
- * runs and the time until every socket has seen the new value is taken. Memory is the server's
+ * `count` raw sockets each GET /events/fee and wait for the initial fee event. Then each change runs in
+ * turn and the time until every socket has seen its new value is taken. Memory is the server's
  * resident size after minus before, divided by the subscribers.
  */
 export async function sseLoad(options: {
   url: string;
   count: number;
   serverPid: number | undefined;
-  newFeeCents: number;
-  changeFee: (cents: number) => Promise<void> | void;
+  changes: FeeChange[];
 }): Promise<SseResult> {
   const target = new URL("/events/fee", options.url);
   const request = `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`;
-  const needle = `"cents":${options.newFeeCents}}`;
   const sockets: net.Socket[] = [];
-  const arrivals: number[] = [];
+  let arrivals: number[] = [];
+  let needle = "";
   let changeStartedAt = 0;
   let connected = 0;
 
@@ -45,12 +55,12 @@ export async function sseLoad(options: {
       const socket = net.connect({ host: target.hostname, port: Number(target.port) });
       let text = "";
       let ready = false;
-      let seenNew = false;
+      let seenNeedle = "";
       const timer = setTimeout(() => resolve(), 20_000);
       socket.setNoDelay(true);
       socket.on("connect", () => socket.write(request));
       socket.on("data", (chunk: Buffer) => {
-        if (seenNew) return;
+        if (needle && seenNeedle === needle) return;
         text += chunk.toString("latin1");
         if (!ready && text.includes("event: fee")) {
           ready = true;
@@ -58,9 +68,10 @@ export async function sseLoad(options: {
           clearTimeout(timer);
           resolve();
         }
-        if (changeStartedAt && text.includes(needle)) {
-          seenNew = true;
+        if (needle && text.includes(needle)) {
+          seenNeedle = needle;
           arrivals.push(performance.now() - changeStartedAt);
+          text = "";
         }
         if (text.length > 4096) text = text.slice(-256);
       });
@@ -78,21 +89,31 @@ export async function sseLoad(options: {
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const after = residentBytes(options.serverPid);
 
-  changeStartedAt = performance.now();
-  await options.changeFee(options.newFeeCents);
-  const deadline = changeStartedAt + 10_000;
-  while (arrivals.length < connected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  const changes: FanOut[] = [];
+  for (const change of options.changes) {
+    arrivals = [];
+    needle = `"cents":${change.cents}}`;
+    changeStartedAt = performance.now();
+    await change.run();
+    const deadline = changeStartedAt + 10_000;
+    while (arrivals.length < connected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    arrivals.sort((a, b) => a - b);
+    changes.push({
+      label: change.label,
+      reachedAll: arrivals.length === connected && connected === options.count,
+      reached: arrivals.length,
+      reachedWithin1s: arrivals.filter((ms) => ms <= 1000).length,
+      slowestMs: arrivals.at(-1) ?? NaN,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 
   for (const socket of sockets) socket.destroy();
-  arrivals.sort((a, b) => a - b);
   return {
     subscribers: options.count,
     connected,
     connectSeconds,
     bytesPerSubscriber: before !== null && after !== null && connected > 0 ? (after - before) / connected : null,
-    reachedAll: arrivals.length === connected && connected === options.count,
-    reached: arrivals.length,
-    reachedWithin1s: arrivals.filter((ms) => ms <= 1000).length,
-    slowestMs: arrivals.at(-1) ?? NaN,
+    changes,
   };
 }
