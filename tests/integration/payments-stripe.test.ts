@@ -158,6 +158,23 @@ describe("no-JavaScript path: Checkout Session over HTTP", () => {
   });
 });
 
+describe("no-JavaScript path: Stripe unavailable", () => {
+  it("keeps the inquiry and shows 'Failed to initialize payment' with a way to try again", async () => {
+    const domain = newDomain();
+    fake.failNext({ method: "POST", path: "/v1/checkout/sessions", status: 400, error: { type: "invalid_request_error", message: "Bad request" } });
+    const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
+    expect(started.status).toBe(303);
+    const back = started.headers.get("location")!;
+    expect(back).toMatch(new RegExp(`^/payment/${domain.short}\\?inquiry=[\\w-]+&failed=1$`));
+    const page = await request(app, back);
+    expect(page.body).toContain("Failed to initialize payment");
+    expect(page.body).toContain("Pay $19.99");
+    const [inquiry] = inquiriesFor(domain.id);
+    const retry = await postForm(app, `/payment/${domain.short}`, { intent: "checkout", inquiry: inquiry.public_id });
+    expect(retry.headers.get("location")).toMatch(/\/pay\/cs_test_/);
+  });
+});
+
 describe("Stripe webhooks", () => {
   async function paidIntent() {
     const domain = newDomain();

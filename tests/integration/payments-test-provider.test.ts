@@ -134,6 +134,13 @@ describe("no-JavaScript payment flow with the test provider", () => {
       // No owner email on the domain: ADMIN_EMAIL receives it.
       const row = await waitFor(() => app.db().prepare("SELECT to_address FROM outbox WHERE inquiry_id = ?").get(inquiriesFor(domain.id)[0].id) as any, 5_000);
       expect(row.to_address).toBe("admin@example.test");
+      // Free inquiries are limited per address (5 an hour): nothing filters spam when they cost nothing.
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER })).status);
+      expect(statuses).toEqual([303, 303, 303, 303, 429]);
+      const limited = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
+      expect(limited.body).toContain("Too many inquiries from your address. Please try again later.");
+      expect(inquiryCount(domain.id)).toBe(5);
     } finally {
       setFeeCents(app.db(), feeCents);
     }
