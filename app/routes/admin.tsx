@@ -34,13 +34,20 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!user) return { siteName: env.SITE_NAME, signedIn: false as const };
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = PanelQuery.parse(params);
-  const listing = await listAdminDomains({ search: query.q, sort: query.sort as DomainSort, page: query.page, perPage: DOMAINS_PER_PAGE });
+  const stats = portfolioStats();
+  const listing = await listAdminDomains({
+    search: query.q,
+    sort: query.sort as DomainSort,
+    page: query.page,
+    perPage: DOMAINS_PER_PAGE,
+    liveTotal: stats.totalDomains,
+  });
   const toDelete = query.delete ? ((await findLiveDomainById(query.delete)) ?? null) : null;
   return {
     siteName: env.SITE_NAME,
     signedIn: true as const,
     email: user.email,
-    stats: portfolioStats(),
+    stats,
     feeCents: getInquiryFeeCents(),
     query,
     listing,

@@ -30,6 +30,8 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+const FEW_MATCHES = 5000;
+
 const ORDER: Record<DomainSort, [column: "created_at" | "asking_price_cents", direction: "asc" | "desc"]> = {
   newest: ["created_at", "desc"],
   oldest: ["created_at", "asc"],
@@ -50,11 +52,20 @@ export async function listAdminDomains(options: {
   sort: DomainSort;
   page: number;
   perPage: number;
+  /** The live-domain count when the caller already has it (the stat cards). */
+  liveTotal?: number;
 }): Promise<AdminDomainPage> {
   const term = options.search.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
-  if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
-  const total = term ? Number((await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n) : portfolioStats().totalDomains;
+  let total = options.liveTotal ?? portfolioStats().totalDomains;
+  if (term) {
+    // "Name contains": a scan of the narrow name index, not of the table.
+    const like = sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`;
+    const matching = sql`SELECT id FROM domains INDEXED BY domains_live_name WHERE deleted_at IS NULL AND ${like}`;
+    total = (await sql<{ n: number }>`SELECT count(*) AS n FROM (${matching})`.execute(db)).rows[0]!.n;
+    // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
+    query = query.where(total <= FEW_MATCHES ? sql<boolean>`id IN (${matching})` : like);
+  }
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const [column, direction] = ORDER[options.sort];

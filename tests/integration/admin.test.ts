@@ -236,10 +236,37 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "drop-tables", id: "1" } })).status).toBe(400);
   });
 
-  it("refuses a cross-site form post", async () => {
-    const response = await http(app, "/admin", { cookie, form: { intent: "fee", fee: "66" }, headers: { Origin: "http://evil.example" } });
+  it("refuses a cross-site form post to every admin action", async () => {
+    const evil = { Origin: "http://evil.example" };
+    const response = await http(app, "/admin", { cookie, form: { intent: "fee", fee: "66" }, headers: evil });
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(fee()).not.toBe("66.00");
+    const name = uniqueDomainName("csrf");
+    const body = new FormData();
+    body.set("file", new Blob([`${name},1,x,\n`], { type: "text/csv" }), "p.csv");
+    expect((await http(app, "/admin/portfolio", { cookie, body, headers: evil })).status).toBeGreaterThanOrEqual(400);
+    expect(domainRow(name)).toBeUndefined();
+    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: "1" }, headers: evil })).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it("finds names containing the search term, whether few or many match", async () => {
+    const tag = `needle${Date.now().toString(36)}`;
+    insertDomain(app.db(), { name: `buy-${tag}-now.com`, priceCents: 100 });
+    const few = visibleText((await http(app, `/admin?q=${tag.toUpperCase()}`, { cookie })).body);
+    expect(few).toContain(`1 domain matching "${tag.toUpperCase()}"`);
+    expect(few).toContain(`buy-${tag}-now.com`);
+    const many = `many${Date.now().toString(36)}`;
+    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, ?, 't', '', ?, ?)");
+    app.db().transaction(() => {
+      for (let i = 0; i < 6000; i++) insert.run(`${many}-${i}.com`, i, "2031-01-01T00:00:00.000Z", "2031-01-01T00:00:00.000Z");
+    })();
+    const manyPage = visibleText((await http(app, `/admin?q=${many}&sort=price-desc&page=2`, { cookie })).body);
+    expect(manyPage).toContain(`6,000 domains matching "${many}"`);
+    expect(manyPage).toContain("Page 2 of 120");
+    expect(manyPage).toContain(`${many}-5949.com`);
+    expect(manyPage).not.toContain(`${many}-5950.com`);
+    const underscore = visibleText((await http(app, "/admin?q=_", { cookie })).body);
+    expect(underscore).toContain("No domains match your search.");
   });
 });
 
