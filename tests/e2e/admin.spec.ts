@@ -47,7 +47,7 @@ test("fee update: success message, stat card, and (with JavaScript) an open doma
   await expectNoA11yViolations(page);
 });
 
-test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page }) => {
+test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page, javaScriptOn }) => {
   const name = uniqueDomainName("modal");
   await signInAdmin(page);
   await page.getByRole("link", { name: "Add Domain" }).click();
@@ -76,6 +76,13 @@ test("add a domain through the modal; a duplicate explains itself and keeps the 
   await expect(dialog.getByLabel("Tracking ID (username)")).toHaveValue("second-try");
   await dialog.getByRole("link", { name: "Cancel" }).click();
   await expect(dialog).toBeHidden();
+  if (javaScriptOn) {
+    await page.getByRole("link", { name: "Add Domain" }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(page).not.toHaveURL(/add=1/);
+  }
 });
 
 test("inline price edit: Save, Cancel and an invalid price", async ({ page, app }) => {

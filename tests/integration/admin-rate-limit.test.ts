@@ -6,7 +6,7 @@ import { http, visibleText } from "./admin-helpers";
 // Its own server: these tests use up the limits. TRUST_PROXY lets each request claim a client address.
 let app: AppServer;
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false" } });
+  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example" } });
 });
 afterAll(async () => {
   await app.stop();
@@ -15,6 +15,14 @@ afterAll(async () => {
 
 const login = (ip: string, email: string, password: string) =>
   http(app, "/admin", { form: { intent: "login", email, password }, headers: { "X-Forwarded-For": ip } });
+
+describe("behind https (PUBLIC_URL)", () => {
+  it("marks the session cookie Secure", async () => {
+    const response = await login("10.0.0.1", TEST_ADMIN.email, TEST_ADMIN.password);
+    expect(response.status).toBe(303);
+    expect(response.headers.get("set-cookie")).toMatch(/; Secure/i);
+  });
+});
 
 // Each failed sign-in costs a full scrypt run (slow on a busy machine).
 describe("failed sign-ins are limited to 10 in 15 minutes", { timeout: 180_000 }, () => {
