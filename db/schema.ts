@@ -123,6 +123,13 @@ export interface ContentVersionTable {
   version: number;
 }
 
+/** One row (id 1): count and asking-price sum of live domains, kept by triggers (migration 0031). */
+export interface DomainTotalsTable {
+  id: number;
+  live_count: number;
+  live_value_cents: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -136,6 +143,7 @@ export interface Database {
   domain_daily_views: DomainDailyViewsTable;
   domain_view_totals: DomainViewTotalsTable;
   content_version: ContentVersionTable;
+  domain_totals: DomainTotalsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

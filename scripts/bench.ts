@@ -1,7 +1,7 @@
 // `npm run bench`: throughput and latency of the public pages against two baselines measured in the same
 // run on the same machine, page weights, server times over 100,000 domains, the live-fee fan-out to many
 // subscribers, and Lighthouse. Options: --duration=8 --connections=50 --domains=100000 --subscribers=10000
-// --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
+// --rounds=3 --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +20,7 @@ const DURATION = option("duration", 8);
 const CONNECTIONS = option("connections", 50);
 const DOMAINS = option("domains", 100_000);
 const SUBSCRIBERS = option("subscribers", 10_000);
+const ROUNDS = option("rounds", 3);
 const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123" };
 
 interface Measured {
@@ -37,13 +38,49 @@ const log = (text = "") => console.log(text);
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a");
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-async function measure(label: string, url: string, init: { headers?: Record<string, string>; paths?: () => string } = {}): Promise<Measured> {
-  const requests = init.paths ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: init.paths!() }) }] : undefined;
-  await autocannon({ url, connections: CONNECTIONS, duration: 1, headers: init.headers, requests });
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers: init.headers, requests });
-  const measured = { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
-  log(`  measured ${label}: ${fmt(measured.rps)} req/s`);
-  return measured;
+interface Target {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  paths?: () => string;
+}
+
+async function run(target: Target, duration: number): Promise<Measured> {
+  const requests = target.paths ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: target.paths!() }) }] : undefined;
+  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration, headers: target.headers, requests });
+  return { label: target.label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * The targets take turns, ROUNDS times, so a change in the machine's load (other processes) hits
+ * them alike; each figure is the median of its rounds.
+ */
+async function interleaved(targets: Target[]): Promise<Measured[]> {
+  const perRound = Math.max(2, Math.round(DURATION / ROUNDS));
+  for (const target of targets) await run(target, 1);
+  const rounds: Measured[][] = targets.map(() => []);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, target] of targets.entries()) rounds[index]!.push(await run(target, perRound));
+  }
+  return targets.map((target, index) => {
+    const results = rounds[index]!;
+    const measured = {
+      label: target.label,
+      rps: median(results.map((result) => result.rps)),
+      p50: median(results.map((result) => result.p50)),
+      p99: median(results.map((result) => result.p99)),
+      errors: results.reduce((sum, result) => sum + result.errors, 0),
+      note: `rounds: ${results.map((result) => fmt(result.rps)).join(" / ")}`,
+    };
+    log(`  measured ${target.label}: ${fmt(measured.rps)} req/s`);
+    return measured;
+  });
+}
+
+async function measure(label: string, url: string, init: Omit<Target, "label" | "url"> = {}): Promise<Measured> {
+  return (await interleaved([{ label, url, ...init }]))[0]!;
 }
 
 async function startApp(extraEnv: Record<string, string> = {}): Promise<Running> {
@@ -71,15 +108,18 @@ async function adminCookie(baseUrl: string): Promise<string | null> {
   const html = await page.text();
   if (page.status !== 200 || !/type="password"/.test(html)) return null;
   const form = /<form[^>]*method="post"[^>]*>([\s\S]*?)<\/form>/i.exec(html)?.[1] ?? "";
+  const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
   const body = new URLSearchParams();
-  for (const [, tag] of form.matchAll(/<input([^>]*)>/g)) {
-    const name = /name="([^"]+)"/.exec(tag!)?.[1];
+  for (const [tag] of form.matchAll(/<input[^>]*>/g)) {
+    const name = attribute(tag, "name");
     if (!name) continue;
-    const type = /type="([^"]+)"/.exec(tag!)?.[1];
-    body.set(name, type === "email" || name === "email" ? ADMIN.email : type === "password" ? ADMIN.password : (/value="([^"]*)"/.exec(tag!)?.[1] ?? ""));
+    const type = attribute(tag, "type");
+    body.set(name, type === "email" ? ADMIN.email : type === "password" ? ADMIN.password : (attribute(tag, "value") ?? ""));
   }
-  const button = /<button[^>]*name="([^"]+)"[^>]*value="([^"]*)"/.exec(form);
-  if (button) body.set(button[1]!, button[2]!);
+  for (const [tag] of form.matchAll(/<button[^>]*>/g)) {
+    const name = attribute(tag, "name");
+    if (name) body.set(name, attribute(tag, "value") ?? "");
+  }
   const response = await fetch(new URL("/admin", baseUrl), {
     method: "POST",
     body,
@@ -173,11 +213,13 @@ async function main() {
   await waitForHttp(new URL(domainPath, stockServer.url).href);
 
   log("Measuring...");
-  const ceiling = await measure("bare node:http, same bytes (ceiling)", ceilingServer.url);
-  const stock = await measure("react-router-serve, stock app (baseline)", new URL(domainPath, stockServer.url).href);
+  const [ceiling, stock, domain] = (await interleaved([
+    { label: "bare node:http, same bytes (ceiling)", url: ceilingServer.url },
+    { label: "react-router-serve, stock app (baseline)", url: new URL(domainPath, stockServer.url).href },
+    { label: `${domainPath}`, url: new URL(domainPath, app.url).href },
+  ])) as [Measured, Measured, Measured];
   await ceilingServer.stop();
   await stockServer.stop();
-  const domain = await measure(`${domainPath}`, new URL(domainPath, app.url).href);
   const names = Array.from({ length: 2000 }, (_, i) => generatedDomainName(Math.floor((i * DOMAINS) / 2000)));
   const shortName = (name: string) => name.replace(/^www\./, "").replace(/\.com$/, "");
   const spread = await measure(`/domain/* (2,000 names, random)`, app.url, {
@@ -234,7 +276,7 @@ async function main() {
   }
   const rss = residentBytes(app.process.pid);
 
-  log(`\n== Throughput at ${CONNECTIONS} connections (${DURATION} s each; ratios against the baselines of this run) ==`);
+  log(`\n== Throughput at ${CONNECTIONS} connections (median of ${ROUNDS} interleaved rounds of ${Math.max(2, Math.round(DURATION / ROUNDS))} s; ratios against the baselines of this run) ==`);
   printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : [])], ceiling, stock);
   if (!admin) log("/admin: not measured (no admin login form on this build)");
 

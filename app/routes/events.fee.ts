@@ -5,8 +5,12 @@ const HEARTBEAT_MS = 20_000;
 const RETRY_MS = 3_000;
 const encoder = new TextEncoder();
 
+let lastMessage: { cents: number; bytes: Uint8Array } | undefined;
+
+/** Encoded once per fee, not once per subscriber: a change fans out to thousands of streams. */
 function feeMessage(cents: number): Uint8Array {
-  return encoder.encode(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`);
+  if (lastMessage?.cents !== cents) lastMessage = { cents, bytes: encoder.encode(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`) };
+  return lastMessage.bytes;
 }
 
 /** Server-Sent Events: the current fee on connect, then every change, with a heartbeat comment. */

@@ -5,7 +5,7 @@ import type { DomainEntry, DomainSort } from "../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { nowIso } from "./clock.server";
 import { db, lazyStatement } from "./db.server";
-import { insertDomain } from "./domains.server";
+import { insertDomain, liveDomainTotals } from "./domains.server";
 
 export type AdminDomainRow = Pick<
   Domain,
@@ -17,13 +17,10 @@ export interface PortfolioStats {
   totalValueCents: number;
 }
 
-const statsStatement = lazyStatement<[], { total: number; value: number | null }>(
-  "SELECT count(*) AS total, sum(asking_price_cents) AS value FROM domains WHERE deleted_at IS NULL",
-);
-
 export function portfolioStats(): PortfolioStats {
-  const row = statsStatement().get()!;
-  return { totalDomains: row.total, totalValueCents: row.value ?? 0 };
+  // Precomputed by triggers: counting and summing 100,000 rows per page view took tens of milliseconds.
+  const totals = liveDomainTotals();
+  return { totalDomains: totals.count, totalValueCents: totals.valueCents };
 }
 
 function escapeLike(term: string): string {

@@ -30,6 +30,16 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+const readTotals = lazyStatement<[], { live_count: number; live_value_cents: number }>(
+  "SELECT live_count, live_value_cents FROM domain_totals WHERE id = 1",
+);
+
+/** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
+export function liveDomainTotals(): { count: number; valueCents: number } {
+  const row = readTotals().get();
+  return { count: row?.live_count ?? 0, valueCents: row?.live_value_cents ?? 0 };
+}
+
 export interface DomainPage<T> {
   rows: T[];
   total: number;
@@ -46,7 +56,9 @@ export async function listPublicDomains(options: {
   const term = (options.search ?? "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const total = term
+    ? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total)
+    : liveDomainTotals().count;
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const rows = await query

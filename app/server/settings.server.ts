@@ -47,7 +47,7 @@ function announceFee(cents: number): void {
  * changes when any other connection commits, so polling it costs one pragma call and no query.
  */
 let watcher: NodeJS.Timeout | undefined;
-export function watchForExternalFeeChanges(intervalMs = 500): void {
+export function watchForExternalFeeChanges(intervalMs = 100): void {
   if (watcher) return;
   lastPublishedFeeCents = getInquiryFeeCents();
   let lastVersion = sqlite.pragma("data_version", { simple: true });

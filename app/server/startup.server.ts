@@ -5,6 +5,7 @@ import { domainViewFlushTask } from "./domain-views.server";
 import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
 import { outboxTask } from "./mail.server";
+import { plannerStatsTask } from "./planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
 import { upsertAdmin } from "./users.server";
 
@@ -18,6 +19,7 @@ export function registerBackgroundTask(task: Task): void {
 }
 
 registerBackgroundTask(outboxTask);
+registerBackgroundTask(plannerStatsTask);
 
 async function isBrandNewDatabase(): Promise<boolean> {
   const row = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'domains'`.execute(db);

@@ -4,6 +4,7 @@ import * as m0002 from "./0002_inquiries";
 import * as m0003 from "./0003_test_checkouts";
 import * as m0040 from "./0040_domain_funnel";
 import * as m0030 from "./0030_content_version";
+import * as m0031 from "./0031_domain_totals";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "0003_test_checkouts": m0003,
   "0040_domain_funnel": m0040,
   "0030_content_version": m0030,
+  "0031_domain_totals": m0031,
 };
