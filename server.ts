@@ -1,22 +1,38 @@
 import "./server-env";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
-import express from "express";
+import express, { type ErrorRequestHandler } from "express";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
+import { bodyLimit, pageActionContentType, reactRouterHandler, refuse } from "./app/server/http/express.server";
+import { requestLogLine } from "./app/server/http/request-log.server";
+import { securityHeaders } from "./app/server/http/security.server";
 
 type AppEntry = {
   startApp: () => Promise<void>;
   stopApp: () => Promise<void>;
   closeAllStreams: () => void;
+  beginShutdown: () => void;
   createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
-  env: { PORT: number };
+  env: {
+    PORT: number;
+    LOG_REQUESTS: "true" | "false";
+    TRUST_PROXY: "true" | "false";
+    PUBLIC_URL?: string;
+    STRIPE_API_BASE?: string;
+    MAX_BODY_BYTES: number;
+    MAX_UPLOAD_BYTES: number;
+  };
 };
+
+/** What server.ts attaches to each request: its id (X-Request-Id, logs) and its CSP nonce. */
+type TaggedRequest = http.IncomingMessage & { requestId?: string; cspNonce?: string };
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
+let stopping = false;
 
 async function loadBuild(): Promise<{ build: ServerBuild; app: AppEntry }> {
   try {
@@ -29,9 +45,49 @@ async function loadBuild(): Promise<{ build: ServerBuild; app: AppEntry }> {
   }
 }
 
-function createServerApp(build: ServerBuild): express.Express {
+/**
+ * Request id, CSP nonce, security headers and the one-line JSON log, for every response: pages from the
+ * page cache and static files too. A cached page's stored headers (its CSP with the nonce in its body)
+ * replace these defaults when it is sent.
+ */
+function requestContext(env: AppEntry["env"]) {
+  const security = { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY === "true", stripeApiBase: env.STRIPE_API_BASE };
+  return (req: TaggedRequest, res: http.ServerResponse) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const nonce = randomBytes(16).toString("base64");
+    req.requestId = requestId;
+    req.cspNonce = nonce;
+    res.setHeader("X-Request-Id", requestId);
+    const forwardedProto = req.headers["x-forwarded-proto"];
+    const headers = securityHeaders(security, {
+      path: req.url ?? "/",
+      nonce,
+      forwardedProto: Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto,
+    });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (stopping) res.setHeader("Connection", "close");
+    if (env.LOG_REQUESTS === "true") {
+      res.once("close", () => {
+        const line = requestLogLine({
+          requestId,
+          method: req.method ?? "",
+          originalUrl: req.url ?? "",
+          status: res.statusCode,
+          durationMs: performance.now() - started,
+          aborted: !res.writableFinished,
+        });
+        process.stdout.write(`${line}\n`);
+      });
+    }
+  };
+}
+
+function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
+  const { env } = app;
   const server = express();
   server.disable("x-powered-by");
+  server.set("trust proxy", env.TRUST_PROXY === "true");
   server.use(
     compression({
       // Event streams must reach the browser at once, not sit in the compressor's buffer.
@@ -43,22 +99,36 @@ function createServerApp(build: ServerBuild): express.Express {
     express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
+  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES }));
+  server.use(pageActionContentType(build));
   server.use((req, _res, next) => {
     // The only client address the app trusts; whatever a client sent under this name is replaced.
     req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
     next();
   });
-  server.use((req, _res, next) => {
-    // A malformed Host header ("[::1", a bad port) would make the request URL unparsable and the
-    // request a 500: treat it as no host at all. The app sees "localhost" and shows the normal splash.
-    try {
-      new URL(`http://${req.headers.host ?? ""}/`);
-    } catch {
-      req.headers.host = "localhost";
-    }
-    next();
-  });
-  server.all("/{*splat}", createRequestHandler({ build }));
+  server.all(
+    "/{*splat}",
+    reactRouterHandler({
+      build,
+      getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
+    }),
+  );
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const status = Number((error as { status?: unknown }).status);
+    if (status >= 400 && status < 500) return refuse(res, status, "Bad request");
+    console.error(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level: "error",
+        msg: "unhandled error",
+        requestId: (req as TaggedRequest).requestId,
+        method: req.method,
+        error: String((error as Error)?.stack ?? error),
+      }),
+    );
+    refuse(res, 500, "Internal Server Error");
+  };
+  server.use(onError);
   return server;
 }
 
@@ -70,30 +140,43 @@ async function main() {
     console.error(`Start-up failed: ${(error as Error).message}`);
     process.exit(1);
   }
-  const expressApp = createServerApp(build);
+  const expressApp = createServerApp(build, app);
   const pageCache = app.createPageCache();
+  const tagRequest = requestContext(app.env);
   // A cached public page is answered before express runs (see app/server/page-cache.server.ts).
-  const httpServer = http.createServer((req, res) => pageCache(req, res, () => expressApp(req, res)));
+  const httpServer = http.createServer((req, res) => {
+    tagRequest(req, res);
+    pageCache(req, res, () => expressApp(req, res));
+  });
+  httpServer.on("error", (error) => {
+    console.error(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);
+    process.exit(1);
+  });
   httpServer.listen(app.env.PORT, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : app.env.PORT;
     console.log(JSON.stringify({ msg: "listening", url: `http://localhost:${port}` }));
   });
 
-  let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    app.beginShutdown();
     console.log(JSON.stringify({ msg: "shutting down", signal }));
     const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop accepting, end event streams, let in-flight requests finish, then close the database.
     httpServer.close(async () => {
+      clearTimeout(force);
       await app.stopApp();
+      console.log(JSON.stringify({ msg: "stopped" }));
       process.exit(0);
     });
     app.closeAllStreams();
     httpServer.closeIdleConnections();
+    // A keep-alive connection becomes idle once its in-flight request is answered: close it then.
+    const sweep = setInterval(() => httpServer.closeIdleConnections(), 250);
+    sweep.unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

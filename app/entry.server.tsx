@@ -2,12 +2,29 @@ import { PassThrough } from "node:stream";
 
 import type { AppLoadContext, EntryContext } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+import { NonceContext } from "./components/nonce";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    /** The Content-Security-Policy nonce server.ts made for this request. */
+    cspNonce?: string;
+    /** The X-Request-Id of this request, for log lines. */
+    requestId?: string;
+  }
+}
 
 export const streamTimeout = 5_000;
+
+/** Refused requests (404, 405, a bad form) are normal traffic, not errors worth a stack trace. */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
+}
 
 export default function handleRequest(
   request: Request,
@@ -26,6 +43,7 @@ export default function handleRequest(
     });
   }
 
+  const nonce = loadContext?.cspNonce ?? "";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let userAgent = request.headers.get("user-agent");
@@ -45,8 +63,11 @@ export default function handleRequest(
     );
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce || undefined} />
+      </NonceContext.Provider>,
       {
+        nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough({
@@ -91,5 +112,6 @@ export default function handleRequest(
 // the one database connection and event bus that the routes use.
 export { startApp, stopApp } from "./server/startup.server";
 export { env } from "./server/env.server";
-export { closeAllStreams } from "./server/events.server";
 export { createPageCache } from "./server/page-cache.server";
+export { closeAllStreams, subscriberCount } from "./server/events.server";
+export { beginShutdown } from "./server/lifecycle.server";

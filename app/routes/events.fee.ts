@@ -1,7 +1,7 @@
+import { env } from "../server/env.server";
 import { subscribeToFee } from "../server/events.server";
 import { getInquiryFeeCents } from "../server/settings.server";
 
-const HEARTBEAT_MS = 20_000;
 const RETRY_MS = 3_000;
 const encoder = new TextEncoder();
 
@@ -26,15 +26,23 @@ export function loader({ request }: { request: Request }) {
           // already closed by the client
         }
       };
-      const unsubscribe = subscribeToFee((event) => controller.enqueue(feeMessage(event.cents)), close);
-      const heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+      // A write to a stream the client has left must end the subscription, never throw from a timer.
+      const send = (chunk: Uint8Array) => {
+        try {
+          controller.enqueue(chunk);
+        } catch {
+          cleanup();
+        }
+      };
+      const unsubscribe = subscribeToFee((event) => send(feeMessage(event.cents)), close);
+      const heartbeat = setInterval(() => send(encoder.encode(": heartbeat\n\n")), env.SSE_HEARTBEAT_MS);
       cleanup = () => {
         clearInterval(heartbeat);
         unsubscribe();
       };
       request.signal.addEventListener("abort", close, { once: true });
-      controller.enqueue(encoder.encode(`retry: ${RETRY_MS}\n\n`));
-      controller.enqueue(feeMessage(getInquiryFeeCents()));
+      send(encoder.encode(`retry: ${RETRY_MS}\n\n`));
+      send(feeMessage(getInquiryFeeCents()));
     },
     cancel() {
       cleanup();

@@ -1,10 +1,19 @@
 import { sqlite } from "../server/db.server";
+import { subscriberCount } from "../server/events.server";
+import { isShuttingDown } from "../server/lifecycle.server";
 
+/** For load balancers and monitors: 200 while the database answers and the process is not shutting down. */
 export function loader() {
+  let database = false;
   try {
-    sqlite.prepare("SELECT 1").get();
-    return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
+    database = sqlite.open && sqlite.prepare("SELECT 1 AS ok").get() !== undefined;
   } catch {
-    return Response.json({ ok: false }, { status: 503, headers: { "Cache-Control": "no-store" } });
+    database = false;
   }
+  const shuttingDown = isShuttingDown();
+  const ok = database && !shuttingDown;
+  return Response.json(
+    { ok, database, shuttingDown, feeSubscribers: subscriberCount() },
+    { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
+  );
 }

@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   // In-memory cache of rendered public pages (app/server/page-cache.server.ts); "false" for measurements.
   PAGE_CACHE: z.enum(["true", "false"]).default("true"),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(16 * 1024 * 1024),
+  // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {
@@ -45,7 +50,7 @@ export type Env = z.infer<typeof EnvSchema> & {
 
 export class ConfigError extends Error {}
 
-function parseEnv(source: NodeJS.ProcessEnv): Env {
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
@@ -61,12 +66,12 @@ function parseEnv(source: NodeJS.ProcessEnv): Env {
     ...values,
     databasePath,
     dataDir,
-    sessionSecret: values.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
+    sessionSecret: values.SESSION_SECRET ?? loadOrCreateSecret(dataDir, databasePath),
   };
 }
 
 /** With no SESSION_SECRET set, one is generated once and kept beside the database. */
-function loadOrCreateSecret(dataDir: string): string {
+function loadOrCreateSecret(dataDir: string, databasePath: string): string {
   const file = path.join(dataDir, "session-secret");
   try {
     mkdirSync(dataDir, { recursive: true });
@@ -76,7 +81,9 @@ function loadOrCreateSecret(dataDir: string): string {
     return secret;
   } catch (error) {
     if (existsSync(file)) return readFileSync(file, "utf8").trim();
-    throw new ConfigError(`Cannot keep the session secret in ${file}: ${(error as Error).message}`);
+    throw new ConfigError(
+      `Cannot open the database at ${databasePath} (DATABASE_URL): its data folder ${dataDir} is not usable to keep the session secret: ${(error as Error).message}`,
+    );
   }
 }
 

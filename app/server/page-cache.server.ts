@@ -45,7 +45,7 @@ interface Entry {
 
 const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
 /** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
-const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache"]);
+const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache", "x-request-id"]);
 /** Set on the request of a render that may be cached, so `repeatOnCacheHit` can find that render. */
 const RENDER_TOKEN_HEADER = "x-page-cache-render";
 const pendingHitEffects = new Map<string, HitEffect[]>();

@@ -1,0 +1,101 @@
+// Security headers for every response. Pure functions: server.ts applies them, unit tests check them.
+
+export interface SecurityOptions {
+  /** PUBLIC_URL: an https address means browsers reach us over HTTPS (HSTS is then sent). */
+  publicUrl?: string;
+  /** TRUST_PROXY=true: believe the proxy's X-Forwarded-Proto. */
+  trustProxy: boolean;
+  /** STRIPE_API_BASE: a Stripe-compatible server (tests) the payment pages may talk to. */
+  stripeApiBase?: string;
+}
+
+// Stripe's documented hosts for Stripe.js, the Payment Element and Checkout, allowed on payment pages only.
+const STRIPE_HOSTS = {
+  script: ["https://js.stripe.com", "https://*.js.stripe.com"],
+  connect: ["https://api.stripe.com", "https://m.stripe.network", "https://q.stripe.com", "https://r.stripe.com", "https://errors.stripe.com"],
+  frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
+  img: ["https://*.stripe.com"],
+  form: ["https://checkout.stripe.com"],
+};
+
+/** The path as React Router matches it: percent-decoded and lower-case (routes are case-insensitive). */
+export function normalizedPath(rawPath: string): string {
+  const path = rawPath.split("?")[0] ?? "";
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // a malformed escape: match on the raw text
+  }
+  return decoded.toLowerCase().replace(/\/{2,}/g, "/");
+}
+
+function underSection(path: string, section: string): boolean {
+  // "/admin", "/admin/...", and React Router's data requests "/admin.data"
+  return path === section || path.startsWith(`${section}/`) || path.startsWith(`${section}.`);
+}
+
+export function isPaymentPath(path: string): boolean {
+  return underSection(normalizedPath(path), "/payment");
+}
+
+/** Pages with personal or admin data: never stored by a browser or a shared cache. */
+export function isPrivatePath(path: string): boolean {
+  const normalized = normalizedPath(path);
+  return underSection(normalized, "/admin") || underSection(normalized, "/payment");
+}
+
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function contentSecurityPolicy(options: { nonce: string; path: string; stripeApiBase?: string }): string {
+  const payment = isPaymentPath(options.path);
+  const extra = (hosts: string[]) => (payment ? hosts : []);
+  const testStripe = payment ? [originOf(options.stripeApiBase)].filter((origin): origin is string => origin !== null) : [];
+  const directives: Record<string, string[]> = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", `'nonce-${options.nonce}'`, ...extra(STRIPE_HOSTS.script)],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", ...extra(STRIPE_HOSTS.img)],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'", ...extra(STRIPE_HOSTS.connect), ...testStripe],
+    "frame-src": payment ? STRIPE_HOSTS.frame : ["'none'"],
+    "form-action": ["'self'", ...extra(STRIPE_HOSTS.form), ...testStripe],
+    "frame-ancestors": ["'none'"],
+    "base-uri": ["'self'"],
+    "object-src": ["'none'"],
+    "manifest-src": ["'self'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(" ")}`)
+    .join("; ");
+}
+
+export function isHttps(options: SecurityOptions, forwardedProto: string | undefined): boolean {
+  if (options.publicUrl?.toLowerCase().startsWith("https://")) return true;
+  return options.trustProxy && forwardedProto?.split(",")[0]?.trim().toLowerCase() === "https";
+}
+
+/** The headers for one response; the CSP nonce is made per request by the caller. */
+export function securityHeaders(
+  options: SecurityOptions,
+  request: { path: string; nonce: string; forwardedProto?: string },
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": contentSecurityPolicy({ nonce: request.nonce, path: request.path, stripeApiBase: options.stripeApiBase }),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": isPaymentPath(request.path) ? "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")" : "camera=(), microphone=(), geolocation=(), payment=()",
+  };
+  if (isHttps(options, request.forwardedProto)) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+  if (isPrivatePath(request.path)) headers["Cache-Control"] = "no-store";
+  return headers;
+}

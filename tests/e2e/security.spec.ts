@@ -1,0 +1,35 @@
+import { runScript } from "../support/app-server";
+import { expect, test } from "../support/fixtures";
+
+test("under the Content-Security-Policy pages hydrate, navigate client-side and get the live fee, with no violation", async ({ page, app, javaScriptOn }) => {
+  test.skip(!javaScriptOn, "The policy matters for scripts; without JavaScript nothing runs.");
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`Refused to load: CSP violation of ${event.violatedDirective} by ${event.blockedURI}`);
+    });
+  });
+
+  const response = await page.goto("/");
+  expect(response?.headers()["content-security-policy"]).toContain("'nonce-");
+  await page.evaluate(() => ((window as unknown as { keptAcrossNavigation: boolean }).keptAcrossNavigation = true));
+  // A client-side navigation (hydrated React Router) keeps the window object; a full page load would not.
+  await page.getByRole("link", { name: /velora\.com/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "velora.com" })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { keptAcrossNavigation?: boolean }).keptAcrossNavigation)).toBe(true);
+
+  // The live fee (EventSource to /events/fee) still works under connect-src 'self'.
+  const cents = 4000 + Math.floor(Math.random() * 900);
+  const dollars = (cents / 100).toFixed(2);
+  const result = await runScript(app, "set-fee.ts", [dollars]);
+  expect(result.code, result.output).toBe(0);
+  await expect(page.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
+
+  await page.goto("/contact/velora");
+  await page.getByRole("link", { name: "Back to Home" }).click();
+  await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
+  expect(violations).toEqual([]);
+});

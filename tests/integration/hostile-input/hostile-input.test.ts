@@ -1,0 +1,96 @@
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../../support/app-server";
+import { allCases, type HostileCase, type StatusClass } from "./cases";
+
+let app: AppServer;
+
+beforeAll(async () => {
+  app = await startAppServer();
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+function send(testCase: HostileCase): Promise<Answer> {
+  const { hostname, port } = new URL(app.url);
+  if (testCase.raw) {
+    return new Promise((resolve, reject) => {
+      // Written, not ended: a half-closed socket would let the server drop the answer.
+      const socket = net.connect(Number(port), hostname, () => socket.write(testCase.raw!));
+      socket.setTimeout(5_000, () => socket.end());
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+      socket.on("error", reject);
+      socket.on("close", () => {
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+        resolve({ status, body: text.slice(text.indexOf("\r\n\r\n") + 4) });
+      });
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: hostname,
+      port,
+      method: testCase.method ?? "GET",
+      path: testCase.path,
+      headers: { Connection: "close", ...testCase.headers },
+      insecureHTTPParser: false,
+    });
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      // An event stream never ends by itself: its first bytes are enough.
+      const isStream = String(response.headers["content-type"]).startsWith("text/event-stream");
+      response.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (isStream) response.destroy();
+      });
+      const done = () => resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString("utf8") });
+      response.on("end", done);
+      response.on("close", done);
+    });
+    request.on("error", (error) => {
+      // The server may refuse (413) and close before a big body is fully sent; the answer was read above.
+      if ((error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ECONNRESET") return;
+      reject(error);
+    });
+    request.end(testCase.body);
+  });
+}
+
+function classOf(status: number): StatusClass {
+  return `${String(status)[0]}xx` as StatusClass;
+}
+
+describe("hostile input: every case gets a clear 4xx or a handled view, never a 500", () => {
+  const results: Array<{ testCase: HostileCase; status: number }> = [];
+
+  it.each(allCases.map((testCase) => [testCase.name, testCase] as const))("%s", async (_name, testCase) => {
+    const answer = await send(testCase);
+    results.push({ testCase, status: answer.status });
+    expect(answer.status, `${testCase.method ?? "GET"} ${testCase.path}`).toBeGreaterThanOrEqual(200);
+    expect(answer.status).toBeLessThan(500);
+    if (testCase.expect !== "handled") expect(classOf(answer.status)).toBe(testCase.expect);
+    if (testCase.status) expect(answer.status).toBe(testCase.status);
+    for (const text of testCase.mustNotContain ?? []) expect(answer.body).not.toContain(text);
+  });
+
+  it("is still healthy afterwards, and says how many cases it tried", async () => {
+    const health = await fetch(new URL("/healthz", app.url));
+    expect(health.status).toBe(200);
+    const byClass = results.reduce<Record<string, number>>((counts, { status }) => {
+      counts[classOf(status)] = (counts[classOf(status)] ?? 0) + 1;
+      return counts;
+    }, {});
+    console.log(`hostile input: ${results.length} of ${allCases.length} cases tried, answers by class ${JSON.stringify(byClass)}, no 5xx`);
+    expect(results.length).toBe(allCases.length);
+    expect(app.output()).not.toMatch(/unhandled error/);
+  });
+});

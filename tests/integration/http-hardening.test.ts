@@ -1,0 +1,240 @@
+import http from "node:http";
+import net from "node:net";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+
+let app: AppServer;
+let proxied: AppServer;
+
+beforeAll(async () => {
+  [app, proxied] = await Promise.all([
+    startAppServer({ env: { LOG_REQUESTS: "true", SSE_HEARTBEAT_MS: "150", MAX_BODY_BYTES: "65536", MAX_UPLOAD_BYTES: "262144" } }),
+    startAppServer({ env: { TRUST_PROXY: "true" } }),
+  ]);
+});
+afterAll(async () => {
+  for (const server of [app, proxied]) {
+    await server.stop();
+    removeDataDir(server);
+  }
+});
+
+async function get(urlPath: string, init?: RequestInit, server = app) {
+  const response = await fetch(new URL(urlPath, server.url), { redirect: "manual", ...init });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+/** A raw request, so a test controls Content-Length and chunking exactly. */
+function rawRequest(options: { method: string; path: string; headers: Record<string, string>; body?: Buffer; chunks?: Buffer[] }) {
+  const { hostname, port } = new URL(app.url);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = http.request({ host: hostname, port, method: options.method, path: options.path, headers: options.headers });
+    request.on("response", (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    // The server may answer and close before the whole body is sent: that answer is what counts.
+    request.on("error", (error) => reject(error));
+    for (const chunk of options.chunks ?? []) request.write(chunk);
+    request.end(options.body);
+  });
+}
+
+function cspOf(headers: Headers): Map<string, string> {
+  const policy = headers.get("content-security-policy") ?? "";
+  return new Map(policy.split(";").map((part) => {
+    const [name, ...values] = part.trim().split(/\s+/);
+    return [name!, values.join(" ")];
+  }));
+}
+
+describe("security headers", () => {
+  const assetFile = readdirSync(path.resolve(import.meta.dirname, "../../build/client/assets")).find((f) => f.endsWith(".js"));
+
+  it.each(["/", "/domain/velora", "/contact/velora", "/domain/not-listed-anywhere", "/no/such/page", "/healthz", `/assets/${assetFile}`])(
+    "%s carries CSP, nosniff, referrer policy, frame denial and a request id",
+    async (urlPath) => {
+      const { headers } = await get(urlPath);
+      const csp = cspOf(headers);
+      expect(csp.get("default-src")).toBe("'self'");
+      expect(csp.get("frame-ancestors")).toBe("'none'");
+      expect(csp.get("object-src")).toBe("'none'");
+      expect(csp.get("script-src")).toMatch(/^'self' 'nonce-[A-Za-z0-9+/=]{20,}'$/);
+      expect(headers.get("x-content-type-options")).toBe("nosniff");
+      expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(headers.get("x-frame-options")).toBe("DENY");
+      expect(headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(headers.get("strict-transport-security")).toBeNull();
+    },
+  );
+
+  it("gives every inline script the request's own nonce, a new one per request", async () => {
+    const first = await get("/domain/velora");
+    const second = await get("/domain/velora");
+    const nonce = /'nonce-([^']+)'/.exec(first.headers.get("content-security-policy")!)![1]!;
+    const scripts = [...first.body.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+  });
+
+  it("allows Stripe's hosts on payment pages only", async () => {
+    const payment = cspOf((await get("/payment/velora")).headers);
+    expect(payment.get("script-src")).toContain("https://js.stripe.com");
+    expect(payment.get("frame-src")).toContain("https://js.stripe.com");
+    expect(payment.get("connect-src")).toContain("https://api.stripe.com");
+    expect(payment.get("form-action")).toContain("https://checkout.stripe.com");
+    for (const urlPath of ["/", "/domain/velora", "/contact/velora", "/paymentx"]) {
+      const csp = (await get(urlPath)).headers.get("content-security-policy")!;
+      expect(csp, urlPath).not.toContain("stripe");
+      expect(cspOf((await get(urlPath)).headers).get("frame-src"), urlPath).toBe("'none'");
+    }
+  });
+
+  it.each(["/admin", "/admin/", "/admin/domains", "/ADMIN", "/%61dmin", "/admin.data", "/payment/velora", "/payment/velora.data", "/payment"])(
+    "%s is never stored by a cache (Cache-Control: no-store)",
+    async (urlPath) => {
+      expect((await get(urlPath)).headers.get("cache-control")).toBe("no-store");
+    },
+  );
+
+  it("lets public pages be cached normally", async () => {
+    for (const urlPath of ["/", "/domain/velora", "/administrator"]) {
+      expect((await get(urlPath)).headers.get("cache-control") ?? "", urlPath).not.toContain("no-store");
+    }
+  });
+
+  it("sends HSTS only for HTTPS: behind a trusted proxy that says so", async () => {
+    expect((await get("/", { headers: { "X-Forwarded-Proto": "https" } })).headers.get("strict-transport-security")).toBeNull();
+    const viaHttps = await get("/", { headers: { "X-Forwarded-Proto": "https" } }, proxied);
+    expect(viaHttps.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+    const viaHttp = await get("/", { headers: { "X-Forwarded-Proto": "http" } }, proxied);
+    expect(viaHttp.headers.get("strict-transport-security")).toBeNull();
+  });
+});
+
+describe("request bodies", () => {
+  it("refuses a declared body over MAX_BODY_BYTES with 413 before reading it", async () => {
+    const response = await rawRequest({
+      method: "POST",
+      path: "/contact/velora",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(10 * 1024 * 1024) },
+      body: Buffer.alloc(1024, "a"), // far less than declared: the answer comes without waiting for the rest
+    });
+    expect(response.status).toBe(413);
+    expect(response.body).toContain("Request body too large");
+  });
+
+  it("refuses a chunked body as soon as it grows past the limit", async () => {
+    const chunk = Buffer.alloc(16 * 1024, "a");
+    const response = await rawRequest({
+      method: "POST",
+      path: "/contact/velora",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      chunks: Array.from({ length: 8 }, () => chunk),
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it("reads a small chunked body normally and lets uploads (multipart) go up to MAX_UPLOAD_BYTES", async () => {
+    const small = await rawRequest({
+      method: "POST",
+      path: "/contact/velora",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      chunks: [Buffer.from("a=1&"), Buffer.from("b=2")],
+    });
+    expect(small.status).toBe(405); // reached the app: /contact has no action
+    const boundary = "----hardening";
+    const multipart = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.csv"\r\n\r\n`),
+      Buffer.alloc(100 * 1024, "a"),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const upload = await rawRequest({
+      method: "POST",
+      path: "/contact/velora",
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(multipart.length) },
+      body: multipart,
+    });
+    expect(upload.status).toBe(405);
+  });
+
+  it("answers a malformed Content-Length with 400", async () => {
+    const { hostname, port } = new URL(app.url);
+    const status = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.end("POST /contact/velora HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n");
+      });
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk));
+      socket.on("close", () => resolve(text.split("\r\n")[0] ?? ""));
+    });
+    expect(status).toMatch(/^HTTP\/1\.1 400/);
+  });
+});
+
+describe("request logs", () => {
+  it("writes one JSON line per request with id, method, path, status and duration, and no secrets", async () => {
+    const response = await fetch(new URL("/domain/velora?token=sk_live_secret123&q=velora&email=buyer%40example.test", app.url), {
+      headers: { Cookie: "__session=cookie-secret-456", Authorization: "Bearer auth-secret-789" },
+    });
+    await response.text();
+    const posted = await fetch(new URL("/contact/velora", app.url), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "password=hunter2-secret&card=4242424242424242",
+    });
+    await posted.text();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const requestId = response.headers.get("x-request-id")!;
+    const lines = app.output().split("\n").filter((line) => line.includes(requestId));
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ msg: "request", requestId, method: "GET", status: 200 });
+    expect(entry.path).toBe("/domain/velora?token=%5Bredacted%5D&q=velora&email=%5Bredacted%5D");
+    expect(typeof entry.durationMs).toBe("number");
+    expect(Date.parse(entry.time)).not.toBeNaN();
+    const postLine = app.output().split("\n").find((line) => line.includes(posted.headers.get("x-request-id")!));
+    expect(JSON.parse(postLine!)).toMatchObject({ method: "POST", path: "/contact/velora", status: 405 });
+    for (const secret of ["sk_live_secret123", "cookie-secret-456", "auth-secret-789", "hunter2", "4242424242424242", "buyer@example.test"]) {
+      expect(app.output()).not.toContain(secret);
+    }
+  });
+
+  it("writes nothing per request with LOG_REQUESTS=false", async () => {
+    const response = await get("/", undefined, proxied);
+    expect(response.status).toBe(200);
+    expect(proxied.output()).not.toContain('"msg":"request"');
+  });
+});
+
+describe("/healthz and the live fee stream", () => {
+  it("reports the database, that the process is not shutting down, and the number of open fee streams", async () => {
+    const health = await get("/healthz");
+    expect(health.status).toBe(200);
+    expect(health.headers.get("cache-control")).toBe("no-store");
+    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, feeSubscribers: expect.any(Number) });
+  });
+
+  it("sends retry, the fee, heartbeats, and forgets a subscriber that disconnects", async () => {
+    const subscribers = async () => JSON.parse((await get("/healthz")).body).feeSubscribers as number;
+    const before = await subscribers();
+    const controller = new AbortController();
+    const response = await fetch(new URL("/events/fee", app.url), { signal: controller.signal });
+    const reader = response.body!.getReader();
+    let text = "";
+    const started = Date.now();
+    while ((text.match(/: heartbeat/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(text).toMatch(/^retry: \d+\n\n/);
+    expect(text).toMatch(/event: fee\ndata: \{"cents":\d+\}\n\n/);
+    expect(await subscribers()).toBe(before + 1);
+    controller.abort();
+    const deadline = Date.now() + 5_000;
+    while ((await subscribers()) !== before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await subscribers()).toBe(before);
+  });
+});

@@ -1,0 +1,135 @@
+import Database from "better-sqlite3";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { verifyPassword } from "../../app/server/passwords.server";
+import { startAppServer } from "../support/app-server";
+
+// Every test starts its own processes; on a busy machine each start can take several seconds.
+vi.setConfig({ testTimeout: 120_000 });
+
+const folders: string[] = [];
+function freshDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "domains-startup-"));
+  folders.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the server and expects it to stop at once; returns what it printed. */
+async function expectStartFailure(env: Record<string, string>, dataDir = freshDataDir()): Promise<string> {
+  const error = await startAppServer({ env, dataDir, timeoutMs: 120_000 }).then(
+    async (server) => {
+      await server.stop();
+      throw new Error(`the server started although it should not have:\n${server.output()}`);
+    },
+    (failure: Error) => failure,
+  );
+  expect(error.message).toMatch(/server exited with 1/);
+  return error.message;
+}
+
+function readOnce<T>(dbPath: string, query: (db: Database.Database) => T): T {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    return query(db);
+  } finally {
+    db.close();
+  }
+}
+
+describe("configuration is validated at start", () => {
+  // Every variable's rules are unit-tested against the same parser (tests/unit/env.test.ts); these prove the process stops.
+  it.each([
+    { variable: "PORT", value: "abc" },
+    { variable: "SITE_NAME", value: "x".repeat(81) },
+    { variable: "DATABASE_URL", value: "nonsense" },
+  ])("$variable=$value stops the process with a message naming $variable", async ({ variable, value }) => {
+    const output = await expectStartFailure({ [variable]: value });
+    expect(output).toContain(`${variable}:`);
+    expect(output).not.toMatch(/\n\s+at .*\(/); // a message, not a stack trace
+  });
+
+  it("ADMIN_EMAIL without ADMIN_PASSWORD stops the process naming ADMIN_PASSWORD", async () => {
+    const output = await expectStartFailure({ ADMIN_EMAIL: "owner@example.test" });
+    expect(output).toContain("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  });
+
+  it("a database that cannot be opened stops the process with a message naming the path", async () => {
+    const dir = freshDataDir();
+    const notAFolder = path.join(dir, "plain-file");
+    writeFileSync(notAFolder, "I am a file, not a folder");
+    const dbPath = path.join(notAFolder, "app.db");
+    const output = await expectStartFailure({ DATABASE_URL: `file:${dbPath}` }, dir);
+    expect(output).toContain(`Cannot open the database at ${dbPath}`);
+  });
+
+  it("a database file that is not SQLite stops the process with a message naming the path", async () => {
+    const dir = freshDataDir();
+    const dbPath = path.join(dir, "app.db");
+    writeFileSync(dbPath, "this is not a database ".repeat(200));
+    const output = await expectStartFailure({ DATABASE_URL: `file:${dbPath}` }, dir);
+    expect(output).toContain(dbPath);
+  });
+});
+
+describe("first start and restarts", () => {
+  it("generates SESSION_SECRET once, keeps it in the data folder and reuses it after a restart", async () => {
+    const dataDir = freshDataDir();
+    const first = await startAppServer({ dataDir });
+    await first.stop();
+    const secretFile = path.join(dataDir, "session-secret");
+    const secret = readFileSync(secretFile, "utf8").trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const second = await startAppServer({ dataDir });
+    expect((await fetch(new URL("/healthz", second.url))).status).toBe(200);
+    expect(await second.stop()).toBe(0);
+    expect(readFileSync(secretFile, "utf8").trim()).toBe(secret);
+  });
+
+  it("seeds the demo domains only into a brand-new database", async () => {
+    const dataDir = freshDataDir();
+    const first = await startAppServer({ dataDir });
+    const count = () => (first.db().prepare("SELECT count(*) AS n FROM domains").get() as { n: number }).n;
+    expect(count()).toBe(12);
+    // The owner empties the portfolio; a restart must not bring the demo back.
+    first.db().prepare("DELETE FROM domains").run();
+    await first.stop();
+    const second = await startAppServer({ dataDir });
+    const page = await (await fetch(new URL("/", second.url))).text();
+    expect(page).toContain("No domains are listed yet.");
+    await second.stop();
+    expect(readOnce(path.join(dataDir, "app.db"), (db) => db.prepare("SELECT count(*) AS n FROM domains").get())).toEqual({ n: 0 });
+  });
+
+  it("SEED_DEMO=false starts a brand-new database empty", async () => {
+    const server = await startAppServer({ env: { SEED_DEMO: "false" } });
+    const page = await (await fetch(new URL("/", server.url))).text();
+    expect(page).toContain("No domains are listed yet.");
+    expect(page).not.toContain("velora.com");
+    await server.stop();
+  });
+
+  it("ADMIN_EMAIL + ADMIN_PASSWORD create the admin, and a restart with a new password resets it", async () => {
+    const dataDir = freshDataDir();
+    const dbPath = path.join(dataDir, "app.db");
+    const adminRow = () =>
+      readOnce(dbPath, (db) => db.prepare("SELECT email, password_hash FROM users").all() as Array<{ email: string; password_hash: string }>);
+
+    const first = await startAppServer({ dataDir, env: { ADMIN_EMAIL: "Owner@Example.test", ADMIN_PASSWORD: "first-password" } });
+    await first.stop();
+    const created = adminRow();
+    expect(created.map((row) => row.email)).toEqual(["owner@example.test"]);
+    expect(await verifyPassword("first-password", created[0]!.password_hash)).toBe(true);
+
+    const second = await startAppServer({ dataDir, env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "second-password" } });
+    await second.stop();
+    const reset = adminRow();
+    expect(reset).toHaveLength(1);
+    expect(await verifyPassword("second-password", reset[0]!.password_hash)).toBe(true);
+    expect(await verifyPassword("first-password", reset[0]!.password_hash)).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy, isPrivatePath, securityHeaders } from "../../app/server/http/security.server";
+import { loggablePath, requestLogLine } from "../../app/server/http/request-log.server";
+
+describe("security headers", () => {
+  it("treats /admin and /payment sections, in any case or escape, as private; look-alikes are not", () => {
+    for (const path of ["/admin", "/admin/", "/admin/x/y", "/Admin", "/%61dmin", "//admin", "/admin.data", "/payment/abc", "/payment.data"]) {
+      expect(isPrivatePath(path), path).toBe(true);
+    }
+    for (const path of ["/", "/administrator", "/paymentx", "/domain/admin", "/%E0%A4%A"]) expect(isPrivatePath(path), path).toBe(false);
+  });
+
+  it("adds Stripe and a test Stripe server to the policy of payment pages only", () => {
+    const payment = contentSecurityPolicy({ nonce: "abc", path: "/payment/velora", stripeApiBase: "http://127.0.0.1:4010/v1" });
+    expect(payment).toContain("script-src 'self' 'nonce-abc' https://js.stripe.com");
+    expect(payment).toContain("connect-src 'self' https://api.stripe.com");
+    expect(payment).toContain("http://127.0.0.1:4010");
+    const home = contentSecurityPolicy({ nonce: "abc", path: "/", stripeApiBase: "http://127.0.0.1:4010/v1" });
+    expect(home).not.toMatch(/stripe|4010/);
+    expect(home).toContain("frame-src 'none'");
+  });
+
+  it("sends HSTS for an https PUBLIC_URL, or a trusted proxy's https, and never otherwise", () => {
+    const hsts = (options: Parameters<typeof securityHeaders>[0], proto?: string) =>
+      securityHeaders(options, { path: "/", nonce: "n", forwardedProto: proto })["Strict-Transport-Security"];
+    expect(hsts({ trustProxy: false, publicUrl: "https://domains.example.com" })).toBe("max-age=31536000; includeSubDomains");
+    expect(hsts({ trustProxy: false, publicUrl: "http://domains.example.com" }, "https")).toBeUndefined();
+    expect(hsts({ trustProxy: true }, "https")).toBeDefined();
+    expect(hsts({ trustProxy: true }, "http, https")).toBeUndefined();
+    expect(hsts({ trustProxy: false })).toBeUndefined();
+  });
+});
+
+describe("request log lines", () => {
+  it("redacts secret-looking query values and keeps the rest", () => {
+    expect(loggablePath("/payment/x?session_id=cs_123&step=success")).toBe("/payment/x?session_id=%5Bredacted%5D&step=success");
+    expect(loggablePath("/?q=velora&page=2")).toBe("/?q=velora&page=2");
+    expect(loggablePath("/admin?password=hunter2&Email=a%40b.c&API_KEY=1")).not.toMatch(/hunter2|a%40b|=1/);
+    expect(loggablePath(`/${"a".repeat(5000)}`).length).toBeLessThan(600);
+  });
+
+  it("is one line of JSON even for hostile paths", () => {
+    const line = requestLogLine({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false });
+    expect(line.split("\n")).toHaveLength(1);
+    expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
+  });
+});
