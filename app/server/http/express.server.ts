@@ -118,9 +118,32 @@ export function pageActionContentType(build: ServerBuild): RequestHandler {
     const route = matchLeafRoute(build, tree, req.path);
     if (!route?.module.default || !route.module.action) return next();
     const type = req.headers["content-type"] ?? "";
-    if (FORM_TYPE.test(type) || MULTIPART_WITH_BOUNDARY.test(type)) return next();
-    refuse(res, 415, "Forms only: send application/x-www-form-urlencoded or multipart/form-data");
+    if (FORM_TYPE.test(type)) return next();
+    if (!MULTIPART_WITH_BOUNDARY.test(type)) {
+      return refuse(res, 415, "Forms only: send application/x-www-form-urlencoded or multipart/form-data");
+    }
+    // A malformed multipart body would throw inside the action's formData() (a 500): parse it once
+    // here (bodyLimit has bounded its size) and answer 400 if it is broken.
+    void readWholeBody(req as WithBody).then(
+      async (body) => {
+        try {
+          await new Response(body, { headers: { "Content-Type": type } }).formData();
+        } catch {
+          return refuse(res, 400, "Malformed multipart/form-data body");
+        }
+        next();
+      },
+      () => refuse(res, 400, "Request body could not be read"),
+    );
   };
+}
+
+async function readWholeBody(req: WithBody): Promise<Buffer> {
+  if (req.preReadBody) return req.preReadBody;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  req.preReadBody = Buffer.concat(chunks);
+  return req.preReadBody;
 }
 
 const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;
@@ -129,13 +152,19 @@ function createFetchRequest(req: WithBody, res: ExpressResponse): Request | null
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
   // cannot steer the URL the app sees.
   if (!req.originalUrl.startsWith("/") || req.originalUrl.startsWith("//")) return null;
+  // A malformed Host ("[::1", a bad port) is treated as no host at all: the app sees "localhost".
   const hostHeader = req.get("host") ?? "";
-  const host = SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
+  let host = SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
   let url: URL;
   try {
     url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
   } catch {
-    return null;
+    host = "localhost";
+    try {
+      url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+    } catch {
+      return null;
+    }
   }
   const headers = new Headers();
   for (const [key, values] of Object.entries(req.headers)) {
@@ -180,7 +209,12 @@ export function reactRouterHandler(options: {
       }
       res.statusMessage = response.statusText;
       res.status(response.status);
-      for (const [key, value] of response.headers.entries()) res.append(key, value);
+      // A route's own header (e.g. a stricter Referrer-Policy) replaces the server-wide default.
+      for (const [key, value] of response.headers.entries()) {
+        if (key === "set-cookie") continue;
+        res.setHeader(key, value);
+      }
+      for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
       // Admin and payment pages: whatever a route said, no cache keeps them.
       if (isPrivatePath(req.path)) res.setHeader("Cache-Control", "no-store");
       if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();

@@ -39,10 +39,10 @@ export function isPaymentPath(path: string): boolean {
   return underSection(normalizedPath(path), "/payment");
 }
 
-/** Pages with personal or admin data: never stored by a browser or a shared cache. */
+/** Pages with personal, payment or admin data: never stored by a browser or a shared cache. */
 export function isPrivatePath(path: string): boolean {
   const normalized = normalizedPath(path);
-  return underSection(normalized, "/admin") || underSection(normalized, "/payment");
+  return underSection(normalized, "/admin") || underSection(normalized, "/payment") || underSection(normalized, "/test-checkout");
 }
 
 function originOf(url: string | undefined): string | null {

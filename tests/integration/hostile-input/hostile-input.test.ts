@@ -2,7 +2,8 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../../support/app-server";
-import { allCases, type HostileCase, type StatusClass } from "./cases";
+import { allCases } from "./all-cases";
+import type { HostileCase, StatusClass } from "./cases";
 
 let app: AppServer;
 
@@ -20,7 +21,8 @@ interface Answer {
 }
 
 function send(testCase: HostileCase): Promise<Answer> {
-  const { hostname, port } = new URL(app.url);
+  const { hostname, port, origin } = new URL(app.url);
+  const headers = Object.fromEntries(Object.entries(testCase.headers ?? {}).map(([name, value]) => [name, value.replace("{origin}", origin)]));
   if (testCase.raw) {
     return new Promise((resolve, reject) => {
       // Written, not ended: a half-closed socket would let the server drop the answer.
@@ -41,7 +43,7 @@ function send(testCase: HostileCase): Promise<Answer> {
       port,
       method: testCase.method ?? "GET",
       path: testCase.path,
-      headers: { Connection: "close", ...testCase.headers },
+      headers: { Connection: "close", ...headers },
       insecureHTTPParser: false,
     });
     request.on("response", (response) => {

@@ -1,0 +1,5 @@
+// Every table of hostile cases. A feature adds its own file of cases and lists it here.
+import { bodyCases, buyerCases, headerCases, type HostileCase } from "./cases";
+import { paymentCases } from "./payment-cases";
+
+export const allCases: HostileCase[] = [...buyerCases, ...headerCases, ...bodyCases, ...paymentCases];
