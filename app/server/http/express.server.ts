@@ -127,7 +127,7 @@ export function pageActionContentType(build: ServerBuild): RequestHandler {
     void readWholeBody(req as WithBody).then(
       async (body) => {
         try {
-          await new Response(body, { headers: { "Content-Type": type } }).formData();
+          await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
         } catch {
           return refuse(res, 400, "Malformed multipart/form-data body");
         }
