@@ -37,7 +37,8 @@ const EnvSchema = z.object({
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(16 * 1024 * 1024),
+  // Above the 20 MB portfolio CSV import (MAX_IMPORT_BYTES) plus multipart overhead.
+  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
 });
