@@ -35,6 +35,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <main className="mx-auto max-w-xl px-6 py-24 text-center">
       <title>{heading}</title>
+      <meta name="description" content={status === 404 ? "There is nothing at this address." : "Please try again in a moment."} />
       <h1 className="text-3xl font-semibold">{heading}</h1>
       <p className="mt-4 text-slate-300">
         {status === 404 ? "There is nothing at this address." : "Please try again in a moment."}

@@ -132,5 +132,5 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 export function meta({ loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.siteName ?? "";
   const title = loaderData?.signedIn ? "Admin Panel" : "Admin Login";
-  return [{ title: `${title} | ${siteName}` }, { name: "robots", content: "noindex, nofollow" }];
+  return [{ title: `${title} | ${siteName}` }, { name: "description", content: "Sign in to manage domains" }, { name: "robots", content: "noindex, nofollow" }];
 }

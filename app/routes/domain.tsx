@@ -22,6 +22,12 @@ export default function DomainPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  if (!loaderData?.page) return [{ title: `Domain not found | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex" }];
+  if (!loaderData?.page) {
+    return [
+      { title: `Domain not found | ${loaderData?.siteName ?? ""}` },
+      { name: "description", content: "The domain you're looking for doesn't exist." },
+      { name: "robots", content: "noindex" },
+    ];
+  }
   return domainPageMeta(loaderData.page);
 }

@@ -147,7 +147,13 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.siteName ?? "";
-  if (!loaderData || loaderData.step === "not-found") return [{ title: `Domain not found | ${siteName}` }, { name: "robots", content: "noindex" }];
+  if (!loaderData || loaderData.step === "not-found") {
+    return [{ title: `Domain not found | ${siteName}` }, { name: "description", content: "Domain not found." }, { name: "robots", content: "noindex" }];
+  }
   const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
-  return [{ title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` }, { name: "robots", content: "noindex" }];
+  return [
+    { title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` },
+    { name: "description", content: `${loaderData.domain.name} is for sale. Send your inquiry to the owner.` },
+    { name: "robots", content: "noindex" },
+  ];
 }

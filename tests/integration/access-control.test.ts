@@ -24,8 +24,9 @@ const POSTED_FORMS = [
   { intent: "fee", fee: "0.01" },
   { intent: "price", id: "{id}", price: "1" },
   { intent: "delete", id: "{id}" },
-  { intent: "add", domain_name: "hijack-example.com", asking_price: "1", tracking_id: "x", owner_email: "x@example.test" },
+  { intent: "add", domainName: "hijack-example.com", askingPrice: "1", trackingId: "x", ownerEmail: "x@example.test" },
   { intent: "answer", id: "{inquiry}" },
+  { intent: "refund", id: "{inquiry}" },
   { intent: "logout" },
   { intent: "anything-else" },
 ];
@@ -117,7 +118,7 @@ describe("admin routes refuse anonymous visitors", () => {
     expect(domain).toEqual({ asking_price_cents: 777_700, deleted_at: null });
     expect(db.prepare("SELECT value, updated_at FROM settings WHERE key = 'inquiry_fee'").get()).toEqual(feeBefore);
     expect(db.prepare("SELECT count(*) AS n FROM domains WHERE domain_name LIKE 'hijack%'").get()).toEqual({ n: 0 });
-    expect(db.prepare("SELECT answered_at FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ answered_at: null });
+    expect(db.prepare("SELECT status, answered_at, refunded_at FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "paid", answered_at: null, refunded_at: null });
     console.log(`access control: ${adminPaths.length} admin routes (${adminPaths.join(", ")}), ${notes.length} anonymous requests, all refused`);
   });
 });

@@ -119,6 +119,31 @@ describe("security headers", () => {
   });
 });
 
+describe("page meta", () => {
+  it.each([
+    ["/", /Premium Domain Acquisitions/],
+    ["/domain/velora", /^velora\.com is for sale/],
+    ["/contact/velora", /Payment Required/],
+    ["/payment/velora", /velora\.com/],
+    ["/admin", /Admin Login/],
+    ["/domain/not-listed-anywhere", /Domain not found/],
+    ["/payment/not-listed-anywhere", /Domain not found/],
+    ["/no/such/page", /Page not found/],
+  ])("%s has a real <title> and a description", async (urlPath, title) => {
+    const { body } = await get(urlPath);
+    const titles = [...body.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]!);
+    expect(titles).toHaveLength(1);
+    expect(titles[0]).toMatch(title);
+    const description = /<meta name="description" content="([^"]+)"/.exec(body)?.[1] ?? "";
+    expect(description.length, "description").toBeGreaterThan(10);
+  });
+
+  it("says the domain is for sale in the description of its page", async () => {
+    const { body } = await get("/domain/velora");
+    expect(/<meta name="description" content="([^"]+)"/.exec(body)?.[1]).toMatch(/^velora\.com is for sale/);
+  });
+});
+
 describe("request bodies", () => {
   it("refuses a declared body over MAX_BODY_BYTES with 413 before reading it", async () => {
     const response = await rawRequest({

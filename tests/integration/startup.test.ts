@@ -77,6 +77,20 @@ describe("configuration is validated at start", () => {
 });
 
 describe("first start and restarts", () => {
+  it("serves pages when NODE_ENV is not set (as `npm start` runs it)", async () => {
+    const server = await startAppServer({ env: { NODE_ENV: "" } });
+    try {
+      for (const path of ["/", "/domain/velora", "/domain/not-listed-here", "/payment/velora"]) {
+        const response = await fetch(new URL(path, server.url));
+        expect(response.status, path).toBeLessThan(500);
+        expect(await response.text(), path).toContain("</html>");
+      }
+      expect(server.output()).not.toMatch(/TypeError|Unexpected Server Error/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("generates SESSION_SECRET once, keeps it in the data folder and reuses it after a restart", async () => {
     const dataDir = freshDataDir();
     const first = await startAppServer({ dataDir });

@@ -1,5 +1,6 @@
 // Every table of hostile cases. A feature adds its own file of cases and lists it here.
+import { adminCases } from "./admin-cases";
 import { bodyCases, buyerCases, headerCases, type HostileCase } from "./cases";
 import { paymentCases } from "./payment-cases";
 
-export const allCases: HostileCase[] = [...buyerCases, ...headerCases, ...bodyCases, ...paymentCases];
+export const allCases: HostileCase[] = [...buyerCases, ...headerCases, ...bodyCases, ...paymentCases, ...adminCases];

@@ -2,13 +2,27 @@ import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../../support/app-server";
+import { insertDomain, uniqueDomainName } from "../../support/data";
 import { allCases } from "./all-cases";
 import type { HostileCase, StatusClass } from "./cases";
 
+const ADMIN = { email: "hostile-admin@example.test", password: "hostile-admin-password" };
 let app: AppServer;
+let session = "";
+let domainId = 0;
 
 beforeAll(async () => {
-  app = await startAppServer();
+  app = await startAppServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+  domainId = insertDomain(app.db(), { name: uniqueDomainName("hostile-admin"), priceCents: 50_000 });
+  const login = await fetch(new URL("/admin", app.url), {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+    body: new URLSearchParams({ intent: "login", email: ADMIN.email, password: ADMIN.password }),
+  });
+  session = login.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  expect(login.status, await login.text()).toBe(303);
+  expect(session).not.toBe("");
 });
 afterAll(async () => {
   await app.stop();
@@ -22,7 +36,9 @@ interface Answer {
 
 function send(testCase: HostileCase): Promise<Answer> {
   const { hostname, port, origin } = new URL(app.url);
-  const headers = Object.fromEntries(Object.entries(testCase.headers ?? {}).map(([name, value]) => [name, value.replace("{origin}", origin)]));
+  const fill = (text: string) => text.replace("{origin}", origin).replace("{session}", session).replace("{id}", String(domainId));
+  const headers = Object.fromEntries(Object.entries(testCase.headers ?? {}).map(([name, value]) => [name, fill(value)]));
+  const body = typeof testCase.body === "string" ? testCase.body.replace("%7Bid%7D", String(domainId)) : testCase.body;
   if (testCase.raw) {
     return new Promise((resolve, reject) => {
       // Written, not ended: a half-closed socket would let the server drop the answer.
@@ -63,7 +79,7 @@ function send(testCase: HostileCase): Promise<Answer> {
       if ((error as NodeJS.ErrnoException).code === "EPIPE" || (error as NodeJS.ErrnoException).code === "ECONNRESET") return;
       reject(error);
     });
-    request.end(testCase.body);
+    request.end(body);
   });
 }
 
@@ -87,6 +103,9 @@ describe("hostile input: every case gets a clear 4xx or a handled view, never a 
   it("is still healthy afterwards, and says how many cases it tried", async () => {
     const health = await fetch(new URL("/healthz", app.url));
     expect(health.status).toBe(200);
+    // The admin session survived every case: nothing signed it out or broke it.
+    const panel = await fetch(new URL("/admin", app.url), { headers: { Cookie: session } });
+    expect(await panel.text()).toContain("Sign Out");
     const byClass = results.reduce<Record<string, number>>((counts, { status }) => {
       counts[classOf(status)] = (counts[classOf(status)] ?? 0) + 1;
       return counts;
