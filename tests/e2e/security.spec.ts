@@ -28,6 +28,11 @@ test("under the Content-Security-Policy pages hydrate, navigate client-side and 
   expect(result.code, result.output).toBe(0);
   await expect(page.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
 
+  // The payment page has its own policy (Stripe's hosts allowed); it must load without a violation too.
+  const payment = await page.goto("/payment/velora");
+  expect(payment?.headers()["content-security-policy"]).toContain("https://js.stripe.com");
+  await expect(page.getByRole("heading", { name: "Domain Inquiry" })).toBeVisible();
+
   await page.goto("/contact/velora");
   await page.getByRole("link", { name: "Back to Home" }).click();
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
