@@ -104,6 +104,19 @@ describe("security headers", () => {
     },
   );
 
+  it("gives every response its own X-Request-Id, pages answered from the page cache too", async () => {
+    const ids = new Set<string>();
+    let cacheHits = 0;
+    for (let i = 0; i < 3; i++) {
+      const { headers } = await get("/contact/velora");
+      ids.add(headers.get("x-request-id")!);
+      if (headers.get("x-cache") === "HIT") cacheHits += 1;
+      expect(headers.get("content-security-policy")).toContain("'nonce-");
+    }
+    expect(ids.size).toBe(3);
+    expect(cacheHits).toBeGreaterThan(0);
+  });
+
   it("lets public pages be cached normally", async () => {
     for (const urlPath of ["/", "/domain/velora", "/administrator"]) {
       expect((await get(urlPath)).headers.get("cache-control") ?? "", urlPath).not.toContain("no-store");
