@@ -41,5 +41,7 @@ test("a listed domain's own host shows its for-sale page, and the inquiry link s
 test("the operator's own host keeps the splash and browse page", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
-  await expect(page.getByRole("link", { name: /velora\.com/ })).toBeVisible();
+  // Not a particular demo name: other specs sharing this worker's server add newer domains first.
+  await expect(page.getByRole("heading", { name: "Domains for sale" })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Guiding Price/ }).first()).toBeVisible();
 });
