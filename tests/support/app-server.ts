@@ -49,7 +49,11 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   child.stderr!.on("data", (chunk) => (output += chunk));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => {
+      // Never leave a half-started server running after the test gave up on it.
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${output}`));
+    }, options.timeoutMs ?? 60_000);
     const onData = () => {
       const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
       if (match) {
