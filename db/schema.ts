@@ -61,6 +61,13 @@ export interface InquiriesTable {
   answered_at: string | null;
   refunded_at: string | null;
   last_error: string | null;
+  /** Migration 0050 (refund promise): see db/migrations/0050_refund_promise.ts. */
+  reply_deadline_at: string | null;
+  answered_via: string | null;
+  refund_attempts: Generated<number>;
+  refund_next_attempt_at: string | null;
+  refund_last_error: string | null;
+  refund_lease_until: string | null;
 }
 
 export interface OutboxTable {

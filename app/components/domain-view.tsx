@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
+import { replyTimeText } from "../lib/response-window";
 import { ChatIcon } from "./icons";
 import { BackLink, card, PageShell, primaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
@@ -12,6 +13,8 @@ import { useLiveFee } from "./use-live-fee";
 export function DomainView(props: {
   domain: { name: string; askingPriceCents: number };
   feeCents: number;
+  /** Owner's typical reply time in days; shown when known. */
+  replyDays?: number | null;
   back: { to: string; label: string } | null;
 }) {
   const { domain, back } = props;
@@ -32,6 +35,7 @@ export function DomainView(props: {
           <p className="mt-1 text-slate-300">
             You can speak directly with the owner of {domain.name}: your message and contact details go straight to them.
           </p>
+          {props.replyDays ? <p className="mt-2 font-medium text-emerald-300">{replyTimeText(props.replyDays)}</p> : null}
         </div>
       </section>
       <section className={`${card} mt-6 text-center`}>

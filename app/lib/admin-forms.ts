@@ -34,6 +34,7 @@ export const NOTICES: Record<string, string> = {
   "inquiry-answered": "Inquiry marked as answered.",
   "inquiry-refunded": "Inquiry refunded.",
   "inquiry-already-refunded": "This inquiry was already refunded.",
+  "response-window-updated": "Response window updated.",
 };
 
 export const LoginSchema = z.object({

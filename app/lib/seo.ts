@@ -8,6 +8,8 @@ export interface DomainPageData {
   domain: { name: string; askingPriceCents: number };
   feeCents: number;
   canonicalUrl: string;
+  /** The owner's typical reply time in whole days (trust signal), null until 3 inquiries are answered. */
+  replyDays: number | null;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */

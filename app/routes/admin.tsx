@@ -17,6 +17,7 @@ import { handleAdminAction } from "../server/admin-actions.server";
 import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/admin-domains.server";
 import { env } from "../server/env.server";
 import { getAdminUser } from "../server/session.server";
+import { getResponseWindowDays } from "../server/refund-promise.server";
 import { getInquiryFeeCents } from "../server/settings.server";
 import type { Route } from "./+types/admin";
 
@@ -49,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: user.email,
     stats,
     feeCents: getInquiryFeeCents(),
+    responseWindowDays: getResponseWindowDays(),
     query,
     listing,
     toDelete,
@@ -62,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 export default function AdminPage({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.signedIn) return <LoginForm result={actionData?.intent === "login" ? actionData : undefined} />;
-  const { email, stats, feeCents, query, listing, toDelete, notice } = loaderData;
+  const { email, stats, feeCents, responseWindowDays, query, listing, toDelete, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} />
@@ -72,7 +74,12 @@ export default function AdminPage({ loaderData, actionData }: Route.ComponentPro
       ) : (
         <>
           <StatCards totalDomains={stats.totalDomains} feeCents={feeCents} totalValueCents={stats.totalValueCents} />
-          <SettingsBlock feeCents={feeCents} result={actionData?.intent === "fee" ? actionData : undefined} />
+          <SettingsBlock
+            feeCents={feeCents}
+            result={actionData?.intent === "fee" ? actionData : undefined}
+            responseWindowDays={responseWindowDays}
+            responseWindowResult={actionData?.intent === "response-window" ? actionData : undefined}
+          />
           <DomainsSection listing={listing} query={query} addResult={actionData?.intent === "add" ? actionData : undefined} />
         </>
       )}

@@ -35,7 +35,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "lander") {
     const { lander, browseUrl } = loaderData;
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
-    return <DomainView domain={lander.domain} feeCents={lander.feeCents} back={back} />;
+    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} back={back} />;
   }
   const { siteName, q, rows, total, page, pageCount } = loaderData;
   return (

@@ -6,6 +6,7 @@ import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } fro
 import { authenticateAdmin, LoginError } from "./auth.server";
 import { createUserSession, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "./settings.server";
+import { updateResponseWindow } from "./response-window-action.server";
 
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
@@ -46,6 +47,8 @@ export async function handleAdminAction(request: Request) {
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyUserSession(request) } });
     case "fee":
       return updateFee(form);
+    case "response-window":
+      return updateResponseWindow(form, done, failed);
     case "price":
       return updatePrice(form);
     case "delete":

@@ -1,8 +1,8 @@
 // The admin's inquiry inbox: paid (and later refunded) inquiries, newest payment first.
 import type { Inquiry } from "../../db/schema";
 import type { InboxStatus } from "../lib/admin-forms";
-import { nowIso } from "./clock.server";
 import { db } from "./db.server";
+import { markInquiryAnswered as markAnsweredOnce } from "./refund-promise.server";
 
 
 export type InboxRow = Pick<
@@ -46,14 +46,10 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   return { rows, total: Number(total), page, pageCount };
 }
 
-/** Marks a paid inquiry answered; true when it changed (a second click changes nothing). */
+/**
+ * Marks a paid inquiry answered; true when it changed (a second click changes nothing). The same rule
+ * as the owner's reply link (refund-promise.server.ts): only before the reply deadline, once.
+ */
 export async function markInquiryAnswered(id: number): Promise<boolean> {
-  const result = await db
-    .updateTable("inquiries")
-    .set({ answered_at: nowIso() })
-    .where("id", "=", id)
-    .where("status", "=", "paid")
-    .where("answered_at", "is", null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return markAnsweredOnce(id, "admin").ok;
 }

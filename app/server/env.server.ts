@@ -41,6 +41,10 @@ const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
+  /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
+  REFUND_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /** First retry delay of a failed automatic refund; doubles per attempt up to six hours. */
+  REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -5,6 +5,7 @@ import { shortDomainName } from "../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "./env.server";
+import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import { repeatOnCacheHit } from "./page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 
@@ -44,6 +45,7 @@ export function loadDomainPage(domain: Domain, request: Request): DomainPageData
     domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
     feeCents: getInquiryFeeCents(),
     canonicalUrl: `${origin}/domain/${shortDomainName(domain.domain_name)}`,
+    replyDays: ownerTypicalReplyDays(domain),
   };
 }
 

@@ -5,6 +5,8 @@ import * as m0003 from "./0003_test_checkouts";
 import * as m0040 from "./0040_domain_funnel";
 import * as m0030 from "./0030_content_version";
 import * as m0031 from "./0031_domain_totals";
+import * as m0050 from "./0050_refund_promise";
+import * as m0051 from "./0051_inquiries_content_version";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   "0040_domain_funnel": m0040,
   "0030_content_version": m0030,
   "0031_domain_totals": m0031,
+  "0050_refund_promise": m0050,
+  "0051_inquiries_content_version": m0051,
 };

@@ -87,7 +87,7 @@ describe("no-JavaScript payment flow with the test provider", () => {
     expect(eml).toContain("To: owner@example.test");
     expect(eml).toContain(`Reply-To: ${BUYER.email}`);
     for (const text of [BUYER.name, BUYER.phone, BUYER.offer, BUYER.message]) expect(eml).toContain(text);
-    const outbox = app.db().prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ?").get(inquiry.id) as { n: number };
+    const outbox = app.db().prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'").get(inquiry.id) as { n: number };
     expect(outbox.n).toBe(1);
     await waitFor(() => (app.db().prepare("SELECT owner_notified_at FROM inquiries WHERE id = ?").get(inquiry.id) as any).owner_notified_at, 5_000, "owner_notified_at");
   });

@@ -3,9 +3,20 @@ import type { AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { card, inputClass, primaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
+import { ResponseWindowForm } from "./response-window-form";
 
 /** The Settings block: one small form per setting, so new settings are one more component here. */
-export function SettingsBlock({ feeCents, result }: { feeCents: number; result?: AdminActionResult }) {
+export function SettingsBlock({
+  feeCents,
+  result,
+  responseWindowDays,
+  responseWindowResult,
+}: {
+  feeCents: number;
+  result?: AdminActionResult;
+  responseWindowDays: number;
+  responseWindowResult?: AdminActionResult;
+}) {
   return (
     <section aria-labelledby="settings-heading" className={`${card} mt-8`}>
       <h2 id="settings-heading" className="text-xl font-semibold">
@@ -13,6 +24,7 @@ export function SettingsBlock({ feeCents, result }: { feeCents: number; result?:
       </h2>
       <div className="mt-4 grid gap-6 md:grid-cols-2">
         <InquiryFeeForm feeCents={feeCents} result={result} />
+        <ResponseWindowForm days={responseWindowDays} result={responseWindowResult} />
       </div>
     </section>
   );

@@ -9,6 +9,7 @@ import { nowIso } from "../clock.server";
 import { lazyStatement, sqlite } from "../db.server";
 import { env } from "../env.server";
 import { OWNER_INQUIRY_KIND, queueEmail } from "../mail.server";
+import { openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refund-promise.server";
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 
@@ -70,7 +71,9 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     const paid = markPaid().run(nowIso(), paymentId, inquiry.id).changes === 1;
     if (paid) {
       incrementCount().run(nowIso(), inquiry.domain_id);
-      queueOwnerEmail(selectInquiry().get(inquiry.id)!);
+      const paidInquiry = openReplyWindow(selectInquiry().get(inquiry.id)!);
+      queueOwnerEmail(paidInquiry);
+      queueBuyerReceipt(paidInquiry);
       return "paid";
     }
     return selectInquiry().get(inquiry.id)!.payment_intent_id === paymentId ? "already" : "duplicate";
@@ -98,7 +101,7 @@ export function fulfilFreeInquiry(inquiry: Inquiry): Inquiry {
   sqlite.transaction(() => {
     if (markPaid().run(nowIso(), null, inquiry.id).changes === 1) {
       incrementCount().run(nowIso(), inquiry.domain_id);
-      queueOwnerEmail(selectInquiry().get(inquiry.id)!);
+      queueOwnerEmail(openReplyWindow(selectInquiry().get(inquiry.id)!));
     }
   })();
   return selectInquiry().get(inquiry.id)!;
@@ -115,7 +118,7 @@ function queueOwnerEmail(inquiry: Inquiry): void {
     to,
     replyTo: inquiry.email,
     subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}`,
-    text: ownerEmailText(inquiry),
+    text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry),
     inquiryId: inquiry.id,
   });
 }

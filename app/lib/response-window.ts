@@ -1,0 +1,38 @@
+// The owner's response window (the refund promise) and the reply-time trust signal: shared by the
+// admin settings form (min/max attributes), its server validation and the domain page.
+import { z } from "zod";
+
+export const RESPONSE_WINDOW_DAYS = { min: 1, max: 60, default: 7 } as const;
+export const RESPONSE_WINDOW_FIELD = "responseWindowDays";
+export const RESPONSE_WINDOW_MESSAGE = `The response window must be a whole number of days from ${RESPONSE_WINDOW_DAYS.min} to ${RESPONSE_WINDOW_DAYS.max}.`;
+
+export const ResponseWindowSchema = z.coerce
+  .number({ error: RESPONSE_WINDOW_MESSAGE })
+  .int(RESPONSE_WINDOW_MESSAGE)
+  .min(RESPONSE_WINDOW_DAYS.min, RESPONSE_WINDOW_MESSAGE)
+  .max(RESPONSE_WINDOW_DAYS.max, RESPONSE_WINDOW_MESSAGE);
+
+/** "" and other non-numbers fail; "7" -> 7. */
+export function parseResponseWindowDays(input: unknown): { ok: true; days: number } | { ok: false; message: string } {
+  const text = typeof input === "string" ? input.trim() : "";
+  if (!/^\d{1,3}$/.test(text)) return { ok: false, message: RESPONSE_WINDOW_MESSAGE };
+  const parsed = ResponseWindowSchema.safeParse(text);
+  return parsed.success ? { ok: true, days: parsed.data } : { ok: false, message: RESPONSE_WINDOW_MESSAGE };
+}
+
+/** The trust signal needs this many answered inquiries before it is shown. */
+export const MIN_ANSWERED_FOR_REPLY_TIME = 3;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Median of reply durations in ms, rounded up to whole days (at least 1); null below the minimum count. */
+export function typicalReplyDays(replyDurationsMs: number[]): number | null {
+  if (replyDurationsMs.length < MIN_ANSWERED_FOR_REPLY_TIME) return null;
+  const sorted = [...replyDurationsMs].map((ms) => Math.max(0, ms)).sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return Math.max(1, Math.ceil(median / DAY_MS));
+}
+
+export function replyTimeText(days: number): string {
+  return `Owner usually replies within ${days} ${days === 1 ? "day" : "days"}`;
+}

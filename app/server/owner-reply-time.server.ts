@@ -1,0 +1,30 @@
+// The trust signal on the domain page: how fast this domain's owner usually confirms a reply.
+// Decided per owner: all domains with the same owner email (trimmed, case-insensitive) share one
+// figure, because the same person answers for all of them; a domain without an owner email (its
+// mail goes to the admin) counts only its own inquiries. Reply time = answered_at - paid_at of each
+// answered inquiry, over the owner's 100 most recent answers; the page shows the median rounded up
+// to whole days once at least 3 are answered (typicalReplyDays in app/lib/response-window.ts).
+import type { Domain } from "../../db/schema";
+import { typicalReplyDays } from "../lib/response-window";
+import { lazyStatement } from "./db.server";
+
+const RECENT_ANSWERS = 100;
+
+const byOwner = lazyStatement<[string, number], { ms: number }>(
+  `SELECT (julianday(i.answered_at) - julianday(i.paid_at)) * 86400000.0 AS ms
+   FROM domains d JOIN inquiries i ON i.domain_id = d.id AND i.answered_at IS NOT NULL
+   WHERE lower(trim(d.owner_email)) = ? AND i.paid_at IS NOT NULL
+   ORDER BY i.answered_at DESC LIMIT ?`,
+);
+const byDomain = lazyStatement<[number, number], { ms: number }>(
+  `SELECT (julianday(answered_at) - julianday(paid_at)) * 86400000.0 AS ms
+   FROM inquiries WHERE domain_id = ? AND answered_at IS NOT NULL AND paid_at IS NOT NULL
+   ORDER BY answered_at DESC LIMIT ?`,
+);
+
+/** Whole days (at least 1), or null while fewer than 3 of the owner's inquiries are answered. */
+export function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): number | null {
+  const owner = domain.owner_email.trim().toLowerCase();
+  const rows = owner ? byOwner().all(owner, RECENT_ANSWERS) : byDomain().all(domain.id, RECENT_ANSWERS);
+  return typicalReplyDays(rows.map((row) => row.ms));
+}

@@ -1,0 +1,278 @@
+import { createHmac } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCookie } from "../support/admin";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { BUYER, postForm, request, waitFor } from "../support/http";
+import {
+  DAY_MS,
+  inquiryRow,
+  mailText,
+  newDomain,
+  onServer,
+  payInquiry,
+  replyLinkIn,
+  subjectOf,
+  testClock,
+} from "../support/refund-promise";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { http, visibleText } from "./admin-helpers";
+
+// The refund promise's buyer and owner side over HTTP and real SMTP: the buyer's receipt, the owner's
+// signed "I have replied" link (forged, reused, expired), the response window, the trust signal.
+const SECRET = "refund-promise-test-secret-0123456789";
+const PUBLIC_URL = "https://domains.example.test";
+let smtp: TestSmtp;
+let app: AppServer;
+const clock = testClock();
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  app = await startAppServer({
+    env: {
+      SMTP_URL: smtp.url,
+      MAIL_RETRY_BASE_MS: "100",
+      SESSION_SECRET: SECRET,
+      PUBLIC_URL,
+      ADMIN_EMAIL: "window-admin@example.test",
+      ADMIN_PASSWORD: "window-password",
+      TEST_CLOCK_FILE: clock.file,
+      // This file never lets a refund run: it checks the owner's side only (see auto-refund.test.ts).
+      REFUND_SCHEDULER_INTERVAL_MS: "3600000",
+    },
+  });
+});
+afterAll(async () => {
+  await app?.stop();
+  if (app) removeDataDir(app);
+  await smtp?.stop();
+});
+
+const mailsTo = (address: string, subject: string) => smtp.messages.filter((m) => m.to.includes(address) && subjectOf(m).includes(subject));
+const ownerMail = (domainName: string) =>
+  waitFor(() => smtp.messages.find((m) => subjectOf(m).startsWith(`New inquiry for ${domainName}`)), 10_000, "owner email");
+
+function sign(publicId: string, expires: number): string {
+  return createHmac("sha256", SECRET).update(`owner-replied\n${publicId}\n${expires}`).digest("base64url");
+}
+
+describe("buyer receipt", () => {
+  it("is emailed once on payment with the domain, amount, date and the promise's deadline", async () => {
+    const domain = newDomain(app);
+    const buyerEmail = `receipt-${domain.id}@buyer.example`;
+    const inquiry = await payInquiry(app, domain, { email: buyerEmail });
+    expect(inquiry.status).toBe("paid");
+    expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(7 * DAY_MS);
+    const [receipt] = await waitFor(() => mailsTo(buyerEmail, "Receipt").length > 0 && mailsTo(buyerEmail, "Receipt"), 10_000, "receipt");
+    expect(subjectOf(receipt!)).toBe(`Receipt: inquiry fee for ${domain.name}`);
+    const text = mailText(receipt!);
+    expect(text).toContain(`Domain: ${domain.name}`);
+    expect(text).toContain("Inquiry fee paid: $19.99");
+    const paidDay = new Date(inquiry.paid_at!).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    const deadlineDay = new Date(inquiry.reply_deadline_at!).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    expect(text).toContain(`Date: ${paidDay}`);
+    expect(text).toMatch(new RegExp(`if the owner does not respond by ${deadlineDay} at \\d{1,2}:\\d{2} [AP]M UTC`));
+    expect(text).toContain("your fee of $19.99 is refunded in full");
+
+    // The success page reloaded (fulfilment runs again): still one receipt.
+    await request(app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(mailsTo(buyerEmail, "Receipt")).toHaveLength(1);
+  });
+
+  it("the response window setting sets the deadline of inquiries paid after it changed", async () => {
+    const db = app.db();
+    db.prepare(
+      `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('response_window_days', '3', datetime(), datetime())
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    ).run();
+    try {
+      const inquiry = await payInquiry(app, newDomain(app));
+      expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(3 * DAY_MS);
+    } finally {
+      db.prepare("DELETE FROM settings WHERE key = 'response_window_days'").run();
+    }
+  });
+});
+
+describe("owner reply link", () => {
+  it("GET only shows a confirmation; POST marks the inquiry answered once; the link then reads as used", async () => {
+    const domain = newDomain(app, { ownerEmail: "link-owner@example.test" });
+    const inquiry = await payInquiry(app, domain);
+    const mail = await ownerMail(domain.name);
+    expect(mail.to).toEqual(["link-owner@example.test"]);
+    const link = replyLinkIn(mail);
+    expect(link.origin).toBe(PUBLIC_URL);
+    expect(link.pathname).toBe(`/owner-reply/${inquiry.public_id}`);
+    expect(mailText(mail)).toContain("refunded automatically");
+
+    // A mail scanner's prefetch (GET, twice) changes nothing.
+    for (let i = 0; i < 2; i++) {
+      const page = await request(app, onServer(link));
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("Confirm your reply");
+      expect(page.body).toContain(BUYER.name);
+      expect(page.body).toContain(domain.name);
+      expect(page.body).toContain("I have replied to this buyer");
+      expect(page.headers.get("cache-control")).toBe("no-store");
+      expect(page.headers.get("referrer-policy")).toBe("same-origin");
+    }
+    expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
+
+    const confirmed = await postForm(app, onServer(link), {});
+    expect(confirmed.status).toBe(303);
+    const done = await request(app, confirmed.headers.get("location")!);
+    expect(done.status).toBe(200);
+    expect(done.body).toContain("Thank you");
+    expect(done.body).toContain(`The inquiry from ${BUYER.name} about ${domain.name} is marked as answered.`);
+    const answered = inquiryRow(app, inquiry.public_id);
+    expect(answered).toMatchObject({ status: "paid", answered_via: "owner_link" });
+    expect(answered.answered_at).toBeTruthy();
+
+    // Reused: a clear page with 410, and the first answer time is kept.
+    const again = await postForm(app, onServer(link), {});
+    expect(again.status).toBe(410);
+    expect(again.body).toContain("This link has already been used");
+    const reopened = await request(app, onServer(link));
+    expect(reopened.status).toBe(410);
+    expect(reopened.body).toContain("This link has already been used");
+    expect(inquiryRow(app, inquiry.public_id).answered_at).toBe(answered.answered_at);
+  });
+
+  it("refuses forged links and links moved to another inquiry with 403, changing nothing", async () => {
+    const first = await payInquiry(app, newDomain(app));
+    const second = await payInquiry(app, newDomain(app));
+    const expires = Math.floor(Date.parse(first.reply_deadline_at!) / 1000);
+    const good = `/owner-reply/${first.public_id}?expires=${expires}&signature=${sign(first.public_id, expires)}`;
+    const forged = [
+      // Another inquiry's id under the first one's signature.
+      `/owner-reply/${second.public_id}?expires=${expires}&signature=${sign(first.public_id, expires)}`,
+      // A later expiry under the original signature.
+      `/owner-reply/${first.public_id}?expires=${expires + 86400}&signature=${sign(first.public_id, expires)}`,
+      // One character of the signature changed, a missing one, a made-up one.
+      good.replace(/signature=(.)/, (_m, c: string) => `signature=${c === "A" ? "B" : "A"}`),
+      `/owner-reply/${first.public_id}?expires=${expires}`,
+      `/owner-reply/${first.public_id}?expires=${expires}&signature=${"x".repeat(43)}`,
+      // Signed with another secret.
+      `/owner-reply/${first.public_id}?expires=${expires}&signature=${createHmac("sha256", "another-secret-0123456789").update(`owner-replied\n${first.public_id}\n${expires}`).digest("base64url")}`,
+    ];
+    for (const path of forged) {
+      const page = await request(app, path);
+      expect(page.status, path).toBe(403);
+      expect(page.body).toContain("This link is not valid");
+      const post = await postForm(app, path, {});
+      expect(post.status, path).toBe(403);
+      expect(post.body).toContain("This link is not valid");
+    }
+    expect(inquiryRow(app, first.public_id).answered_at).toBeNull();
+    expect(inquiryRow(app, second.public_id).answered_at).toBeNull();
+    // The genuine link still works.
+    expect((await request(app, good)).status).toBe(200);
+  });
+
+  it("expires with the reply window: a clear 410 page, and the inquiry stays unanswered", async () => {
+    const domain = newDomain(app);
+    const inquiry = await payInquiry(app, domain);
+    const link = replyLinkIn(await ownerMail(domain.name));
+    try {
+      await clock.set(7 * DAY_MS + 60_000);
+      const page = await request(app, onServer(link));
+      expect(page.status).toBe(410);
+      expect(page.body).toContain("This link has expired");
+      expect(page.body).toContain("the buyer&#x27;s fee is being refunded automatically");
+      const post = await postForm(app, onServer(link), {});
+      expect(post.status).toBe(410);
+      expect(post.body).toContain("This link has expired");
+      expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
+    } finally {
+      await clock.set(0);
+    }
+    // One minute before the deadline it still works.
+    await clock.set(7 * DAY_MS - 60_000);
+    try {
+      const post = await postForm(app, onServer(link), {});
+      expect(post.status).toBe(303);
+      expect(inquiryRow(app, inquiry.public_id).answered_at).toBeTruthy();
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("answers an unknown inquiry's correctly signed link with 404", async () => {
+    const publicId = "no-such-inquiry-0000000";
+    const expires = Math.floor(Date.now() / 1000) + 3600;
+    const page = await request(app, `/owner-reply/${publicId}?expires=${expires}&signature=${sign(publicId, expires)}`);
+    expect(page.status).toBe(404);
+    expect(page.body).toContain("This inquiry no longer exists");
+  });
+});
+
+describe("trust signal on the domain page", () => {
+  it("shows the owner's median reply time, rounded up to days, once three of their inquiries are answered", async () => {
+    // One owner, two domains (the address written differently): reply times count per owner.
+    const owner = `Trusted-${Date.now()}@Example.test`;
+    const first = newDomain(app, { ownerEmail: owner });
+    const second = newDomain(app, { ownerEmail: ` ${owner.toLowerCase()} ` });
+    const other = newDomain(app, { ownerEmail: "someone-else@example.test" });
+
+    async function payWithLink(domain: { short: string; name: string }) {
+      const inquiry = await payInquiry(app, domain);
+      const mail = await waitFor(
+        () => smtp.messages.find((m) => mailText(m).includes(`Reference: ${inquiry.public_id}`) && subjectOf(m).startsWith("New inquiry")),
+        10_000,
+        "owner email",
+      );
+      return onServer(replyLinkIn(mail));
+    }
+    async function confirmAfter(link: string, delayMs: number) {
+      await clock.set(delayMs);
+      try {
+        expect((await postForm(app, link, {})).status).toBe(303);
+      } finally {
+        await clock.set(0);
+      }
+    }
+    const replyText = /Owner usually replies within (\d+) days?/;
+
+    await confirmAfter(await payWithLink(first), 0.5 * DAY_MS);
+    await confirmAfter(await payWithLink(second), 2.2 * DAY_MS);
+    await confirmAfter(await payWithLink(other), 0.1 * DAY_MS);
+    const third = await payWithLink(first);
+    // Two answers so far: nothing shown yet (and these pages are now in the page cache).
+    for (const domain of [first, second]) expect((await request(app, `/domain/${domain.short}`)).body).not.toMatch(replyText);
+
+    await confirmAfter(third, 5 * DAY_MS);
+    // Median of 0.5, 2.2 and 5 days = 2.2 days -> "within 3 days", on both of the owner's domains:
+    // the answer alone (no domain or settings write) must reach the cached pages.
+    for (const domain of [first, second]) {
+      const page = await request(app, `/domain/${domain.short}`);
+      expect(page.body).toContain("Owner usually replies within 3 days");
+    }
+    // The other owner has one answer: no signal.
+    expect((await request(app, `/domain/${other.short}`)).body).not.toMatch(replyText);
+  });
+});
+
+describe("response window setting (admin Settings)", () => {
+  it("is validated on the server: whole days from 1 to 60", async () => {
+    const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
+    const post = (value: string) => http(app, "/admin", { cookie, form: { intent: "response-window", responseWindowDays: value }, headers: { Origin: new URL(app.url).origin } });
+    for (const value of ["0", "61", "7.5", "abc", "", "-1"]) {
+      const reply = await post(value);
+      expect(reply.status, value).toBe(400);
+      expect(visibleText(reply.body)).toContain("The response window must be a whole number of days from 1 to 60.");
+    }
+    expect(app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get()).toBeUndefined();
+    const saved = await post("14");
+    expect(saved.status).toBe(303);
+    expect(saved.location).toContain("notice=response-window-updated");
+    const panel = await http(app, saved.location!, { cookie });
+    expect(visibleText(panel.body)).toContain("Response window updated.");
+    expect(panel.body).toMatch(/id="response-window"[^>]*value="14"/);
+    try {
+      const inquiry = await payInquiry(app, newDomain(app));
+      expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(14 * DAY_MS);
+    } finally {
+      app.db().prepare("DELETE FROM settings WHERE key = 'response_window_days'").run();
+    }
+  });
+});

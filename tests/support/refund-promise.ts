@@ -1,0 +1,105 @@
+// Helpers for the refund-promise tests: a buyer paying with the test provider (no JavaScript), a
+// clock the tests move on a running server (TEST_CLOCK_FILE), and reading what a mail program shows.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AppServer } from "./app-server";
+import { insertDomain, uniqueDomainName } from "./data";
+import { BUYER, postForm, request } from "./http";
+import type { ReceivedMail } from "./smtp";
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A clock file for TEST_CLOCK_FILE; `set` moves the server's now() by offsetMs (applied within 20 ms). */
+export function testClock() {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "clock-")), "offset");
+  writeFileSync(file, "0");
+  let offset = 0;
+  return {
+    file,
+    get offsetMs() {
+      return offset;
+    },
+    async set(offsetMs: number) {
+      offset = offsetMs;
+      writeFileSync(file, String(offsetMs));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    },
+    async advance(ms: number) {
+      await this.set(offset + ms);
+    },
+  };
+}
+
+export function newDomain(server: AppServer, options: { ownerEmail?: string; prefix?: string } = {}) {
+  const name = uniqueDomainName(options.prefix ?? "promise");
+  const id = insertDomain(server.db(), { name, priceCents: 250_000, ownerEmail: options.ownerEmail ?? "owner@example.test" });
+  return { id, name, short: name.replace(/\.com$/, "") };
+}
+
+/** A buyer pays the inquiry fee with the test provider's checkout page; returns the paid inquiry row. */
+export async function payInquiry(server: AppServer, domain: { short: string }, buyer: Partial<typeof BUYER> = {}) {
+  const started = await postForm(server, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, ...buyer });
+  if (started.status !== 303) throw new Error(`inquiry form answered ${started.status}`);
+  // Locations may be absolute on PUBLIC_URL: follow them on the test server.
+  const local = (location: string | null) => {
+    const url = new URL(location!, server.url);
+    return url.pathname + url.search;
+  };
+  const paid = await postForm(server, local(started.headers.get("location")), { card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+  const back = local(paid.headers.get("location"));
+  const success = await request(server, back);
+  if (!success.body.includes("Payment Successful!")) throw new Error("payment did not succeed");
+  const publicId = new URL(back, server.url).searchParams.get("inquiry")!;
+  return inquiryRow(server, publicId);
+}
+
+export interface InquiryRow {
+  id: number;
+  public_id: string;
+  status: string;
+  email: string;
+  paid_at: string | null;
+  answered_at: string | null;
+  answered_via: string | null;
+  refunded_at: string | null;
+  reply_deadline_at: string | null;
+  refund_attempts: number;
+  refund_next_attempt_at: string | null;
+  refund_last_error: string | null;
+  payment_intent_id: string | null;
+}
+
+export function inquiryRow(server: AppServer, publicId: string): InquiryRow {
+  return server.db().prepare("SELECT * FROM inquiries WHERE public_id = ?").get(publicId) as InquiryRow;
+}
+
+/** The text part as a mail program shows it: headers dropped, quoted-printable decoded. */
+export function mailText(mail: ReceivedMail): string {
+  const split = mail.raw.indexOf("\r\n\r\n") >= 0 ? mail.raw.indexOf("\r\n\r\n") : mail.raw.indexOf("\n\n");
+  const headers = mail.raw.slice(0, split);
+  let body = mail.raw.slice(split).trim();
+  if (/Content-Transfer-Encoding:\s*quoted-printable/i.test(headers)) {
+    body = Buffer.from(
+      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      "latin1",
+    ).toString("utf8");
+  } else if (/Content-Transfer-Encoding:\s*base64/i.test(headers)) {
+    body = Buffer.from(body, "base64").toString("utf8");
+  }
+  return body.replace(/\r\n/g, "\n");
+}
+
+export function subjectOf(mail: ReceivedMail): string {
+  return /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(mail.raw)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
+}
+
+/** The owner's "I have replied" link in an owner email. */
+export function replyLinkIn(mail: ReceivedMail): URL {
+  const match = /(https?:\/\/\S+\/owner-reply\/\S+)/.exec(mailText(mail));
+  if (!match) throw new Error(`no reply link in:\n${mailText(mail)}`);
+  return new URL(match[1]!);
+}
+
+/** The same link's path on the test server (PUBLIC_URL in the email may name another host). */
+export const onServer = (link: URL) => link.pathname + link.search;
