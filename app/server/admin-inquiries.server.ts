@@ -21,6 +21,9 @@ export type InboxRow = Pick<
   | "answered_at"
   | "refunded_at"
   | "last_error"
+  | "reply_deadline_at"
+  | "refund_attempts"
+  | "refund_next_attempt_at"
 >;
 
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
@@ -37,6 +40,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
     .select([
       "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency",
       "status", "paid_at", "answered_at", "refunded_at", "last_error",
+      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at",
     ])
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")

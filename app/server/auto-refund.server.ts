@@ -14,6 +14,7 @@ import { lazyStatement, sqlite } from "./db.server";
 import { env } from "./env.server";
 import { queueEmail } from "./mail.server";
 import { formatUtc } from "./refund-promise.server";
+import { refundInquiry } from "./refunds.server";
 
 /** Refunds one inquiry through the payment provider; resolves once the provider accepted the refund, throws otherwise. */
 export type RefundOneInquiry = (inquiryId: number) => Promise<unknown>;
@@ -151,3 +152,12 @@ export function createAutoRefundTask(refund: RefundOneInquiry) {
     },
   };
 }
+
+/** The admin inbox's refund (refunds.server.ts), the one way a fee goes back: a refusal becomes an error to retry. */
+async function refundThroughProvider(inquiryId: number): Promise<void> {
+  const outcome = await refundInquiry(inquiryId);
+  if (outcome.status === "refunded" || outcome.status === "already-refunded") return;
+  throw new Error(outcome.message);
+}
+
+export const autoRefundTask = createAutoRefundTask(refundThroughProvider);

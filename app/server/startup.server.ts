@@ -4,6 +4,7 @@ import { db, closeDatabase, migrateToLatest } from "./db.server";
 import { domainViewFlushTask } from "./domain-views.server";
 import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
+import { autoRefundTask } from "./auto-refund.server";
 import { outboxTask } from "./mail.server";
 import { plannerStatsTask } from "./planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
@@ -20,6 +21,7 @@ export function registerBackgroundTask(task: Task): void {
 
 registerBackgroundTask(outboxTask);
 registerBackgroundTask(plannerStatsTask);
+registerBackgroundTask(autoRefundTask);
 
 async function isBrandNewDatabase(): Promise<boolean> {
   const row = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'domains'`.execute(db);

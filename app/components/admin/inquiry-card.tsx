@@ -46,6 +46,7 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
       </dl>
       <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
       {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
+      <RefundPromiseStatus inquiry={inquiry} />
       {inquiry.status === "paid" ? (
         <Form method="post" className="mt-4 flex flex-wrap gap-3">
           <input type="hidden" name="id" value={inquiry.id} />
@@ -61,5 +62,24 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
         </Form>
       ) : null}
     </article>
+  );
+}
+
+/** The refund promise: the reply deadline while awaiting, and a failing automatic refund's retries. */
+function RefundPromiseStatus({ inquiry }: { inquiry: InboxRow }) {
+  if (inquiry.status !== "paid" || inquiry.answered_at || !inquiry.reply_deadline_at) return null;
+  if (inquiry.refund_attempts > 0 && inquiry.refund_next_attempt_at) {
+    const attempts = inquiry.refund_attempts === 1 ? "1 failed attempt" : `${inquiry.refund_attempts} failed attempts`;
+    return (
+      <p className="mt-3 text-sm text-red-300">
+        {`Automatic refund: ${attempts}, next attempt `}
+        <LocalDate iso={inquiry.refund_next_attempt_at} />
+      </p>
+    );
+  }
+  return (
+    <p className="mt-3 text-sm text-slate-300">
+      Reply due by <LocalDate iso={inquiry.reply_deadline_at} />, or the fee is refunded automatically
+    </p>
   );
 }

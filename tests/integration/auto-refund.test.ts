@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCookie } from "../support/admin";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { BUYER, postForm, postJson, setFeeCents, waitFor } from "../support/http";
+import { DAY_MS, inquiryRow, mailText, newDomain, onServer, replyLinkIn, subjectOf, testClock } from "../support/refund-promise";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { http, visibleText } from "./admin-helpers";
+
+// The refund scheduler against the real stripe SDK and a Stripe-compatible server, with a clock the
+// test moves (TEST_CLOCK_FILE) and the buyer's email on a real SMTP server.
+const PAST_DEADLINE = 7 * DAY_MS + 60_000;
+let fake: FakeStripe;
+let smtp: TestSmtp;
+let app: AppServer;
+const clock = testClock();
+const env = () => ({
+  STRIPE_SECRET_KEY: "sk_test_fake",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+  STRIPE_API_BASE: fake.url,
+  SMTP_URL: smtp.url,
+  MAIL_RETRY_BASE_MS: "100",
+  TEST_CLOCK_FILE: clock.file,
+  REFUND_SCHEDULER_INTERVAL_MS: "150",
+  REFUND_RETRY_BASE_MS: "1500",
+  ADMIN_EMAIL: "refund-admin@example.test",
+  ADMIN_PASSWORD: "refund-password",
+});
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  smtp = await startSmtp();
+  app = await startAppServer({ env: env() });
+  setFeeCents(app.db(), 1999);
+});
+afterAll(async () => {
+  await app?.stop();
+  if (app) removeDataDir(app);
+  await smtp?.stop();
+  await fake?.stop();
+});
+
+/** A buyer pays through the JavaScript path (PaymentIntent, confirmed as Stripe.js would). */
+async function payWithStripe(server: AppServer) {
+  const domain = newDomain(server, { prefix: "autorefund" });
+  const buyerEmail = `buyer-${domain.id}@buyer.example`;
+  const created = await postJson(server, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, email: buyerEmail } });
+  expect(created.status).toBe(200);
+  const intentId = created.json.payment_intent_id as string;
+  fake.confirm(intentId, "pm_card_visa");
+  const confirmed = await postJson(server, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short, customer_info: BUYER });
+  expect(confirmed.json.ok).toBe(true);
+  const publicId = (server.db().prepare("SELECT public_id FROM inquiries WHERE payment_intent_id = ?").get(intentId) as { public_id: string }).public_id;
+  return { domain, intentId, buyerEmail, publicId };
+}
+
+const refundsFor = (intentId: string) => [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+const refundMails = (buyerEmail: string) => smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).includes("has been refunded"));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("automatic refunds", () => {
+  it("refunds an unanswered inquiry once after the window, emails the buyer, and never refunds an answered one", async () => {
+    const unanswered = await payWithStripe(app);
+    const answered = await payWithStripe(app);
+    const ownerMail = await waitFor(
+      () => smtp.messages.find((m) => subjectOf(m).startsWith("New inquiry") && mailText(m).includes(answered.publicId)),
+      10_000,
+      "owner email",
+    );
+    expect((await postForm(app, onServer(replyLinkIn(ownerMail)), {})).status).toBe(303);
+
+    // Within the window nothing happens, however many passes run.
+    await clock.set(7 * DAY_MS - 60_000);
+    await sleep(600);
+    expect(inquiryRow(app, unanswered.publicId).status).toBe("paid");
+    expect(refundsFor(unanswered.intentId)).toHaveLength(0);
+
+    try {
+      await clock.set(PAST_DEADLINE);
+      const refunded = await waitFor(() => inquiryRow(app, unanswered.publicId).status === "refunded" && inquiryRow(app, unanswered.publicId), 10_000, "refund");
+      expect(refunded.refunded_at).toBeTruthy();
+      expect(refunded.refund_attempts).toBe(1);
+      const [mail] = await waitFor(() => refundMails(unanswered.buyerEmail).length > 0 && refundMails(unanswered.buyerEmail), 10_000, "refund email");
+      expect(subjectOf(mail!)).toBe(`Your inquiry fee for ${unanswered.domain.name} has been refunded`);
+      expect(mailText(mail!)).toContain("your inquiry fee of $19.99 has been refunded in full");
+
+      // More passes later: still one refund at the provider, one email; the answered inquiry is untouched.
+      await sleep(1_000);
+      expect(refundsFor(unanswered.intentId)).toHaveLength(1);
+      expect(fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === unanswered.intentId)[0]!.headers["idempotency-key"]).toBe(
+        `refund-${unanswered.publicId}`,
+      );
+      expect(refundMails(unanswered.buyerEmail)).toHaveLength(1);
+      expect(inquiryRow(app, answered.publicId)).toMatchObject({ status: "paid", refund_attempts: 0, refunded_at: null });
+      expect(refundsFor(answered.intentId)).toHaveLength(0);
+      expect(refundMails(answered.buyerEmail)).toHaveLength(0);
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("a provider failure is retried with backoff, shown in the inbox, and refunded once in the end", async () => {
+    const inquiry = await payWithStripe(app);
+    // The fake refuses the next two refunds (a 400 is not retried by the SDK itself).
+    fake.failNext({ method: "POST", path: "/v1/refunds", status: 400, times: 2, error: { type: "invalid_request_error", message: "Refunds are unavailable (test outage)" } });
+    try {
+      await clock.set(PAST_DEADLINE);
+      const failed = await waitFor(() => inquiryRow(app, inquiry.publicId).refund_attempts >= 1 && inquiryRow(app, inquiry.publicId), 10_000, "first failure");
+      expect(failed.status).toBe("paid");
+      expect(failed.refund_last_error).toContain("Refunds are unavailable (test outage)");
+      expect(Date.parse(failed.refund_next_attempt_at!)).toBeGreaterThan(Date.parse(failed.reply_deadline_at!));
+
+      const cookie = await adminCookie(app.url, { email: "refund-admin@example.test", password: "refund-password" });
+      const inbox = visibleText((await http(app, `/admin/inquiries?domain=${inquiry.domain.name}`, { cookie })).body);
+      expect(inbox).toContain("Refunds are unavailable (test outage)");
+      expect(inbox, inbox).toMatch(/Automatic refund: [12] failed attempts?, next attempt/);
+
+      const refunded = await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded" && inquiryRow(app, inquiry.publicId), 20_000, "refund after retries");
+      expect(refunded.refund_attempts).toBe(3);
+      expect(refunded.refund_last_error).toBeNull();
+      await waitFor(() => refundMails(inquiry.buyerEmail).length > 0, 10_000, "refund email");
+      await sleep(800);
+      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+      expect(refundMails(inquiry.buyerEmail)).toHaveLength(1);
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("two servers on one database refund each inquiry once", async () => {
+    const inquiries = [await payWithStripe(app), await payWithStripe(app), await payWithStripe(app)];
+    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    try {
+      await clock.set(PAST_DEADLINE);
+      await waitFor(() => inquiries.every((i) => inquiryRow(app, i.publicId).status === "refunded"), 15_000, "all refunded");
+      await Promise.all(inquiries.map((i) => waitFor(() => refundMails(i.buyerEmail).length > 0, 10_000, "refund email")));
+      await sleep(1_000);
+      for (const i of inquiries) {
+        expect(inquiryRow(app, i.publicId).refund_attempts).toBe(1);
+        expect(refundsFor(i.intentId)).toHaveLength(1);
+        expect(fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === i.intentId)).toHaveLength(1);
+        // Queued once. (Delivery is the outbox's job; with two processes draining one outbox it may
+        // send a message twice, which is outside this scheduler.)
+        const queued = app.db().prepare("SELECT count(*) AS n FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.public_id = ? AND o.kind = 'refund'").get(i.publicId) as { n: number };
+        expect(queued.n).toBe(1);
+      }
+    } finally {
+      await clock.set(0);
+      await second.stop();
+    }
+  });
+
+  it("survives a restart: an inquiry that fell due while the server was down is refunded when it starts", async () => {
+    const inquiry = await payWithStripe(app);
+    await app.stop();
+    await clock.set(PAST_DEADLINE);
+    app = await startAppServer({ dataDir: app.dataDir, env: env() });
+    try {
+      await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 10_000, "refund after restart");
+      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+      await waitFor(() => refundMails(inquiry.buyerEmail).length === 1, 10_000, "refund email");
+    } finally {
+      await clock.set(0);
+    }
+  });
+});
