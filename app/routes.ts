@@ -15,6 +15,7 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/inquiries", "routes/admin.inquiries.tsx"),
   route("admin/portfolio", "routes/admin.portfolio.tsx"),
+  route("admin/domains/:id", "routes/admin.domain.tsx"),
   route("admin/export/domains.csv", "routes/admin.export.domains.ts"),
   route("admin/export/inquiries.csv", "routes/admin.export.inquiries.ts"),
   route("healthz", "routes/healthz.ts"),

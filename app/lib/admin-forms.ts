@@ -118,12 +118,16 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return errors;
 }
 
-export type DomainSort = "newest" | "oldest" | "price-desc" | "price-asc";
+export const DOMAIN_SORT_VALUES = ["newest", "oldest", "price-desc", "price-asc", "views-desc", "started-desc", "paid-desc"] as const;
+export type DomainSort = (typeof DOMAIN_SORT_VALUES)[number];
 export const DOMAIN_SORTS: Array<{ value: DomainSort; label: string }> = [
   { value: "newest", label: "Newest first" },
   { value: "oldest", label: "Oldest first" },
   { value: "price-desc", label: "Price: high to low" },
   { value: "price-asc", label: "Price: low to high" },
+  { value: "views-desc", label: "Most viewed" },
+  { value: "started-desc", label: "Most inquiries started" },
+  { value: "paid-desc", label: "Most paid inquiries" },
 ];
 
 /** What an /admin form post answers with when it does not redirect. */

@@ -11,7 +11,7 @@ import { Notice } from "../components/admin/notice";
 import { SettingsBlock } from "../components/admin/settings-block";
 import { StatCards } from "../components/admin/stat-cards";
 import { primaryButton } from "../components/ui";
-import { DOMAINS_PER_PAGE, NOTICES, type DomainSort } from "../lib/admin-forms";
+import { DOMAIN_SORT_VALUES, DOMAINS_PER_PAGE, NOTICES, type DomainSort } from "../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { handleAdminAction } from "../server/admin-actions.server";
 import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/admin-domains.server";
@@ -23,7 +23,7 @@ import type { Route } from "./+types/admin";
 
 const PanelQuery = z.object({
   q: z.string().catch("").transform((q) => q.trim().slice(0, MAX_SEARCH_LENGTH)),
-  sort: z.enum(["newest", "oldest", "price-desc", "price-asc"]).catch("newest"),
+  sort: z.enum(DOMAIN_SORT_VALUES).catch("newest"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   edit: z.coerce.number().int().positive().optional().catch(undefined),
   delete: z.coerce.number().int().positive().optional().catch(undefined),
@@ -123,7 +123,7 @@ function DomainsSection({
           {query.q ? "No domains match your search." : "No domains added yet."}
         </p>
       ) : (
-        <DomainsTable rows={listing.rows} editId={query.edit} />
+        <DomainsTable rows={listing.rows} editId={query.edit} sort={query.sort} />
       )}
       <Pagination page={listing.page} pageCount={listing.pageCount} />
       <AddDomainDialog open={addOpen} result={addResult} />

@@ -5,12 +5,15 @@ import type { DomainEntry, DomainSort } from "../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { nowIso } from "./clock.server";
 import { db, lazyStatement } from "./db.server";
+import type { FunnelTotals } from "../lib/funnel";
+import { funnelSelections } from "./domain-funnel.server";
 import { insertDomain, liveDomainTotals } from "./domains.server";
 
 export type AdminDomainRow = Pick<
   Domain,
   "id" | "domain_name" | "asking_price_cents" | "inquiry_count" | "tracking_id" | "owner_email" | "created_at"
->;
+> &
+  FunnelTotals;
 
 export interface PortfolioStats {
   totalDomains: number;
@@ -29,11 +32,17 @@ function escapeLike(term: string): string {
 
 const FEW_MATCHES = 5000;
 
-const ORDER: Record<DomainSort, [column: "created_at" | "asking_price_cents", direction: "asc" | "desc"]> = {
+const ORDER: Record<
+  DomainSort,
+  [column: "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count", direction: "asc" | "desc"]
+> = {
   newest: ["created_at", "desc"],
   oldest: ["created_at", "asc"],
   "price-desc": ["asking_price_cents", "desc"],
   "price-asc": ["asking_price_cents", "asc"],
+  "views-desc": ["views", "desc"],
+  "started-desc": ["inquiries_started", "desc"],
+  "paid-desc": ["inquiry_count", "desc"],
 };
 
 export interface AdminDomainPage {
@@ -68,6 +77,7 @@ export async function listAdminDomains(options: {
   const [column, direction] = ORDER[options.sort];
   const rows = await query
     .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
+    .select(funnelSelections)
     .orderBy(column, direction)
     .orderBy("id", direction)
     .limit(options.perPage)
@@ -80,6 +90,7 @@ export async function findLiveDomainById(id: number): Promise<AdminDomainRow | u
   return db
     .selectFrom("domains")
     .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
+    .select(funnelSelections)
     .where("id", "=", id)
     .where("deleted_at", "is", null)
     .executeTakeFirst();

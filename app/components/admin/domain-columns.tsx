@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import type { DomainSort } from "../../lib/admin-forms";
 import type { AdminDomainRow } from "../../server/admin-domains.server";
 import { shortDomainName } from "../../lib/domain-name";
 import { LocalDate } from "./local-date";
@@ -9,7 +10,7 @@ export type DomainCell = (row: AdminDomainRow) => React.ReactNode;
  * The table's plain columns, in order. Price and Actions are interactive and live in DomainRow.
  * To add a column: add an entry here (and select its data in listAdminDomains).
  */
-export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" | "actions" }> = [
+export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" | "actions"; sort?: DomainSort }> = [
   {
     header: "Domain",
     cell: (row) => (
@@ -18,10 +19,25 @@ export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" 
       </Link>
     ),
   },
-  { header: "Price", cell: "price" },
+  { header: "Price", cell: "price", sort: "price-desc" },
+  // Sortable through the "Sort by" select only: a header link named "Inquiries" would read like the nav link.
   { header: "Inquiries", cell: (row) => `${row.inquiry_count ?? 0} paid` },
+  {
+    header: "Views",
+    sort: "views-desc",
+    cell: (row) => (
+      <Link
+        to={`/admin/domains/${row.id}`}
+        aria-label={`${row.views.toLocaleString("en-US")} views, funnel and minimum offer of ${row.domain_name}`}
+        className="text-blue-300 underline-offset-4 hover:underline"
+      >
+        {row.views.toLocaleString("en-US")}
+      </Link>
+    ),
+  },
+  { header: "Started", cell: (row) => row.inquiries_started.toLocaleString("en-US"), sort: "started-desc" },
   { header: "Tracking ID", cell: (row) => row.tracking_id },
   { header: "Owner Email", cell: (row) => row.owner_email || <span className="text-slate-400">Not set</span> },
-  { header: "Created", cell: (row) => <LocalDate iso={row.created_at} /> },
+  { header: "Created", cell: (row) => <LocalDate iso={row.created_at} />, sort: "newest" },
   { header: "Actions", cell: "actions" },
 ];

@@ -18,7 +18,8 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
           <label htmlFor="admin-sort" className="text-sm text-slate-300">
             Sort by
           </label>
-          <select id="admin-sort" name="sort" defaultValue={sort} className={`${inputClass} w-48`}>
+          {/* Keyed by the sort: a column header link changes it by client-side navigation too. */}
+          <select key={sort} id="admin-sort" name="sort" defaultValue={sort} className={`${inputClass} w-48`}>
             {DOMAIN_SORTS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

@@ -1,0 +1,83 @@
+import type { FunnelDay } from "../../lib/funnel";
+
+const WIDTH = 600;
+const HEIGHT = 160;
+const SLOT = WIDTH / 30;
+
+function dayLabel(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+/**
+ * Page views per day as inline SVG bars (no chart library), with inquiries started and paid as dots
+ * above their day; the same numbers are in a table for screen readers and for reading exact values.
+ */
+export function FunnelChart({ days }: { days: FunnelDay[] }) {
+  const peak = Math.max(1, ...days.map((day) => day.views));
+  const totalViews = days.reduce((sum, day) => sum + day.views, 0);
+  const first = days[0]?.day ?? "";
+  const last = days[days.length - 1]?.day ?? "";
+  const summary = `Page views per day from ${dayLabel(first)} to ${dayLabel(last)}: ${totalViews.toLocaleString("en-US")} in total, at most ${peak.toLocaleString("en-US")} a day.`;
+  return (
+    <figure className="mt-4">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 24}`} className="h-auto w-full" role="img" aria-label={summary}>
+        <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-slate-600" strokeWidth="1" />
+        {days.map((day, index) => {
+          const height = Math.round((day.views / peak) * (HEIGHT - 20));
+          const x = index * SLOT + 2;
+          return (
+            <g key={day.day} data-day={day.day} data-views={day.views}>
+              <title>{`${dayLabel(day.day)}: ${day.views} views, ${day.started} started, ${day.paid} paid`}</title>
+              <rect x={x} y={HEIGHT - height} width={SLOT - 4} height={Math.max(height, day.views > 0 ? 1 : 0)} rx="2" className="fill-blue-500" />
+              {day.started > 0 ? <circle cx={x + (SLOT - 4) / 2} cy="8" r="3" className="fill-amber-300" /> : null}
+              {day.paid > 0 ? <circle cx={x + (SLOT - 4) / 2} cy="16" r="3" className="fill-emerald-400" /> : null}
+            </g>
+          );
+        })}
+        <text x="0" y={HEIGHT + 18} className="fill-slate-300 text-[12px]">
+          {dayLabel(first)}
+        </text>
+        <text x={WIDTH} y={HEIGHT + 18} textAnchor="end" className="fill-slate-300 text-[12px]">
+          {dayLabel(last)}
+        </text>
+      </svg>
+      <figcaption className="mt-2 flex flex-wrap gap-4 text-sm text-slate-300">
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-sm bg-blue-500" />
+          Views (highest day: {peak.toLocaleString("en-US")})
+        </span>
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full bg-amber-300" />
+          Inquiry started that day
+        </span>
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full bg-emerald-400" />
+          Inquiry paid that day
+        </span>
+      </figcaption>
+      <details className="mt-4">
+        <summary className="cursor-pointer text-sm text-slate-200">Daily numbers</summary>
+        <table className="mt-2 w-full max-w-md text-left text-sm">
+          <thead className="text-slate-300">
+            <tr>
+              <th scope="col" className="py-1 pr-4 font-medium">Day</th>
+              <th scope="col" className="py-1 pr-4 font-medium">Views</th>
+              <th scope="col" className="py-1 pr-4 font-medium">Started</th>
+              <th scope="col" className="py-1 font-medium">Paid</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...days].reverse().map((day) => (
+              <tr key={day.day} className="border-t border-slate-800">
+                <th scope="row" className="py-1 pr-4 font-normal">{dayLabel(day.day)}</th>
+                <td className="py-1 pr-4">{day.views}</td>
+                <td className="py-1 pr-4">{day.started}</td>
+                <td className="py-1">{day.paid}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}

@@ -1,0 +1,137 @@
+import { data, Form, Link, redirect } from "react-router";
+import { AdminHeader } from "../components/admin/admin-header";
+import { FunnelChart } from "../components/admin/funnel-chart";
+import { ErrorAlert, Notice } from "../components/admin/notice";
+import { BackLink, card, inputClass, primaryButton } from "../components/ui";
+import { parseDollars } from "../lib/admin-forms";
+import { shortDomainName } from "../lib/domain-name";
+import { centsToDollarText, formatUsd } from "../lib/money";
+import { FUNNEL_DAYS } from "../lib/funnel";
+import { domainFunnel, setMinimumOffer } from "../server/domain-funnel.server";
+import { env } from "../server/env.server";
+import { requireAdmin } from "../server/session.server";
+import type { Route } from "./+types/admin.domain";
+
+const INVALID_AMOUNT = "Please enter a valid amount, or leave it empty for no minimum";
+const NOTICES: Record<string, string> = { "min-offer-saved": "Minimum offer saved.", "min-offer-cleared": "Minimum offer removed." };
+
+function parseId(value: string | undefined): number | null {
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const user = await requireAdmin(request);
+  const id = parseId(params.id);
+  const funnel = id === null ? null : domainFunnel(id);
+  if (!funnel) throw data(null, { status: 404 });
+  const notice = new URL(request.url).searchParams.get("notice");
+  return { siteName: env.SITE_NAME, email: user.email, funnel, notice: notice ? (NOTICES[notice] ?? null) : null };
+}
+
+export async function action({ params, request }: Route.ActionArgs) {
+  await requireAdmin(request);
+  const id = parseId(params.id);
+  const form = await request.formData();
+  if (id === null) throw data(null, { status: 404 });
+  if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
+  const input = String(form.get("minOffer") ?? "").trim();
+  const cents = input === "" ? null : parseDollars(input);
+  if (input !== "" && cents === null) return data({ error: INVALID_AMOUNT, value: input }, { status: 400 });
+  if (!setMinimumOffer(id, cents === 0 ? null : cents)) throw data(null, { status: 404 });
+  return redirect(`/admin/domains/${id}?notice=${cents ? "min-offer-saved" : "min-offer-cleared"}`, 303);
+}
+
+export default function AdminDomainPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, funnel, notice } = loaderData;
+  const { domain, totals, days } = funnel;
+  const conversion = totals.views > 0 ? `${((totals.inquiries_started / totals.views) * 100).toFixed(1)}%` : "-";
+  const stats = [
+    { label: "Page views", value: totals.views },
+    { label: "Inquiries started", value: totals.inquiries_started },
+    { label: "Inquiries paid", value: totals.inquiries_paid },
+  ];
+  return (
+    <main className="mx-auto w-full max-w-6xl px-5 py-10">
+      <AdminHeader email={email} title={domain.domain_name} />
+      <div className="mt-4">
+        <BackLink to="/admin">Back to the Admin Panel</BackLink>
+      </div>
+      {notice ? <Notice>{notice}</Notice> : null}
+      <p className="mt-4 text-slate-300">
+        Guiding price {formatUsd(domain.asking_price_cents)} ·{" "}
+        <Link to={`/domain/${shortDomainName(domain.domain_name)}`} className="text-blue-300 underline underline-offset-4">
+          Public page
+        </Link>
+      </p>
+      <section aria-labelledby="funnel-heading" className="mt-8">
+        <h2 id="funnel-heading" className="text-xl font-semibold">
+          Funnel
+        </h2>
+        <dl className="mt-4 grid gap-4 sm:grid-cols-4">
+          {stats.map((stat) => (
+            <div key={stat.label} className={card}>
+              <dt className="text-sm text-slate-300">{stat.label}</dt>
+              <dd className="mt-2 text-3xl font-semibold" data-stat={stat.label}>
+                {stat.value.toLocaleString("en-US")}
+              </dd>
+            </div>
+          ))}
+          <div className={card}>
+            <dt className="text-sm text-slate-300">Views to inquiries</dt>
+            <dd className="mt-2 text-3xl font-semibold">{conversion}</dd>
+          </div>
+        </dl>
+        <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
+        <FunnelChart days={days} />
+      </section>
+      <MinimumOfferForm minOfferCents={domain.min_offer_cents} error={actionData?.error} value={actionData?.value} />
+    </main>
+  );
+}
+
+function MinimumOfferForm({ minOfferCents, error, value }: { minOfferCents: number | null; error?: string; value?: string }) {
+  return (
+    <section aria-labelledby="min-offer-heading" className={`${card} mt-10 max-w-xl`}>
+      <h2 id="min-offer-heading" className="text-xl font-semibold">
+        Minimum offer
+      </h2>
+      <p className="mt-1 text-sm text-slate-300">
+        Never shown to buyers. A buyer whose offer is below it is warned before paying that such offers are usually declined.
+        Leave empty for no minimum.
+      </p>
+      <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor="min-offer" className="text-sm text-slate-200">
+            Minimum offer (USD)
+          </label>
+          <input
+            key={`${minOfferCents ?? "none"}:${value ?? ""}`}
+            id="min-offer"
+            name="minOffer"
+            type="number"
+            step="0.01"
+            min="0"
+            defaultValue={value ?? (minOfferCents ? centsToDollarText(minOfferCents) : "")}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "min-offer-error" : undefined}
+            className={`${inputClass} w-48`}
+          />
+        </div>
+        <button type="submit" name="intent" value="min-offer" className={primaryButton}>
+          Save minimum
+        </button>
+      </Form>
+      {error ? (
+        <ErrorAlert id="min-offer-error" className="mt-4">
+          {error}
+        </ErrorAlert>
+      ) : null}
+    </section>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  const name = loaderData?.funnel.domain.domain_name ?? "Domain";
+  return [{ title: `${name}: funnel | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex, nofollow" }];
+}
