@@ -35,6 +35,7 @@ export const NOTICES: Record<string, string> = {
   "inquiry-refunded": "Inquiry refunded.",
   "inquiry-already-refunded": "This inquiry was already refunded.",
   "response-window-updated": "Response window updated.",
+  "inquiry-answer-refused": "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
 };
 
 export const LoginSchema = z.object({

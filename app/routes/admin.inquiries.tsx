@@ -46,8 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
   if (intent === "answer") {
-    await markInquiryAnswered(id);
-    return back("inquiry-answered");
+    return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
   }
   const outcome = await refundInquiry(id);
   if (outcome.status === "refunded") return back("inquiry-refunded");

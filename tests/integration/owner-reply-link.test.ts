@@ -276,3 +276,25 @@ describe("response window setting (admin Settings)", () => {
     }
   });
 });
+
+describe("admin inbox: mark answered", () => {
+  it("follows the same rule as the owner's link: before the deadline only", async () => {
+    const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
+    const late = await payInquiry(app, newDomain(app));
+    const answer = (id: number) =>
+      http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(id) }, headers: { Origin: new URL(app.url).origin } });
+    try {
+      await clock.set(7 * DAY_MS + 60_000);
+      const refused = await answer(late.id);
+      expect(refused.status).toBe(303);
+      expect(refused.location).toContain("notice=inquiry-answer-refused");
+      expect(inquiryRow(app, late.public_id).answered_at).toBeNull();
+    } finally {
+      await clock.set(0);
+    }
+    const inTime = await payInquiry(app, newDomain(app));
+    const accepted = await answer(inTime.id);
+    expect(accepted.location).toContain("notice=inquiry-answered");
+    expect(inquiryRow(app, inTime.public_id)).toMatchObject({ answered_via: "admin" });
+  });
+});
