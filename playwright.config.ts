@@ -11,7 +11,7 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "tests/e2e",
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 5_000 },
   fullyParallel: true,
   workers: process.env.CI ? 2 : 3,
