@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { DomainView } from "../components/domain-view";
+import { Pagination } from "../components/pagination";
 import { GlobeIcon } from "../components/icons";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
 import { shortDomainName } from "../lib/domain-name";
@@ -77,7 +78,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
-        <Pagination q={q} page={page} pageCount={pageCount} />
+        <BrowsePagination q={q} page={page} pageCount={pageCount} />
       </main>
     </>
   );
@@ -102,32 +103,15 @@ function Splash({ siteName }: { siteName: string }) {
   );
 }
 
-function Pagination({ q, page, pageCount }: { q: string; page: number; pageCount: number }) {
-  if (pageCount <= 1) return null;
-  const href = (target: number) => {
+function BrowsePagination({ q, page, pageCount }: { q: string; page: number; pageCount: number }) {
+  const hrefFor = (target: number) => {
     const params = new URLSearchParams();
     if (q) params.set("q", q);
     if (target > 1) params.set("page", String(target));
     const search = params.toString();
     return `/${search ? `?${search}` : ""}#domains`;
   };
-  return (
-    <nav aria-label="Pagination" className="mt-10 flex items-center justify-center gap-4">
-      {page > 1 ? (
-        <Link to={href(page - 1)} className={secondaryButton} rel="prev">
-          Previous
-        </Link>
-      ) : null}
-      <span className="text-slate-300">
-        Page {page} of {pageCount}
-      </span>
-      {page < pageCount ? (
-        <Link to={href(page + 1)} className={secondaryButton} rel="next">
-          Next
-        </Link>
-      ) : null}
-    </nav>
-  );
+  return <Pagination page={page} pageCount={pageCount} hrefFor={hrefFor} className="mt-10" />;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
