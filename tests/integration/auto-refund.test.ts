@@ -105,7 +105,11 @@ describe("automatic refunds", () => {
     fake.failNext({ method: "POST", path: "/v1/refunds", status: 400, times: 2, error: { type: "invalid_request_error", message: "Refunds are unavailable (test outage)" } });
     try {
       await clock.set(PAST_DEADLINE);
-      const failed = await waitFor(() => inquiryRow(app, inquiry.publicId).refund_attempts >= 1 && inquiryRow(app, inquiry.publicId), 10_000, "first failure");
+      // The claim counts the attempt before the provider answers; the failure is recorded after it.
+      const failed = await waitFor(() => {
+        const row = inquiryRow(app, inquiry.publicId);
+        return row.refund_attempts >= 1 && row.refund_last_error !== null && row;
+      }, 10_000, "first failure");
       expect(failed.status).toBe("paid");
       expect(failed.refund_last_error).toContain("Refunds are unavailable (test outage)");
       expect(Date.parse(failed.refund_next_attempt_at!)).toBeGreaterThan(Date.parse(failed.reply_deadline_at!));
