@@ -16,6 +16,7 @@ type AppEntry = {
   closeAllStreams: () => void;
   beginShutdown: () => void;
   createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+  createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   env: {
     PORT: number;
     LOG_REQUESTS: "true" | "false";
@@ -142,11 +143,13 @@ async function main() {
   }
   const expressApp = createServerApp(build, app);
   const pageCache = app.createPageCache();
+  const feeStream = app.createFeeStream();
   const tagRequest = requestContext(app.env);
-  // A cached public page is answered before express runs (see app/server/page-cache.server.ts).
+  // The live fee stream and cached public pages are answered before express runs
+  // (app/server/http/fee-stream.server.ts, app/server/page-cache.server.ts).
   const httpServer = http.createServer((req, res) => {
     tagRequest(req, res);
-    pageCache(req, res, () => expressApp(req, res));
+    feeStream(req, res, () => pageCache(req, res, () => expressApp(req, res)));
   });
   httpServer.on("error", (error) => {
     console.error(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);

@@ -113,5 +113,6 @@ export default function handleRequest(
 export { startApp, stopApp } from "./server/startup.server";
 export { env } from "./server/env.server";
 export { createPageCache } from "./server/page-cache.server";
+export { createFeeStream } from "./server/http/fee-stream.server";
 export { closeAllStreams, subscriberCount } from "./server/events.server";
 export { beginShutdown } from "./server/lifecycle.server";

@@ -1,19 +1,12 @@
 import { env } from "../server/env.server";
-import { subscribeToFee } from "../server/events.server";
+import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../server/events.server";
 import { getInquiryFeeCents } from "../server/settings.server";
 
-const RETRY_MS = 3_000;
-const encoder = new TextEncoder();
-
-let lastMessage: { cents: number; bytes: Uint8Array } | undefined;
-
-/** Encoded once per fee, not once per subscriber: a change fans out to thousands of streams. */
-function feeMessage(cents: number): Uint8Array {
-  if (lastMessage?.cents !== cents) lastMessage = { cents, bytes: encoder.encode(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`) };
-  return lastMessage.bytes;
-}
-
-/** Server-Sent Events: the current fee on connect, then every change, with a heartbeat comment. */
+/**
+ * Server-Sent Events: the current fee on connect, then every change, with a heartbeat comment.
+ * The production server answers /events/fee itself, on the raw socket (app/server/http/fee-stream.server.ts);
+ * this route serves `react-router dev` and any other host of the build.
+ */
 export function loader({ request }: { request: Request }) {
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -35,25 +28,19 @@ export function loader({ request }: { request: Request }) {
         }
       };
       const unsubscribe = subscribeToFee((event) => send(feeMessage(event.cents)), close);
-      const heartbeat = setInterval(() => send(encoder.encode(": heartbeat\n\n")), env.SSE_HEARTBEAT_MS);
+      const heartbeat = setInterval(() => send(SSE_HEARTBEAT), env.SSE_HEARTBEAT_MS);
       cleanup = () => {
         clearInterval(heartbeat);
         unsubscribe();
       };
       request.signal.addEventListener("abort", close, { once: true });
-      send(encoder.encode(`retry: ${RETRY_MS}\n\n`));
+      send(SSE_PREAMBLE);
       send(feeMessage(getInquiryFeeCents()));
     },
     cancel() {
       cleanup();
     },
   });
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store",
-      Connection: "keep-alive",
-      "X-Accel-Buffering": "no",
-    },
-  });
+  return new Response(stream, { headers: FEE_STREAM_HEADERS });
 }
+

@@ -1,4 +1,4 @@
-// The in-process bus behind the live fee stream. Every fee write publishes here.
+// The in-process bus behind the live fee stream, and the stream's wire format. Every fee write publishes here.
 
 export interface FeeEvent {
   cents: number;
@@ -8,6 +8,25 @@ type Listener = (event: FeeEvent) => void;
 
 const listeners = new Set<Listener>();
 const closers = new Set<() => void>();
+
+/** How long a browser waits before reconnecting a dropped stream. */
+export const SSE_RETRY_MS = 3_000;
+export const SSE_PREAMBLE = Buffer.from(`retry: ${SSE_RETRY_MS}\n\n`);
+export const SSE_HEARTBEAT = Buffer.from(": heartbeat\n\n");
+export const FEE_STREAM_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  "Cache-Control": "no-store",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+};
+
+let lastMessage: { cents: number; bytes: Buffer } | undefined;
+
+/** Encoded once per fee, not once per subscriber: a change fans out to thousands of streams. */
+export function feeMessage(cents: number): Buffer {
+  if (lastMessage?.cents !== cents) lastMessage = { cents, bytes: Buffer.from(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`) };
+  return lastMessage.bytes;
+}
 
 export function subscribeToFee(listener: Listener, close: () => void): () => void {
   listeners.add(listener);

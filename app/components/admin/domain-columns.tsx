@@ -14,9 +14,10 @@ export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" 
   {
     header: "Domain",
     cell: (row) => (
-      <Link to={`/domain/${shortDomainName(row.domain_name)}`} className="font-medium text-blue-300 underline-offset-4 hover:underline">
+      // A plain link: the public page is a full document (served from the page cache), not an admin view.
+      <a href={`/domain/${shortDomainName(row.domain_name)}`} className="font-medium text-blue-300 underline-offset-4 hover:underline">
         {row.domain_name}
-      </Link>
+      </a>
     ),
   },
   { header: "Price", cell: "price", sort: "price-desc" },

@@ -4,8 +4,11 @@ const WIDTH = 600;
 const HEIGHT = 160;
 const SLOT = WIDTH / 30;
 
+// One formatter for every label (toLocaleDateString with options builds a new one per call).
+const dayFormat = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+
 function dayLabel(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  return dayFormat.format(new Date(`${day}T00:00:00Z`));
 }
 
 /**

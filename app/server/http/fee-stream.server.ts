@@ -1,0 +1,57 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { env } from "../env.server";
+import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../events.server";
+import { getInquiryFeeCents } from "../settings.server";
+
+/*
+ * GET /events/fee on the raw Node response, answered before express and React Router. A fee change
+ * is one Buffer written to every open response: no web stream, no per-subscriber encoding, no
+ * compression. Through the framework's ReadableStream each subscriber cost about 30 KB and 10,000 of
+ * them took 1.4-2 s to hear a change. One shared timer sends the heartbeat to every stream.
+ */
+
+type Next = () => void;
+
+const open = new Set<ServerResponse>();
+let heartbeat: NodeJS.Timeout | undefined;
+
+function startHeartbeat(): void {
+  if (heartbeat) return;
+  heartbeat = setInterval(() => {
+    for (const res of open) res.write(SSE_HEARTBEAT);
+  }, env.SSE_HEARTBEAT_MS);
+  heartbeat.unref();
+}
+
+function stopHeartbeatWhenIdle(): void {
+  if (open.size > 0 || !heartbeat) return;
+  clearInterval(heartbeat);
+  heartbeat = undefined;
+}
+
+function isFeeStreamRequest(req: IncomingMessage): boolean {
+  if (req.method !== "GET") return false;
+  const url = req.url ?? "";
+  return url === "/events/fee" || url.startsWith("/events/fee?");
+}
+
+/** The handler for server.ts: answers the fee stream, passes every other request on. */
+export function createFeeStream() {
+  return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+    if (!isFeeStreamRequest(req)) return next();
+    res.writeHead(200, FEE_STREAM_HEADERS);
+    res.write(SSE_PREAMBLE);
+    res.write(feeMessage(getInquiryFeeCents()));
+    const unsubscribe = subscribeToFee(
+      (event) => res.write(feeMessage(event.cents)),
+      () => res.end(),
+    );
+    open.add(res);
+    startHeartbeat();
+    res.once("close", () => {
+      unsubscribe();
+      open.delete(res);
+      stopHeartbeatWhenIdle();
+    });
+  };
+}
