@@ -41,7 +41,10 @@ export function isPaymentPath(path: string): boolean {
 
 /** Pages with personal, payment or admin data: never stored by a browser or a shared cache. */
 export function isPrivatePath(path: string): boolean {
-  const normalized = normalizedPath(path);
+  return isPrivateSection(normalizedPath(path));
+}
+
+function isPrivateSection(normalized: string): boolean {
   return underSection(normalized, "/admin") || underSection(normalized, "/payment") || underSection(normalized, "/test-checkout");
 }
 
@@ -82,20 +85,39 @@ export function isHttps(options: SecurityOptions, forwardedProto: string | undef
   return options.trustProxy && forwardedProto?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
+const NONCE_SLOT = "\u0000nonce\u0000";
+/** Headers per kind of response (payment page, private page, HTTPS), with a slot for the nonce: built once, not per request. */
+const templates = new Map<string, { csp: [before: string, after: string]; rest: Record<string, string> }>();
+
+function headerTemplate(options: SecurityOptions, payment: boolean, privatePath: boolean, https: boolean) {
+  const key = `${payment} ${privatePath} ${https} ${options.stripeApiBase ?? ""}`;
+  let template = templates.get(key);
+  if (!template) {
+    const csp = contentSecurityPolicy({ nonce: NONCE_SLOT, path: payment ? "/payment" : "/", stripeApiBase: options.stripeApiBase });
+    const rest: Record<string, string> = {
+      "X-Content-Type-Options": "nosniff",
+      "Referrer-Policy": "strict-origin-when-cross-origin",
+      "X-Frame-Options": "DENY",
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Permissions-Policy": payment ? "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")" : "camera=(), microphone=(), geolocation=(), payment=()",
+    };
+    if (https) rest["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
+    if (privatePath) rest["Cache-Control"] = "no-store";
+    const [before = "", after = ""] = csp.split(NONCE_SLOT);
+    template = { csp: [before, after], rest };
+    templates.set(key, template);
+  }
+  return template;
+}
+
 /** The headers for one response; the CSP nonce is made per request by the caller. */
 export function securityHeaders(
   options: SecurityOptions,
   request: { path: string; nonce: string; forwardedProto?: string },
 ): Record<string, string> {
-  const headers: Record<string, string> = {
-    "Content-Security-Policy": contentSecurityPolicy({ nonce: request.nonce, path: request.path, stripeApiBase: options.stripeApiBase }),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": isPaymentPath(request.path) ? "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")" : "camera=(), microphone=(), geolocation=(), payment=()",
-  };
-  if (isHttps(options, request.forwardedProto)) headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
-  if (isPrivatePath(request.path)) headers["Cache-Control"] = "no-store";
-  return headers;
+  const path = normalizedPath(request.path);
+  const payment = underSection(path, "/payment");
+  const privatePath = isPrivateSection(path);
+  const template = headerTemplate(options, payment, privatePath, isHttps(options, request.forwardedProto));
+  return { "Content-Security-Policy": `${template.csp[0]}${request.nonce}${template.csp[1]}`, ...template.rest };
 }
