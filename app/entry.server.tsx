@@ -7,6 +7,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./server/db.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -19,10 +20,19 @@ declare module "react-router" {
 
 export const streamTimeout = 5_000;
 
+// Requests whose loader or action found the database locked by another writer past busy_timeout:
+// their page is answered 503 with Retry-After (a temporary condition), not 500.
+const busyRequests = new WeakSet<Request>();
+
 /** Refused requests (404, 405, a bad form) are normal traffic, not errors worth a stack trace. */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (isDatabaseBusy(error)) {
+    busyRequests.add(request);
+    console.error(JSON.stringify({ msg: "database busy", method: request.method, path: new URL(request.url).pathname }));
+    return;
+  }
   console.error(error);
 }
 
@@ -43,6 +53,10 @@ export default function handleRequest(
     });
   }
 
+  if (busyRequests.has(request)) {
+    responseStatusCode = 503;
+    responseHeaders.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
+  }
   const nonce = loadContext?.cspNonce ?? "";
   return new Promise((resolve, reject) => {
     let shellRendered = false;

@@ -83,6 +83,8 @@ export interface OutboxTable {
   sent_at: string | null;
   last_error: string | null;
   created_at: string;
+  /** Claimed by a sending process until then (migration 0060); NULL when nobody is sending it. */
+  lease_until: string | null;
 }
 
 export interface ProcessedEventsTable {

@@ -1,6 +1,7 @@
 // POST {payment_intent_id, domain_name, customer_info} -> {ok} or {error}. The server asks the provider
 // whether the payment succeeded (the browser's word is not enough) and fulfils the inquiry once.
 import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
 import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
 import { fulfilPayment } from "../server/payments/fulfil.server";
@@ -33,6 +34,8 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonResponse({ ok: true, inquiry_id: result.inquiry.public_id, redirect: paymentPagePath(result.inquiry) });
   } catch (error) {
     console.error(JSON.stringify({ msg: "confirm failed", paymentId, error: (error as Error).message }));
+    // The payment stays recorded at the provider; the page's reconcile or the webhook fulfils it later.
+    if (isDatabaseBusy(error)) return jsonResponse({ error: BUSY_MESSAGE }, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
     return jsonResponse({ error: "Payment processing failed" }, 502);
   }
 }

@@ -1,6 +1,7 @@
 // POST {domain_name, customer_info: {name, email, phone, message, offer}} -> {client_secret,
 // payment_intent_id, inquiry_id, redirect} or {error}. Any amount in the body is ignored: the server's fee is charged.
 import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { BUSY_RETRY_AFTER_SECONDS } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
 import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
@@ -19,7 +20,8 @@ export async function action({ request }: Route.ActionArgs) {
   const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
   const started = startInquiry(request, domain, { ...info, website: body.website });
   if (started.kind === "invalid") {
-    return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status);
+    const retry: Record<string, string> = started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
+    return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status, retry);
   }
   if (started.kind === "free") {
     return jsonResponse({ ok: true, free: true, inquiry_id: started.inquiry.public_id, redirect: paymentPagePath(started.inquiry) });

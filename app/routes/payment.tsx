@@ -6,6 +6,7 @@ import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
 import { useLiveFee } from "../components/use-live-fee";
 import { shortDomainName } from "../lib/domain-name";
 import { PAYMENT_TEXTS } from "../lib/inquiry";
+import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
 import { env } from "../server/env.server";
 import { activeProviderName } from "../server/payments/index.server";
@@ -17,6 +18,7 @@ import type { Route } from "./+types/payment";
 const NOT_FOUND_TEXT = "Domain not found.";
 const PROVIDER_DOWN_TEXT = "We could not reach the payment provider. Please try again in a moment.";
 const CANCELED_TEXT = "Payment canceled. You have not been charged.";
+const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
@@ -35,7 +37,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     state = await reconcileInquiry(found);
   } catch (error) {
     console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found.id, error: (error as Error).message }));
-    state = { inquiry: found, clientSecret: null, lastError: PROVIDER_DOWN_TEXT };
+    state = { inquiry: found, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT };
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
@@ -69,7 +71,7 @@ export async function action({ params, request }: Route.ActionArgs) {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(
         { error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues>, belowMinimum: started.belowMinimum ?? false },
-        { status: started.status },
+        { status: started.status, headers: busyHeaders(started.status) },
       );
     }
     if (started.kind === "free") return redirect(paymentPagePath(started.inquiry), 303);
@@ -94,9 +96,10 @@ export async function action({ params, request }: Route.ActionArgs) {
   throw data(null, { status: 400 });
 }
 
-export function headers() {
+export function headers({ actionHeaders }: Route.HeadersArgs) {
   // The payment step carries a client secret: never cached, never shown to another visitor.
-  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
+  const retryAfter = actionHeaders.get("Retry-After");
+  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", ...(retryAfter ? { "Retry-After": retryAfter } : {}) };
 }
 
 export default function PaymentPage({ loaderData, actionData }: Route.ComponentProps) {

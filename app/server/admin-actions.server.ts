@@ -4,6 +4,7 @@ import { data, redirect } from "react-router";
 import { DomainEntrySchema, fieldErrors, parseFee, parsePrice, TEXT, type AdminActionResult } from "../lib/admin-forms";
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
+import { isDatabaseBusy } from "./db.server";
 import { createUserSession, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "./settings.server";
 import { updateResponseWindow } from "./response-window-action.server";
@@ -81,7 +82,7 @@ function updateFee(form: FormData) {
     setInquiryFee(parsed.cents);
   } catch (error) {
     console.error(error);
-    return failed({ intent: "fee", error: TEXT.feeFailed }, 500);
+    return failed({ intent: "fee", error: TEXT.feeFailed, values: { fee: text(form, "fee") } }, isDatabaseBusy(error) ? 503 : 500);
   }
   return done(form, { intent: "fee", ok: true, notice: "fee-updated" });
 }
@@ -96,7 +97,7 @@ async function updatePrice(form: FormData) {
     if (!(await updateDomainPrice(id, cents))) return failed({ intent: "price", id, error: TEXT.priceFailed }, 404);
   } catch (error) {
     console.error(error);
-    return failed({ intent: "price", id, error: TEXT.priceFailed }, 500);
+    return failed({ intent: "price", id, error: TEXT.priceFailed, values: { price: text(form, "price") } }, isDatabaseBusy(error) ? 503 : 500);
   }
   return done(form, { intent: "price", ok: true, id, notice: "price-updated" });
 }

@@ -13,12 +13,22 @@ function openSqlite(file: string): Database.Database {
     const connection = new Database(file);
     connection.pragma("journal_mode = WAL");
     connection.pragma("foreign_keys = ON");
-    connection.pragma("busy_timeout = 5000");
+    connection.pragma(`busy_timeout = ${env.SQLITE_BUSY_TIMEOUT_MS}`);
     connection.pragma("synchronous = NORMAL");
     return connection;
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the database at ${file}: ${(error as Error).message}`);
   }
+}
+
+/** Retry-After for a request refused because another writer held the database too long. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+export const BUSY_MESSAGE = "The site is busy right now. Nothing was saved; please try again in a moment.";
+
+/** True for SQLite's "database is locked" (another connection kept its write lock past busy_timeout). */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
 }
 
 /** The raw connection, for prepared statements on hot paths and synchronous transactions. */

@@ -27,10 +27,14 @@ const EnvSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: optionalText,
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_API_BASE: optionalText.pipe(z.url().optional()),
+  /** How long one Stripe API call may take before the SDK gives up on it (it retries twice). */
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
   SMTP_URL: optionalText.pipe(z.url().optional()),
   MAIL_FROM: optionalText,
   /** First retry delay of a failed email; doubles per attempt up to an hour. */
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** How long a write waits for another writer's lock before the request is answered 503. */
+  SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
   // In-memory cache of rendered public pages (app/server/page-cache.server.ts); "false" for measurements.
   PAGE_CACHE: z.enum(["true", "false"]).default("true"),

@@ -34,23 +34,35 @@ interface OutboxRow {
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const BATCH_SIZE = 20;
 const IDLE_POLL_MS = 5_000;
+/** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
+const LEASE_MS = 2 * 60 * 1000;
 
 const insertMessage = lazyStatement<[string, string, string | null, string, string, number | null, string, string]>(
   `INSERT OR IGNORE INTO outbox (kind, to_address, reply_to, subject, text_body, inquiry_id, next_attempt_at, created_at)
    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 );
-const selectDue = lazyStatement<[string, number], OutboxRow>(
+const selectDue = lazyStatement<[{ now: string; limit: number }], OutboxRow>(
   `SELECT id, kind, to_address, reply_to, subject, text_body, inquiry_id, attempts FROM outbox
-   WHERE sent_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+   WHERE sent_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+   ORDER BY next_attempt_at, id LIMIT @limit`,
 );
+// Another process on the same database may be draining too: only the process whose UPDATE changed
+// the row sends it. The lease outlasts a send (SMTP timeouts below); a process that dies mid-send
+// leaves the message to be sent again once its lease expires (at least once, never lost).
+const claimMessage = lazyStatement<[{ now: string; lease: string; id: number }]>(
+  `UPDATE outbox SET lease_until = @lease
+   WHERE id = @id AND sent_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
+);
+// A message another process holds a lease on is due again only when that lease runs out.
 const selectNextDue = lazyStatement<[], { next_attempt_at: string }>(
-  "SELECT next_attempt_at FROM outbox WHERE sent_at IS NULL ORDER BY next_attempt_at LIMIT 1",
+  `SELECT max(next_attempt_at, coalesce(lease_until, next_attempt_at)) AS next_attempt_at FROM outbox
+   WHERE sent_at IS NULL ORDER BY 1 LIMIT 1`,
 );
 const markSent = lazyStatement<[string, number]>(
-  "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND sent_at IS NULL",
+  "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
 );
 const markFailed = lazyStatement<[string, string, number]>(
-  "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ?",
+  "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
 );
 const markOwnerNotified = lazyStatement<[string, number]>(
   "UPDATE inquiries SET owner_notified_at = ? WHERE id = ? AND owner_notified_at IS NULL",
@@ -135,9 +147,12 @@ export async function drainOutbox(): Promise<void> {
   const run = async () => {
     for (;;) {
       if (!sqlite.open) return;
-      const due = selectDue().all(nowIso(), BATCH_SIZE);
+      const due = selectDue().all({ now: nowIso(), limit: BATCH_SIZE });
       if (due.length === 0) return;
       for (const row of due) {
+        const claimedAt = now();
+        const lease = new Date(claimedAt.getTime() + LEASE_MS).toISOString();
+        if (claimMessage().run({ now: claimedAt.toISOString(), lease, id: row.id }).changes !== 1) continue;
         try {
           await deliver(row);
           const sentAt = nowIso();

@@ -39,7 +39,10 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     NODE_ENV: "production",
     ...options.env,
   };
-  const child = spawn(tsxBin, ["server.ts"], {
+  // One process (node with tsx's loader), not the tsx CLI, which runs the server in a second process:
+  // a signal, SIGKILL included, then reaches the server itself and never leaves an orphan behind.
+  // The absolute path keeps the command line apart from a developer's own `node --import tsx server.ts`.
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "server.ts")], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,7 +90,8 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
       new Promise((resolve) => {
         connection?.close();
         connection = undefined;
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        // Already gone (exited, or killed by a signal: then exitCode stays null and signalCode is set).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once("exit", (code) => resolve(code));
         child.kill(signal);
       }),

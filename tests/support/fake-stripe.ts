@@ -32,6 +32,13 @@ export interface FakeStripe {
   requestsTo(method: string, pathPrefix: string): RecordedRequest[];
   /** The next `times` matching requests answer with this error. */
   failNext(failure: Omit<Failure, "times"> & { times?: number }): void;
+  /**
+   * The next `times` matching requests are carried out at once but answered only after `ms`
+   * (a slow or stalled Stripe: the work is done, the caller may have given up waiting).
+   */
+  delayNext(delay: { method: string; path: string; ms: number; times?: number }): void;
+  /** Forgets the delays not used up yet. */
+  clearDelays(): void;
   /** What the browser's Stripe.js does: confirm with a test payment method. */
   confirm(paymentIntentId: string, paymentMethod?: "pm_card_visa" | "pm_card_chargeDeclined"): Json;
   /** What the buyer does on Checkout: pay; returns the success URL with the session id filled in. */
@@ -66,6 +73,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const refunds = new Map<string, Json>();
   const idempotent = new Map<string, { status: number; body: Json }>();
   const failures: Failure[] = [];
+  const delays: { method: string; path: string; ms: number; times: number }[] = [];
   let base = "";
 
   function confirm(intentId: string, paymentMethod = "pm_card_visa"): Json {
@@ -200,8 +208,16 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const { successUrl } = completeCheckout(sessionId);
         return res.writeHead(303, { Location: successUrl }).end();
       }
-      const send = (status: number, payload: Json, extra: Record<string, string> = {}) =>
+      const delay = delays.find((d) => d.method === method && path.startsWith(d.path) && d.times > 0);
+      if (delay) delay.times -= 1;
+      const reply = (status: number, payload: Json, extra: Record<string, string>) => {
+        if (res.destroyed) return;
         res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req"), ...extra }).end(JSON.stringify(payload));
+      };
+      const send = (status: number, payload: Json, extra: Record<string, string> = {}) => {
+        if (delay) setTimeout(() => reply(status, payload, extra), delay.ms).unref();
+        else reply(status, payload, extra);
+      };
 
       if (req.headers.authorization !== `Bearer ${process.env.FAKE_STRIPE_KEY ?? "sk_test_fake"}`) {
         return send(401, errorBody({ type: "invalid_request_error", message: "Invalid API Key provided" }));
@@ -232,6 +248,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     refunds,
     requestsTo: (method, pathPrefix) => requests.filter((r) => r.method === method && r.path.startsWith(pathPrefix)),
     failNext: (failure) => failures.push({ times: 1, ...failure }),
+    delayNext: (delay) => delays.push({ times: 1, ...delay }),
+    clearDelays: () => void delays.splice(0),
     confirm: (intentId, paymentMethod) => confirm(intentId, paymentMethod),
     completeCheckout,
     stop: () =>

@@ -27,13 +27,13 @@ export async function postJson(
   path: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, any> }> {
+): Promise<{ status: number; json: Record<string, any>; headers: Headers }> {
   const reply = await request(app, path, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: new URL(app.url).origin, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
-  return { status: reply.status, json: JSON.parse(reply.body) };
+  return { status: reply.status, json: JSON.parse(reply.body), headers: reply.headers };
 }
 
 export function setFeeCents(db: import("better-sqlite3").Database, cents: number): void {

@@ -17,7 +17,8 @@ export interface TestSmtp {
   start(): Promise<void>;
 }
 
-export async function startSmtp(port = 0): Promise<TestSmtp> {
+/** acceptDelayMs: the server takes that long to accept each message (a slow mail server). */
+export async function startSmtp(port = 0, options: { acceptDelayMs?: number } = {}): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
   const state = { port };
@@ -36,7 +37,8 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
             to: session.envelope.rcptTo.map((r) => r.address),
             raw,
           });
-          callback();
+          if (options.acceptDelayMs) setTimeout(() => callback(), options.acceptDelayMs);
+          else callback();
         });
       },
     });

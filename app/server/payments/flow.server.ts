@@ -2,6 +2,7 @@
 // (JavaScript). The amount is always the server's current fee, fixed on the inquiry when it is created.
 import type { Domain, Inquiry } from "../../../db/schema";
 import { shortDomainName } from "../../lib/domain-name";
+import { BUSY_MESSAGE, isDatabaseBusy, sqlite } from "../db.server";
 import { env } from "../env.server";
 import { offerFloorWarning } from "../offer-floor.server";
 import { clientIp } from "../rate-limit.server";
@@ -22,7 +23,7 @@ import {
 import type { ProviderName } from "./provider.server";
 
 export type StartResult =
-  | { kind: "invalid"; status: 400 | 409 | 429; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
+  | { kind: "invalid"; status: 400 | 409 | 429 | 503; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
   | { kind: "free"; inquiry: Inquiry }
   | { kind: "created"; inquiry: Inquiry };
 
@@ -38,9 +39,19 @@ export function startInquiry(request: Request, domain: Domain, raw: Record<strin
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
-  const inquiry = createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip });
-  if (feeCents === 0) return { kind: "free", inquiry: fulfilFreeInquiry(inquiry) };
-  return { kind: "created", inquiry };
+  try {
+    // One transaction: a free inquiry is stored fulfilled or not at all.
+    return sqlite.transaction((): StartResult => {
+      const inquiry = createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip });
+      if (feeCents === 0) return { kind: "free", inquiry: fulfilFreeInquiry(inquiry) };
+      return { kind: "created", inquiry };
+    }).immediate();
+  } catch (error) {
+    // Another writer held the database past busy_timeout: nothing was stored (each write is atomic).
+    if (!isDatabaseBusy(error)) throw error;
+    console.error(JSON.stringify({ msg: "database busy: inquiry refused", domain: domain.domain_name }));
+    return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
+  }
 }
 
 function providerFor(inquiry: Inquiry) {

@@ -16,7 +16,7 @@ let client: Stripe | undefined;
 export function getStripeClient(): Stripe {
   if (client) return client;
   if (!env.STRIPE_SECRET_KEY) throw new Error("STRIPE_SECRET_KEY is not set");
-  const options: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 2, timeout: 20_000 };
+  const options: ConstructorParameters<typeof Stripe>[1] = { maxNetworkRetries: 2, timeout: env.STRIPE_TIMEOUT_MS };
   if (env.STRIPE_API_BASE) {
     const base = new URL(env.STRIPE_API_BASE);
     options.host = base.hostname;
