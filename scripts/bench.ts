@@ -4,7 +4,7 @@
 // --rounds=3 --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -168,10 +168,15 @@ const verdict = (ok: boolean) => (ok ? "MET " : "MISSED");
 async function main() {
   const started = Date.now();
   log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0]!.toFixed(1)}`);
-  if (!flag("skip-build")) {
-    log("Building the app and the stock React Router app...");
-    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build"], { cwd: root, stdio: "ignore" });
-    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", "bench/stock-app"], { cwd: root, stdio: "ignore" });
+  const build = (...args: string[]) => execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], { cwd: root, stdio: "ignore" });
+  // --skip-build skips a build only when it exists (a clean checkout has neither).
+  if (!flag("skip-build") || !existsSync(path.join(root, "build/server/index.js"))) {
+    log("Building the app...");
+    build();
+  }
+  if (!flag("skip-build") || !existsSync(path.join(root, "bench/stock-app/build/server/index.js"))) {
+    log("Building the stock React Router app...");
+    build("bench/stock-app");
   }
   log(`Seeding ${fmt(DOMAINS)} domains into ${dataDir}...`);
   execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
@@ -292,7 +297,7 @@ async function main() {
   if (sse) {
     log("\n== Live fee ==");
     log(`${fmt(sse.connected)} of ${fmt(sse.subscribers)} subscribers connected in ${sse.connectSeconds.toFixed(1)} s; ` +
-      `${sse.bytesPerSubscriber === null ? "memory n/a" : `${kb(sse.bytesPerSubscriber)} server memory per subscriber`}`);
+      `${sse.bytesPerSubscriber === null ? "memory n/a" : sse.bytesPerSubscriber <= 0 ? "server memory per subscriber not measurable in this run (a garbage collection shrank the process meanwhile)" : `${kb(sse.bytesPerSubscriber)} server memory per subscriber`}`);
     for (const change of sse.changes) {
       log(`fee ${change.label}: reached ${fmt(change.reached)} subscribers, ${fmt(change.reachedWithin1s)} within 1 s; slowest ${fmt(change.slowestMs)} ms`);
     }
