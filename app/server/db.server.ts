@@ -28,7 +28,7 @@ export const BUSY_MESSAGE = "The site is busy right now. Nothing was saved; plea
 /** True for SQLite's "database is locked" (another connection kept its write lock past busy_timeout). */
 export function isDatabaseBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
 
 /** The raw connection, for prepared statements on hot paths and synchronous transactions. */
