@@ -60,27 +60,13 @@ function nextNonce(): string {
   return noncePool.toString("base64", nonceOffset - NONCE_BYTES, nonceOffset);
 }
 
-/**
- * Request id, CSP nonce, security headers and the one-line JSON log, for every response: pages from the
- * page cache and static files too. A cached page's stored headers (its CSP with the nonce in its body)
- * replace these defaults when it is sent.
- */
-function requestContext(env: AppEntry["env"]) {
-  const security = { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY === "true", stripeApiBase: env.STRIPE_API_BASE };
+/** Request id (X-Request-Id, logs) and the one-line JSON log, for every response, cached pages included. */
+function requestTagger(env: AppEntry["env"]) {
   return (req: TaggedRequest, res: http.ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
-    const nonce = nextNonce();
     req.requestId = requestId;
-    req.cspNonce = nonce;
     res.setHeader("X-Request-Id", requestId);
-    const forwardedProto = req.headers["x-forwarded-proto"];
-    const headers = securityHeaders(security, {
-      path: req.url ?? "/",
-      nonce,
-      forwardedProto: Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto,
-    });
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (stopping) res.setHeader("Connection", "close");
     if (env.LOG_REQUESTS === "true") {
       res.once("close", () => {
@@ -95,6 +81,26 @@ function requestContext(env: AppEntry["env"]) {
         process.stdout.write(`${line}\n`);
       });
     }
+  };
+}
+
+/**
+ * CSP nonce and security headers for every response made here (static files included). A page from
+ * the page cache does not need them: it goes out with the headers stored when it was rendered (its
+ * CSP carries the nonce in its body).
+ */
+function responseSecurity(env: AppEntry["env"]) {
+  const security = { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY === "true", stripeApiBase: env.STRIPE_API_BASE };
+  return (req: TaggedRequest, res: http.ServerResponse) => {
+    const nonce = nextNonce();
+    req.cspNonce = nonce;
+    const forwardedProto = req.headers["x-forwarded-proto"];
+    const headers = securityHeaders(security, {
+      path: req.url ?? "/",
+      nonce,
+      forwardedProto: Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto,
+    });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   };
 }
 
@@ -158,12 +164,16 @@ async function main() {
   const expressApp = createServerApp(build, app);
   const pageCache = app.createPageCache();
   const feeStream = app.createFeeStream();
-  const tagRequest = requestContext(app.env);
-  // The live fee stream and cached public pages are answered before express runs
-  // (app/server/http/fee-stream.server.ts, app/server/page-cache.server.ts).
+  const tagRequest = requestTagger(app.env);
+  const secure = responseSecurity(app.env);
+  // Cached public pages and the live fee stream are answered before express runs
+  // (app/server/page-cache.server.ts, app/server/http/fee-stream.server.ts).
   const httpServer = http.createServer((req, res) => {
     tagRequest(req, res);
-    feeStream(req, res, () => pageCache(req, res, () => expressApp(req, res)));
+    pageCache(req, res, () => {
+      secure(req, res);
+      feeStream(req, res, () => expressApp(req, res));
+    });
   });
   httpServer.on("error", (error) => {
     console.error(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);

@@ -196,7 +196,8 @@ function makeEntry(key: string, version: number, status: number, storedHeaders: 
   storedHeaders.vary = "Accept-Encoding";
   storedHeaders.etag = etag;
   storedHeaders["cache-control"] ??= "no-cache";
-  const notModifiedHeaders: OutgoingHttpHeaders = { etag, vary: "Accept-Encoding", "cache-control": storedHeaders["cache-control"] };
+  // A 304 carries the page's headers (security headers included) except those describing a body.
+  const { "content-type": _contentType, ...notModifiedHeaders } = storedHeaders;
   return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512 };
 }
 

@@ -19,13 +19,8 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
   const actionData = useActionData() as AdminActionResult | undefined;
   const serverError = actionData && !actionData.ok && actionData.id === row.id ? actionData : undefined;
   const [editing, setEditing] = useState(editFromUrl || serverError?.intent === "price");
-  const priceFetcher = useFetcher<AdminActionResult>();
   const deleteFetcher = useFetcher<AdminActionResult>();
   const href = useAdminHref();
-
-  useEffect(() => {
-    if (priceFetcher.state === "idle" && priceFetcher.data?.ok) setEditing(false);
-  }, [priceFetcher.state, priceFetcher.data]);
 
   const startEditing = (event: React.MouseEvent) => {
     event.preventDefault();
@@ -49,7 +44,7 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
         <td key={header} className="px-4 py-3">
           {cell === "price" ? (
             editing ? (
-              <PriceEditor row={row} fetcher={priceFetcher} serverError={serverError?.error} onCancel={() => setEditing(false)} />
+              <PriceEditor row={row} serverError={serverError?.error} onClose={() => setEditing(false)} />
             ) : (
               <a href={editHref} onClick={startEditing} className="font-semibold hover:underline" aria-label={`${formatUsd(row.asking_price_cents)}, edit the price of ${row.domain_name}`}>
                 {formatUsd(row.asking_price_cents)}
@@ -74,17 +69,12 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
   );
 }
 
-function PriceEditor({
-  row,
-  fetcher,
-  serverError,
-  onCancel,
-}: {
-  row: AdminDomainRow;
-  fetcher: ReturnType<typeof useFetcher<AdminActionResult>>;
-  serverError?: string;
-  onCancel: () => void;
-}) {
+/** The price form; its fetcher exists only while editing (one per row on every render cost real time at 50 rows). */
+function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serverError?: string; onClose: () => void }) {
+  const fetcher = useFetcher<AdminActionResult>();
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
+  }, [fetcher.state, fetcher.data, onClose]);
   const hydrated = useHydrated();
   const href = useAdminHref();
   const returnTo = useReturnTo();
@@ -120,7 +110,7 @@ function PriceEditor({
         <button type="submit" name="intent" value="price" className={`${smallButton} bg-blue-600 text-white hover:bg-blue-700`} disabled={fetcher.state !== "idle"}>
           Save
         </button>
-        <Link to={href({ edit: null })} preventScrollReset onClick={(event) => { if (!hydrated) return; event.preventDefault(); onCancel(); }} className={`${smallButton} border border-slate-600 hover:bg-slate-800`}>
+        <Link to={href({ edit: null })} preventScrollReset onClick={(event) => { if (!hydrated) return; event.preventDefault(); onClose(); }} className={`${smallButton} border border-slate-600 hover:bg-slate-800`}>
           Cancel
         </Link>
       </div>
