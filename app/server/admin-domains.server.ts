@@ -32,6 +32,11 @@ function escapeLike(term: string): string {
 
 const FEW_MATCHES = 5000;
 
+/** "Name contains": a scan of the narrow name index, not of the table. */
+const matchingIds = lazyStatement<[string], number>(
+  "SELECT id FROM domains INDEXED BY domains_live_name WHERE deleted_at IS NULL AND domain_name LIKE ? ESCAPE '\\'",
+);
+
 const ORDER: Record<
   DomainSort,
   [column: "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count", direction: "asc" | "desc"]
@@ -65,12 +70,14 @@ export async function listAdminDomains(options: {
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   let total = options.liveTotal ?? portfolioStats().totalDomains;
   if (term) {
-    // "Name contains": a scan of the narrow name index, not of the table.
-    const like = sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`;
-    const matching = sql`SELECT id FROM domains INDEXED BY domains_live_name WHERE deleted_at IS NULL AND ${like}`;
-    total = (await sql<{ n: number }>`SELECT count(*) AS n FROM (${matching})`.execute(db)).rows[0]!.n;
+    const pattern = `%${escapeLike(term)}%`;
+    // One scan of the narrow name index gives both the count and, when they are few, the ids.
+    const ids = matchingIds().pluck().all(pattern);
+    total = ids.length;
     // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
-    query = query.where(total <= FEW_MATCHES ? sql<boolean>`id IN (${matching})` : like);
+    query = query.where(
+      total <= FEW_MATCHES ? sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<boolean>`domain_name LIKE ${pattern} ESCAPE '\\'`,
+    );
   }
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
