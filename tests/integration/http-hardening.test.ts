@@ -169,6 +169,32 @@ describe("request bodies", () => {
     expect(response.body).toContain("Request body too large");
   });
 
+  it("a client still sending a body that is refused reads the 413, not a reset connection", async () => {
+    // A busy client: it writes the whole body (8x the limit) before it reads anything. Closing a socket
+    // with unread data makes the kernel reset it, and a reset throws away the answer the client has not
+    // read yet; the server keeps reading (and discarding) for a while before it closes.
+    const { hostname, port } = new URL(app.url);
+    const body = Buffer.alloc(512 * 1024, "a");
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.pause();
+    let failed: Error | null = null;
+    socket.on("error", (error) => (failed = error));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.write(`POST /contact/velora HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    for (let offset = 0; offset < body.length && !failed; offset += 32 * 1024) {
+      socket.write(body.subarray(offset, offset + 32 * 1024));
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+    socket.resume();
+    await closed;
+    expect(failed).toBeNull();
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(text).toContain("Request body too large");
+  });
+
   it("refuses a chunked body as soon as it grows past the limit", async () => {
     const chunk = Buffer.alloc(16 * 1024, "a");
     const response = await rawRequest({

@@ -23,6 +23,27 @@ export function refuse(res: ExpressResponse, status: number, message: string): v
   res.end(`${message}\n`);
 }
 
+const LINGER_MS = 3_000;
+
+/**
+ * A "lingering close" for a refused upload: the answer goes out at once, and then the socket keeps
+ * reading (and throwing away) what the client is still sending for up to LINGER_MS before it is
+ * destroyed. Closing a socket with unread data makes the kernel reset the connection, and a reset
+ * discards the answer on the client's side if it has not read it yet: a client that writes its
+ * whole body before reading would never see the 413.
+ */
+function lingerOnClose(req: ExpressRequest): void {
+  const socket = req.socket;
+  socket.destroySoon = function lingeringDestroySoon(this: typeof socket) {
+    if (this.writable) this.end();
+    this.on("data", () => {});
+    this.resume();
+    setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.once("end", () => this.destroy());
+  };
+  req.resume();
+}
+
 /**
  * Refuses a body over the limit with 413 before anything reads it: a declared Content-Length is checked
  * at once; a chunked body is read into memory up to the limit and refused as soon as it goes over.
@@ -34,10 +55,9 @@ export function bodyLimit(limits: { maxBodyBytes: number; maxUploadBytes: number
     const declared = req.headers["content-length"];
     const tooLarge = () => {
       res.setHeader("Connection", "close");
+      lingerOnClose(req);
       refuse(res, 413, `Request body too large (limit ${limit} bytes)`);
-      // Stop reading: the connection is closed once the answer is sent.
       req.unpipe();
-      req.pause();
     };
     if (declared !== undefined) {
       if (!/^\d{1,16}$/.test(declared)) return refuse(res, 400, "Bad Content-Length");
