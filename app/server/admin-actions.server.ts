@@ -4,7 +4,7 @@ import { data, redirect } from "react-router";
 import { DomainEntrySchema, fieldErrors, parseFee, parsePrice, TEXT, type AdminActionResult } from "../lib/admin-forms";
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
-import { isDatabaseBusy } from "./db.server";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./db.server";
 import { createUserSession, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "./settings.server";
 import { updateResponseWindow } from "./response-window-action.server";
@@ -30,7 +30,9 @@ function done(form: FormData, result: AdminActionResult): Response | ReturnType<
 }
 
 function failed(result: Omit<AdminActionResult, "ok">, status: number) {
-  return data<AdminActionResult>({ ...result, ok: false }, { status });
+  // 503 is "the database was busy": a temporary state, so say when to try again.
+  const headers = status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined;
+  return data<AdminActionResult>({ ...result, ok: false }, { status, headers });
 }
 
 function parseId(form: FormData): number | null {

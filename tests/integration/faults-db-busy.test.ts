@@ -167,10 +167,12 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
       const fee = await adminPost(impatient, cookie, { intent: "fee", fee: "31.00" });
       replies.push({ what: "admin fee", status: fee.status });
       expect(fee.status).toBe(503);
+      expect(fee.headers.get("retry-after")).toBe("5");
       expect(fee.body).toContain("Error updating inquiry fee. Please try again.");
       const price = await adminPost(impatient, cookie, { intent: "price", id: String(domain.id), price: "777" });
       replies.push({ what: "admin price", status: price.status });
       expect(price.status).toBe(503);
+      expect(price.headers.get("retry-after")).toBe("5");
 
       // An error no route expected (the sign-in's session insert): the error page, with 503 and Retry-After.
       const login = await postForm(impatient, "/admin", { intent: "login", ...ADMIN });
