@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN, adminCookie } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BUYER, postForm, request, waitFor } from "../support/http";
 import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
 import { http, visibleText } from "./admin-helpers";
 
-let app: AppServer;
+const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 let cookie: string;
-
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
   cookie = await adminCookie(app.url);
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
 });
 
 /** Pays a started inquiry's test checkout with 4242 and comes back to the payment page, as a buyer would. */

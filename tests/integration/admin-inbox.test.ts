@@ -1,19 +1,14 @@
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, insertPaidInquiry, payInquiry, TEST_ADMIN } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
 
-let app: AppServer;
+const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 let cookie: string;
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
   cookie = await adminCookie(app.url);
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
 });
 
 function csvUpload(text: string, name = "portfolio.csv") {

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, insertPaidInquiry, TEST_ADMIN } from "../support/admin";
-import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
+import { runScript } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
 
-let app: AppServer;
+const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 let cookie: string;
-
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
   cookie = await adminCookie(app.url);
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
 });
 
 const fee = () => (app.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined)?.value;

@@ -1,18 +1,11 @@
 import Database from "better-sqlite3";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { runScript } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 describe("npm run backup", () => {
   it("copies the live database while the server serves and a writer commits rows; the copy has every row committed before it started", async () => {

@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 async function get(path: string, init?: RequestInit) {
   const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });

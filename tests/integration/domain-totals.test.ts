@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { request } from "../support/http";
 
 // The live-domain count and value are kept by triggers (migration 0031) rather than counted per request;
 // they must equal a real count after every kind of write.
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 function expectTotalsToMatchTheRows() {
   const kept = app.db().prepare("SELECT live_count AS count, live_value_cents AS value FROM domain_totals").get();

@@ -1,18 +1,11 @@
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 function viewsIn(db: Database.Database, domainId: number) {
   const daily = db.prepare("SELECT day, views FROM domain_daily_views WHERE domain_id = ?").all(domainId) as { day: string; views: number }[];

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BUYER, postForm, postJson, request } from "../support/http";
 
 // The owner's minimum offer: a warning before payment, never the amount itself.
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 const WARNING = "Offers below the owner&#x27;s minimum are usually declined";
 

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, TEST_ADMIN } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { request } from "../support/http";
 
 // The admin's edits reach visitors of cached pages on their very next request.
 
-let app: AppServer;
+const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 let cookie: string;
-
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
   cookie = await adminCookie(app.url);
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
 });
 
 function adminPost(fields: Record<string, string>) {

@@ -1,20 +1,13 @@
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
+import { describe, expect, it } from "vitest";
+import { runScript } from "../support/app-server";
+import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 
 // Public pages are served from memory after the first render. These tests prove that no visitor ever
 // sees a stale fee, price or listing: every write, from whichever process, shows on the next request.
 
-let app: AppServer;
-
-beforeAll(async () => {
-  app = await startAppServer();
-});
-afterAll(async () => {
-  await app.stop();
-  removeDataDir(app);
-});
+const app = useAppServer();
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(new URL(path, app.url), { headers, redirect: "manual" });
