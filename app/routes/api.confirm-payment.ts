@@ -3,7 +3,7 @@
 import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
-import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
 import { fulfilPayment } from "../server/payments/fulfil.server";
 import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
@@ -11,13 +11,8 @@ import { findInquiryByPaymentId } from "../server/payments/inquiries.server";
 import type { Route } from "./+types/api.confirm-payment";
 
 export async function action({ request }: Route.ActionArgs) {
-  let body: Record<string, unknown>;
-  try {
-    body = await readJsonObject(request, 32 * 1024);
-  } catch (error) {
-    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
-    throw error;
-  }
+  const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
+  if (body instanceof Response) return body;
   const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id.slice(0, 255) : "";
   const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
   if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);

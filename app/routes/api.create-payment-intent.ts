@@ -3,18 +3,13 @@
 import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { BUSY_RETRY_AFTER_SECONDS } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
-import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
 import type { Route } from "./+types/api.create-payment-intent";
 
 export async function action({ request }: Route.ActionArgs) {
-  let body: Record<string, unknown>;
-  try {
-    body = await readJsonObject(request, 32 * 1024);
-  } catch (error) {
-    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
-    throw error;
-  }
+  const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
+  if (body instanceof Response) return body;
   const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
   if (!domain) return jsonResponse({ error: "Domain not found." }, 404);
   const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};

@@ -1,19 +1,14 @@
 // The test provider's stand-in for Stripe.js confirming a card: POST {client_secret, card_number,
 // expiry, cvc} -> {status, payment_intent_id} or {error}. No money moves.
-import { ApiError, jsonResponse, readJsonObject } from "../server/json-api.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { getTestProvider } from "../server/payments/index.server";
 import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/api.test-payments.confirm";
 
 export async function action({ request }: Route.ActionArgs) {
-  let body: Record<string, unknown>;
-  try {
-    body = await readJsonObject(request, 4 * 1024);
-  } catch (error) {
-    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
-    throw error;
-  }
+  const body = await jsonObjectOrErrorResponse(request, 4 * 1024);
+  if (body instanceof Response) return body;
   const key = `card:${clientIp(request)}`;
   if (!cardAttemptRateLimit.hit(key)) {
     return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(cardAttemptRateLimit.retryAfterSeconds(key)) });

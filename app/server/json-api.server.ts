@@ -69,3 +69,13 @@ export async function readJsonObject(request: Request, maxBytes = 32 * 1024): Pr
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new ApiError(400, "Expected a JSON object");
   return body as Record<string, unknown>;
 }
+
+/** readJsonObject for a route's action: the object, or the JSON error Response to return as it is. */
+export async function jsonObjectOrErrorResponse(request: Request, maxBytes: number): Promise<Record<string, unknown> | Response> {
+  try {
+    return await readJsonObject(request, maxBytes);
+  } catch (error) {
+    if (error instanceof ApiError) return jsonResponse({ error: error.message }, error.status);
+    throw error;
+  }
+}
