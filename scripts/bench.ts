@@ -258,6 +258,10 @@ async function main() {
   let sse: SseResult | null = null;
   if (!flag("skip-sse")) {
     log(`Opening ${fmt(SUBSCRIBERS)} live-fee subscribers...`);
+    // A fresh server process on the same database: its memory before the streams is a clean baseline
+    // (the server measured above holds the garbage of the load runs, and a collection during the stream
+    // phase made "after minus before" meaningless).
+    const streamServer = await startApp();
     const { setInquiryFee } = await import("../app/server/settings.server");
     const changes: FeeChange[] = [];
     if (cookie) {
@@ -265,10 +269,10 @@ async function main() {
         label: "set by the admin's fee form",
         cents: 2_468,
         run: async () => {
-          const response = await fetch(new URL("/admin", app.url), {
+          const response = await fetch(new URL("/admin", streamServer.url), {
             method: "POST",
             redirect: "manual",
-            headers: { Cookie: cookie, Origin: new URL(app.url).origin, "Content-Type": "application/x-www-form-urlencoded" },
+            headers: { Cookie: cookie, Origin: new URL(streamServer.url).origin, "Content-Type": "application/x-www-form-urlencoded" },
             body: new URLSearchParams({ intent: "fee", fee: "24.68" }),
           });
           if (response.status >= 400) throw new Error(`the fee form answered ${response.status}`);
@@ -277,7 +281,8 @@ async function main() {
     }
     // Written the way scripts/set-fee.ts writes it: by another process, seen by the server's watcher.
     changes.push({ label: "written by another process (set-fee)", cents: 2_345, run: () => setInquiryFee(2_345) });
-    sse = await sseLoad({ url: app.url, count: SUBSCRIBERS, serverPid: app.process.pid, changes });
+    sse = await sseLoad({ url: streamServer.url, count: SUBSCRIBERS, serverPid: streamServer.process.pid, changes });
+    await streamServer.stop();
   }
   const rss = residentBytes(app.process.pid);
 
