@@ -1,11 +1,11 @@
 import { Form } from "react-router";
 import type { AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
+import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD } from "../../lib/response-window";
 import { card, inputClass, primaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
-import { ResponseWindowForm } from "./response-window-form";
 
-/** The Settings block: one small form per setting, so new settings are one more component here. */
+/** The Settings block: one small form per setting, so a new setting is one more SettingForm here. */
 export function SettingsBlock({
   feeCents,
   result,
@@ -23,38 +23,80 @@ export function SettingsBlock({
         Settings
       </h2>
       <div className="mt-4 grid gap-6 md:grid-cols-2">
-        <InquiryFeeForm feeCents={feeCents} result={result} />
-        <ResponseWindowForm days={responseWindowDays} result={responseWindowResult} />
+        <SettingForm
+          id="fee"
+          label="Inquiry fee (USD)"
+          intent="fee"
+          submitLabel="Update"
+          value={centsToDollarText(feeCents)}
+          result={result}
+          input={{ name: "fee", step: "0.01", min: "0" }}
+        />
+        {/* The days an owner has to confirm a reply before the buyer's fee is refunded automatically. */}
+        <SettingForm
+          id="response-window"
+          label="Response window (days)"
+          intent="response-window"
+          submitLabel="Save"
+          value={String(responseWindowDays)}
+          result={responseWindowResult}
+          input={{ name: RESPONSE_WINDOW_FIELD, inputMode: "numeric", step: "1", min: RESPONSE_WINDOW_DAYS.min, max: RESPONSE_WINDOW_DAYS.max, required: true }}
+          help="If the owner has not confirmed a reply within this many days, the buyer's fee is refunded automatically. Applies to inquiries paid from now on."
+        />
       </div>
     </section>
   );
 }
 
-function InquiryFeeForm({ feeCents, result }: { feeCents: number; result?: AdminActionResult }) {
+/** One setting: a labelled number input and its button. A refused value stays in the field, the error under it. */
+function SettingForm({
+  id,
+  label,
+  intent,
+  submitLabel,
+  value,
+  result,
+  input,
+  help,
+}: {
+  id: string;
+  label: string;
+  intent: string;
+  submitLabel: string;
+  value: string;
+  result?: AdminActionResult;
+  input: React.InputHTMLAttributes<HTMLInputElement> & { name: string };
+  help?: string;
+}) {
   const failed = result && !result.ok ? result : undefined;
+  const helpId = help ? `${id}-help` : undefined;
+  const describedBy = [failed ? `${id}-error` : undefined, helpId].filter(Boolean).join(" ") || undefined;
   return (
     <Form method="post" action="/admin" className="flex flex-col gap-2">
-      <label htmlFor="fee" className="text-sm font-medium">
-        Inquiry fee (USD)
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
       </label>
       <div className="flex gap-2">
         <input
-          key={feeCents}
-          id="fee"
-          name="fee"
+          key={value}
+          id={id}
           type="number"
-          step="0.01"
-          min="0"
-          defaultValue={failed?.values?.fee ?? centsToDollarText(feeCents)}
+          {...input}
+          defaultValue={failed?.values?.[input.name] ?? value}
           aria-invalid={failed ? true : undefined}
-          aria-describedby={failed ? "fee-error" : undefined}
+          aria-describedby={describedBy}
           className={`${inputClass} mt-0 w-40`}
         />
-        <button type="submit" name="intent" value="fee" className={primaryButton}>
-          Update
+        <button type="submit" name="intent" value={intent} className={primaryButton}>
+          {submitLabel}
         </button>
       </div>
-      {failed ? <ErrorAlert id="fee-error">{failed.error}</ErrorAlert> : null}
+      {help ? (
+        <p id={helpId} className="text-sm text-slate-300">
+          {help}
+        </p>
+      ) : null}
+      {failed ? <ErrorAlert id={`${id}-error`}>{failed.error}</ErrorAlert> : null}
     </Form>
   );
 }

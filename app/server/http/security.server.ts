@@ -58,12 +58,15 @@ function originOf(url: string | undefined): string | null {
 }
 
 export function contentSecurityPolicy(options: { nonce: string; path: string; stripeApiBase?: string }): string {
-  const payment = isPaymentPath(options.path);
+  return policyFor(isPaymentPath(options.path), options.nonce, options.stripeApiBase);
+}
+
+function policyFor(payment: boolean, nonce: string, stripeApiBase: string | undefined): string {
   const extra = (hosts: string[]) => (payment ? hosts : []);
-  const testStripe = payment ? [originOf(options.stripeApiBase)].filter((origin): origin is string => origin !== null) : [];
+  const testStripe = payment ? [originOf(stripeApiBase)].filter((origin): origin is string => origin !== null) : [];
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'", `'nonce-${options.nonce}'`, ...extra(STRIPE_HOSTS.script)],
+    "script-src": ["'self'", `'nonce-${nonce}'`, ...extra(STRIPE_HOSTS.script)],
     "style-src": ["'self'", "'unsafe-inline'"],
     "img-src": ["'self'", "data:", ...extra(STRIPE_HOSTS.img)],
     "font-src": ["'self'", "data:"],
@@ -93,7 +96,7 @@ function headerTemplate(options: SecurityOptions, payment: boolean, privatePath:
   const key = `${payment} ${privatePath} ${https} ${options.stripeApiBase ?? ""}`;
   let template = templates.get(key);
   if (!template) {
-    const csp = contentSecurityPolicy({ nonce: NONCE_SLOT, path: payment ? "/payment" : "/", stripeApiBase: options.stripeApiBase });
+    const csp = policyFor(payment, NONCE_SLOT, options.stripeApiBase);
     const rest: Record<string, string> = {
       "X-Content-Type-Options": "nosniff",
       "Referrer-Policy": "strict-origin-when-cross-origin",
