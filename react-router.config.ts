@@ -2,6 +2,12 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  // The production server entry (build/server.js) is built with the app.
+  async buildEnd() {
+    // @ts-expect-error a plain .mjs script without types
+    const { buildServerEntry } = await import("./scripts/build-server.mjs");
+    await buildServerEntry();
+  },
   future: {
     v8_trailingSlashAwareDataRequests: true,
     v8_passThroughRequests: true,

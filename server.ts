@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
 import { bodyLimit, pageActionContentType, reactRouterHandler, refuse } from "./app/server/http/express.server";
+import { createRequestOrigin } from "./app/server/http/proxy.server";
 import { requestLogLine } from "./app/server/http/request-log.server";
 import { securityHeaders } from "./app/server/http/security.server";
 
@@ -20,7 +21,7 @@ type AppEntry = {
   env: {
     PORT: number;
     LOG_REQUESTS: "true" | "false";
-    TRUST_PROXY: "true" | "false";
+    TRUST_PROXY: string;
     PUBLIC_URL?: string;
     STRIPE_API_BASE?: string;
     MAX_BODY_BYTES: number;
@@ -28,10 +29,15 @@ type AppEntry = {
   };
 };
 
-/** What server.ts attaches to each request: its id (X-Request-Id, logs) and its CSP nonce. */
-type TaggedRequest = http.IncomingMessage & { requestId?: string; cspNonce?: string };
+/**
+ * What server.ts attaches to each request: its id (X-Request-Id, logs), its CSP nonce and the scheme the
+ * browser used (through a TLS proxy: https).
+ */
+type TaggedRequest = http.IncomingMessage & { requestId?: string; cspNonce?: string; publicProtocol?: "http" | "https" };
 
-const root = path.dirname(fileURLToPath(import.meta.url));
+// The project root: server.ts runs from it (tsx, development); its build runs as build/server.js.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.basename(here) === "build" ? path.dirname(here) : here;
 const SHUTDOWN_GRACE_MS = 10_000;
 let stopping = false;
 
@@ -60,10 +66,18 @@ function nextNonce(): string {
   return noncePool.toString("base64", nonceOffset - NONCE_BYTES, nonceOffset);
 }
 
-/** Request id (X-Request-Id, logs) and the one-line JSON log, for every response, cached pages included. */
+/**
+ * Request id (X-Request-Id, logs), client address and scheme (through the proxies TRUST_PROXY trusts),
+ * and the one-line JSON log, for every response, cached pages included.
+ */
 function requestTagger(env: AppEntry["env"]) {
+  const originOf = createRequestOrigin({ trustProxy: env.TRUST_PROXY, publicUrl: env.PUBLIC_URL });
   return (req: TaggedRequest, res: http.ServerResponse) => {
     const started = performance.now();
+    const origin = originOf(req);
+    // The only client address the app trusts (clientIp()); whatever a client sent under this name is replaced.
+    req.headers["x-real-client-ip"] = origin.clientAddress;
+    req.publicProtocol = origin.protocol;
     const requestId = randomUUID();
     req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
@@ -90,16 +104,11 @@ function requestTagger(env: AppEntry["env"]) {
  * CSP carries the nonce in its body).
  */
 function responseSecurity(env: AppEntry["env"]) {
-  const security = { publicUrl: env.PUBLIC_URL, trustProxy: env.TRUST_PROXY === "true", stripeApiBase: env.STRIPE_API_BASE };
+  const security = { stripeApiBase: env.STRIPE_API_BASE };
   return (req: TaggedRequest, res: http.ServerResponse) => {
     const nonce = nextNonce();
     req.cspNonce = nonce;
-    const forwardedProto = req.headers["x-forwarded-proto"];
-    const headers = securityHeaders(security, {
-      path: req.url ?? "/",
-      nonce,
-      forwardedProto: Array.isArray(forwardedProto) ? forwardedProto[0] : forwardedProto,
-    });
+    const headers = securityHeaders(security, { path: req.url ?? "/", nonce, https: req.publicProtocol === "https" });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   };
 }
@@ -108,7 +117,6 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
   const { env } = app;
   const server = express();
   server.disable("x-powered-by");
-  server.set("trust proxy", env.TRUST_PROXY === "true");
   server.use(
     compression({
       // Event streams must reach the browser at once, not sit in the compressor's buffer.
@@ -122,15 +130,11 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
   server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
   server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES }));
   server.use(pageActionContentType(build));
-  server.use((req, _res, next) => {
-    // The only client address the app trusts; whatever a client sent under this name is replaced.
-    req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
-    next();
-  });
   server.all(
     "/{*splat}",
     reactRouterHandler({
       build,
+      protocolOf: (req) => (req as TaggedRequest).publicProtocol ?? "http",
       getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
     }),
   );

@@ -3,23 +3,22 @@ import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const buildEntry = "build/server/index.js";
+const builtFiles = ["build/server/index.js", "build/server.js"];
 
-function newestMtime(dir) {
+function newestMtime(entry) {
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
+  for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
   return newest;
 }
 
-const sources = ["app", "db", "public"].filter(existsSync);
+const sources = ["app", "db", "public", "server.ts", "server-env.ts"].filter(existsSync);
 const stale =
-  !existsSync(buildEntry) ||
-  Math.max(...sources.map(newestMtime)) > statSync(buildEntry).mtimeMs;
+  !builtFiles.every(existsSync) ||
+  Math.max(...sources.map(newestMtime)) > Math.min(...builtFiles.map((file) => statSync(file).mtimeMs));
 
 if (stale) {
   console.log("Building the app (first start or changed sources)...");
-  execSync("npx react-router build", { stdio: "inherit" });
+  execSync("npm run build", { stdio: "inherit" });
 }

@@ -2,11 +2,12 @@
 // expiry, cvc} -> {status, payment_intent_id} or {error}. No money moves.
 import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
-import { getTestProvider } from "../server/payments/index.server";
+import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/api.test-payments.confirm";
 
 export async function action({ request }: Route.ActionArgs) {
+  if (!testPaymentsEnabled()) return jsonResponse({ error: "Not found" }, 404);
   const body = await jsonObjectOrErrorResponse(request, 4 * 1024);
   if (body instanceof Response) return body;
   const key = `card:${clientIp(request)}`;
@@ -24,5 +25,6 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export function loader() {
+  if (!testPaymentsEnabled()) return jsonResponse({ error: "Not found" }, 404);
   return jsonResponse({ error: "Method not allowed" }, 405, { Allow: "POST" });
 }

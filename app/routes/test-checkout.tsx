@@ -5,7 +5,7 @@ import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { formatUsd } from "../lib/money";
 import { TEST_MODE_LABEL } from "../lib/test-card";
 import { env } from "../server/env.server";
-import { getTestProvider } from "../server/payments/index.server";
+import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/test-checkout";
@@ -17,9 +17,15 @@ function successUrl(checkout: { checkoutId: string; successUrl: string }): strin
   return checkout.successUrl.replace("{CHECKOUT_SESSION_ID}", encodeURIComponent(checkout.checkoutId));
 }
 
-export function loader({ params }: Route.LoaderArgs) {
-  const checkout = getTestProvider().findCheckout(params.checkoutId);
+/** With Stripe configured the test checkout does not exist: nothing can be paid here for free. */
+function testCheckout(checkoutId: string) {
+  const checkout = testPaymentsEnabled() ? getTestProvider().findCheckout(checkoutId) : undefined;
   if (!checkout) throw data(null, { status: 404 });
+  return checkout;
+}
+
+export function loader({ params }: Route.LoaderArgs) {
+  const checkout = testCheckout(params.checkoutId);
   if (checkout.payment.status === "succeeded") throw redirect(successUrl(checkout), 303);
   return {
     siteName: env.SITE_NAME,
@@ -31,9 +37,8 @@ export function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
+  const checkout = testCheckout(params.checkoutId);
   const provider = getTestProvider();
-  const checkout = provider.findCheckout(params.checkoutId);
-  if (!checkout) throw data(null, { status: 404 });
   if (checkout.payment.status === "succeeded") return redirect(successUrl(checkout), 303);
   const key = `card:${clientIp(request)}`;
   if (!cardAttemptRateLimit.hit(key)) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });

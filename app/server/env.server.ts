@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustProxy } from "./http/proxy.server";
 
 const optionalText = z
   .string()
@@ -39,7 +40,20 @@ const EnvSchema = z.object({
   // In-memory cache of rendered public pages (app/server/page-cache.server.ts); "false" for measurements.
   PAGE_CACHE: z.enum(["true", "false"]).default("true"),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
-  TRUST_PROXY: z.enum(["true", "false"]).default("false"),
+  // What express's "trust proxy" takes: true, false, a hop count, or addresses/CIDRs (app/server/http/proxy.server.ts).
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default("false")
+    .superRefine((value, context) => {
+      try {
+        parseTrustProxy(value);
+      } catch (error) {
+        context.addIssue({ code: "custom", message: `must be true, false, a hop count or addresses/CIDRs (${(error as Error).message})` });
+      }
+    }),
+  /** stripe or test; unset: stripe when STRIPE_SECRET_KEY is set, test only on a local address. */
+  PAYMENTS: optionalText.pipe(z.enum(["stripe", "test"]).optional()),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
   // Above the 20 MB portfolio CSV import (MAX_IMPORT_BYTES) plus multipart overhead.
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
@@ -51,7 +65,12 @@ const EnvSchema = z.object({
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
 });
 
+/** Every variable the app reads (the unit test keeps .env.example listing the same). */
+export const ENV_VARIABLES = [...Object.keys(EnvSchema.shape), "ENV_FILE", "TEST_CLOCK_FILE", "TEST_CLOCK_OFFSET_MS"];
+
 export type Env = z.infer<typeof EnvSchema> & {
+  /** The payment provider new inquiries go through. */
+  payments: "stripe" | "test";
   databasePath: string;
   dataDir: string;
   sessionSecret: string;
@@ -69,14 +88,38 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (values.ADMIN_EMAIL && !values.ADMIN_PASSWORD) {
     throw new ConfigError("Invalid configuration:\n  ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
   }
+  const payments = resolvePayments(values);
   const databasePath = path.resolve(values.DATABASE_URL.slice("file:".length));
   const dataDir = path.dirname(databasePath);
   return {
     ...values,
+    payments,
     databasePath,
     dataDir,
     sessionSecret: values.SESSION_SECRET ?? loadOrCreateSecret(dataDir, databasePath),
   };
+}
+
+function isLocalUrl(url: string | undefined): boolean {
+  if (!url) return true;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Payments are never fake by accident: the test provider is used when asked for (PAYMENTS=test) or,
+ * with nothing set, only while the site is local. A public site without Stripe keys does not start.
+ */
+function resolvePayments(values: z.infer<typeof EnvSchema>): Env["payments"] {
+  if (values.PAYMENTS === "test") return "test";
+  if (values.PAYMENTS === "stripe" || !isLocalUrl(values.PUBLIC_URL)) {
+    if (values.STRIPE_SECRET_KEY) return "stripe";
+    const reason = values.PAYMENTS === "stripe" ? "PAYMENTS=stripe" : `PUBLIC_URL ${values.PUBLIC_URL} is a public address`;
+    throw new ConfigError(
+      `Invalid configuration:\n  STRIPE_SECRET_KEY: required for real payments (${reason}); set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or PAYMENTS=test to take test payments only (no money moves)`,
+    );
+  }
+  return values.STRIPE_SECRET_KEY ? "stripe" : "test";
 }
 
 /** With no SESSION_SECRET set, one is generated once and kept beside the database. */
@@ -96,4 +139,21 @@ function loadOrCreateSecret(dataDir: string, databasePath: string): string {
   }
 }
 
+/**
+ * Settings from a file: ENV_FILE names it, else `.env` in the working directory when there is one.
+ * Variables already in the environment win over the file's (Node's process.loadEnvFile).
+ */
+export function loadEnvFile(): string | null {
+  const named = process.env.ENV_FILE?.trim();
+  const file = named ? path.resolve(named) : path.resolve(".env");
+  if (!named && !existsSync(file)) return null;
+  try {
+    process.loadEnvFile(file);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ENV_FILE: cannot read ${file}: ${(error as Error).message}`);
+  }
+  return file;
+}
+
+loadEnvFile();
 export const env: Env = parseEnv(process.env);

@@ -160,9 +160,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       clear();
       seenVersion = version;
     }
-    // Everything a render may depend on: the host (landers, canonical links), the scheme and host a
-    // trusted proxy reports, and the full URL with its query string.
-    const key = `${headers.host.toLowerCase()} ${headers["x-forwarded-proto"] ?? ""} ${headers["x-forwarded-host"] ?? ""} ${url}`;
+    // Everything a render may depend on: the host (landers, canonical links), the scheme the browser
+    // used (server.ts works it out through trusted proxies; HSTS is stored with the page), and the URL.
+    const key = `${headers.host.toLowerCase()} ${(req as { publicProtocol?: string }).publicProtocol ?? ""} ${url}`;
     const cached = entries.get(key);
     if (cached && cached.version === version) {
       hits += 1;

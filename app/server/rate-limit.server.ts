@@ -54,11 +54,11 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
   };
 }
 
-/** The client's address as the socket saw it; a proxy's X-Forwarded-For is trusted only when TRUST_PROXY=true. */
+/**
+ * The client's address: server.ts works it out once per request from the socket and the X-Forwarded-For
+ * hops of the proxies TRUST_PROXY trusts (app/server/http/proxy.server.ts) and replaces any header of
+ * this name a client sent.
+ */
 export function clientIp(request: Request): string {
-  if (process.env.TRUST_PROXY === "true") {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
   return request.headers.get("x-real-client-ip") ?? "unknown";
 }

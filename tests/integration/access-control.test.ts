@@ -95,7 +95,7 @@ describe("admin routes refuse anonymous visitors", () => {
         const response = await fetch(new URL(target, app.url), {
           method: "POST",
           redirect: "manual",
-          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+          headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.origin },
           body,
         });
         expectNoAdminData(`POST ${target} intent=${fields.intent}`, response.status, await response.text(), response.headers.get("location"));
@@ -106,7 +106,7 @@ describe("admin routes refuse anonymous visitors", () => {
     const upload = await fetch(new URL(path, app.url), {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Origin: new URL(app.url).origin },
+      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, Origin: app.origin },
       body: csv,
     });
     expectNoAdminData(`POST ${path} CSV upload`, upload.status, await upload.text(), upload.headers.get("location"));

@@ -90,7 +90,7 @@ describe("per-domain funnel in the admin", () => {
     const anonymous = await http(app, `/admin/domains/${domain.id}`);
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toBe("/admin");
-    const post = await http(app, `/admin/domains/${domain.id}`, { form: { intent: "min-offer", minOffer: "1" }, headers: { Origin: new URL(app.url).origin } });
+    const post = await http(app, `/admin/domains/${domain.id}`, { form: { intent: "min-offer", minOffer: "1" }, headers: { Origin: app.origin } });
     expect(post.status).toBe(303);
     expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(domain.id)).toEqual({ min_offer_cents: null });
     expect((await http(app, "/admin/domains/999999999", { cookie })).status).toBe(404);
@@ -101,7 +101,7 @@ describe("per-domain funnel in the admin", () => {
 describe("setting the minimum offer (no JavaScript)", () => {
   it("saves, refuses a bad amount, and clears", async () => {
     const domain = newDomain("minimum");
-    const origin = { Origin: new URL(app.url).origin };
+    const origin = { Origin: app.origin };
     const minOffer = () => (app.db().prepare("SELECT min_offer_cents AS cents FROM domains WHERE id = ?").get(domain.id) as { cents: number | null }).cents;
 
     const saved = await http(app, `/admin/domains/${domain.id}`, { cookie, headers: origin, form: { intent: "min-offer", minOffer: "12,500" } });

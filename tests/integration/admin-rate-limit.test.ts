@@ -6,7 +6,7 @@ import { http, visibleText } from "./admin-helpers";
 // Its own server: these tests use up the limits. TRUST_PROXY lets each request claim a client address.
 let app: AppServer;
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example" } });
+  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example", PAYMENTS: "test" } });
 });
 afterAll(async () => {
   await app.stop();

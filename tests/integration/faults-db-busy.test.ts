@@ -58,7 +58,7 @@ function holdWriteLock(server: AppServer) {
 function adminPost(server: AppServer, cookie: string, fields: Record<string, string>): Promise<Reply> {
   return request(server, "/admin", {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(server.url).origin, Cookie: cookie },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin, Cookie: cookie },
     body: new URLSearchParams(fields).toString(),
   });
 }

@@ -9,7 +9,7 @@ let app: AppServer;
 
 beforeAll(async () => {
   app = await startAppServer({
-    env: { PUBLIC_URL: "https://shop.example.test", EXTRA_HOSTS: "alt.example.test, www.third.example.test:8443", SITE_NAME },
+    env: { PUBLIC_URL: "https://shop.example.test", PAYMENTS: "test", EXTRA_HOSTS: "alt.example.test, www.third.example.test:8443", SITE_NAME },
   });
 });
 afterAll(async () => {

@@ -33,6 +33,7 @@ beforeAll(async () => {
       MAIL_RETRY_BASE_MS: "100",
       SESSION_SECRET: SECRET,
       PUBLIC_URL,
+      PAYMENTS: "test",
       ADMIN_EMAIL: "window-admin@example.test",
       ADMIN_PASSWORD: "window-password",
       TEST_CLOCK_FILE: clock.file,
@@ -255,7 +256,7 @@ describe("trust signal on the domain page", () => {
 describe("response window setting (admin Settings)", () => {
   it("is validated on the server: whole days from 1 to 60", async () => {
     const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
-    const post = (value: string) => http(app, "/admin", { cookie, form: { intent: "response-window", responseWindowDays: value }, headers: { Origin: new URL(app.url).origin } });
+    const post = (value: string) => http(app, "/admin", { cookie, form: { intent: "response-window", responseWindowDays: value }, headers: { Origin: app.origin } });
     for (const value of ["0", "61", "7.5", "abc", "", "-1"]) {
       const reply = await post(value);
       expect(reply.status, value).toBe(400);
@@ -282,7 +283,7 @@ describe("admin inbox: mark answered", () => {
     const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
     const late = await payInquiry(app, newDomain(app));
     const answer = (id: number) =>
-      http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(id) }, headers: { Origin: new URL(app.url).origin } });
+      http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(id) }, headers: { Origin: app.origin } });
     try {
       await clock.set(7 * DAY_MS + 60_000);
       const refused = await answer(late.id);

@@ -15,7 +15,7 @@ beforeAll(async () => {
 function adminPost(fields: Record<string, string>) {
   return request(app, "/admin", {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin, Cookie: cookie },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.origin, Cookie: cookie },
     body: new URLSearchParams(fields).toString(),
   });
 }

@@ -60,14 +60,14 @@ export function insertPaidInquiry(
  * (card 4242), as the buyer's browser would pay. Returns the inquiry id and the provider's payment id.
  */
 export async function payInquiry(
-  app: { url: string; db: () => Database.Database },
+  app: { url: string; origin: string; db: () => Database.Database },
   domainShort: string,
   buyer = { name: "Ada Buyer", email: "ada@buyer.example", phone: "+1 555 0100", offer: "$12,500", message: "I would like to buy this domain." },
 ): Promise<{ inquiryId: number; paymentId: string }> {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(new URL(path, app.url), {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: new URL(app.url).origin },
+      headers: { "Content-Type": "application/json", Origin: app.origin },
       body: JSON.stringify(body),
     });
     return (await response.json()) as Record<string, any>;

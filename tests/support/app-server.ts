@@ -9,6 +9,11 @@ const tsxBin = path.join(projectRoot, "node_modules/.bin/tsx");
 
 export interface AppServer {
   url: string;
+  /**
+   * The Origin a browser on this site sends: https when PUBLIC_URL is https (the server then counts
+   * every request as having come through a TLS proxy), with the test server's own host.
+   */
+  origin: string;
   dataDir: string;
   dbPath: string;
   env: Record<string, string>;
@@ -27,7 +32,7 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-/** Starts the built production server (`server.ts`) on a free port with its own SQLite file. */
+/** Starts the built production server (`build/server.js`) on a free port with its own SQLite file. */
 export async function startAppServer(options: StartOptions = {}): Promise<AppServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "domains-test-"));
   const dbPath = path.join(dataDir, "app.db");
@@ -37,12 +42,13 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     SEED_DEMO: "true",
     LOG_REQUESTS: "false",
     NODE_ENV: "production",
+    ENV_FILE: "/dev/null",
     ...options.env,
   };
-  // One process (node with tsx's loader), not the tsx CLI, which runs the server in a second process:
-  // a signal, SIGKILL included, then reaches the server itself and never leaves an orphan behind.
-  // The absolute path keeps the command line apart from a developer's own `node --import tsx server.ts`.
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "server.ts")], {
+  // The production entry, as operators run it (`node build/server.js`, no tsx): one process, so a
+  // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
+  // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
+  const child = spawn(process.execPath, [path.join(projectRoot, "build/server.js")], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -72,8 +78,10 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   });
 
   let connection: Database.Database | undefined;
+  const origin = env.PUBLIC_URL?.startsWith("https://") ? `https://${new URL(url).host}` : new URL(url).origin;
   return {
     url,
+    origin,
     dataDir,
     dbPath,
     env,

@@ -7,30 +7,37 @@ export interface Reply {
   body: string;
 }
 
-export async function request(app: Pick<AppServer, "url">, path: string, init: RequestInit = {}): Promise<Reply> {
+type Target = Pick<AppServer, "url"> & { origin?: string };
+
+/** The Origin a browser sends: the site's scheme (https behind a TLS proxy) with the host it asked for. */
+function originOf(app: Target): string {
+  return app.origin ?? new URL(app.url).origin;
+}
+
+export async function request(app: Target, path: string, init: RequestInit = {}): Promise<Reply> {
   const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
 /** A form post as a browser without JavaScript sends it (same-origin Origin header). */
-export function postForm(app: Pick<AppServer, "url">, path: string, fields: Record<string, string>): Promise<Reply> {
+export function postForm(app: Target, path: string, fields: Record<string, string>): Promise<Reply> {
   return request(app, path, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: originOf(app) },
     body: new URLSearchParams(fields).toString(),
   });
 }
 
 /** A JSON call as the page's script makes it. */
 export async function postJson(
-  app: Pick<AppServer, "url">,
+  app: Target,
   path: string,
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; json: Record<string, any>; headers: Headers }> {
   const reply = await request(app, path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: new URL(app.url).origin, ...headers },
+    headers: { "Content-Type": "application/json", Origin: originOf(app), ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
   return { status: reply.status, json: JSON.parse(reply.body), headers: reply.headers };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,7 +9,8 @@ const base = { DATABASE_URL: `file:${path.join(dataDir, "app.db")}` };
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 // The module also parses process.env when loaded: point it at the temporary folder first.
 process.env.DATABASE_URL = base.DATABASE_URL;
-const { parseEnv } = await import("../../app/server/env.server");
+const { parseEnv, ENV_VARIABLES } = await import("../../app/server/env.server");
+const projectRoot = path.resolve(import.meta.dirname, "../..");
 
 describe("configuration parsing", () => {
   it("accepts nothing set and fills the documented defaults", () => {
@@ -34,7 +35,11 @@ describe("configuration parsing", () => {
     ["ADMIN_PASSWORD", "12345"],
     ["SESSION_SECRET", "short"],
     ["LOG_REQUESTS", "yes"],
-    ["TRUST_PROXY", "1"],
+    ["TRUST_PROXY", "yes"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "loopback,,10.0.0.1"],
+    ["TRUST_PROXY", "proxy.example.com"],
+    ["PAYMENTS", "paypal"],
     ["MAX_BODY_BYTES", "-1"],
     ["MAX_UPLOAD_BYTES", "lots"],
     ["SSE_HEARTBEAT_MS", "0"],
@@ -46,5 +51,65 @@ describe("configuration parsing", () => {
 
   it("needs ADMIN_PASSWORD with ADMIN_EMAIL", () => {
     expect(() => parseEnv({ ...base, ADMIN_EMAIL: "owner@example.test" })).toThrow("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  it.each(["true", "false", "1", "2", "loopback", "127.0.0.1", "10.0.0.0/8, 192.168.1.7", "loopback,uniquelocal", "::1", "fd00::/8"])(
+    "accepts %s as express's trust proxy would",
+    (value) => {
+      expect(parseEnv({ ...base, TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+    },
+  );
+});
+
+describe("payments are never fake by accident", () => {
+  const keys = { STRIPE_SECRET_KEY: "sk_test_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" };
+  it("uses the test provider only on a local address unless asked for", () => {
+    expect(parseEnv({ ...base }).payments).toBe("test");
+    for (const url of ["http://localhost:3000", "http://127.0.0.1:8080", "https://shop.localhost"]) {
+      expect(parseEnv({ ...base, PUBLIC_URL: url }).payments).toBe("test");
+    }
+    expect(parseEnv({ ...base, PUBLIC_URL: "https://domains.example.com", PAYMENTS: "test" }).payments).toBe("test");
+    expect(parseEnv({ ...base, PUBLIC_URL: "https://domains.example.com", ...keys }).payments).toBe("stripe");
+    expect(parseEnv({ ...base, ...keys }).payments).toBe("stripe");
+  });
+
+  it("refuses to start a public site without Stripe keys, naming STRIPE_SECRET_KEY and PAYMENTS=test", () => {
+    expect(() => parseEnv({ ...base, PUBLIC_URL: "https://domains.example.com" })).toThrow(/STRIPE_SECRET_KEY:.*PAYMENTS=test/);
+    expect(() => parseEnv({ ...base, PAYMENTS: "stripe" })).toThrow(/STRIPE_SECRET_KEY:/);
+  });
+});
+
+describe(".env.example", () => {
+  const example = readFileSync(path.join(projectRoot, ".env.example"), "utf8");
+  const listed = new Map(
+    [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[2]!, { value: match[3]!.trim(), commented: Boolean(match[1]) }]),
+  );
+
+  it("lists every variable the app reads, and no other", () => {
+    expect([...listed.keys()].sort()).toEqual([...ENV_VARIABLES].sort());
+  });
+
+  it("names every variable the code reads from process.env", () => {
+    const read = new Set<string>();
+    const scan = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) scan(full);
+        else if (/\.tsx?$/.test(entry.name)) for (const match of readFileSync(full, "utf8").matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) read.add(match[1]!);
+      }
+    };
+    scan(path.join(projectRoot, "app"));
+    scan(path.join(projectRoot, "db"));
+    for (const name of read) expect(ENV_VARIABLES, name).toContain(name);
+  });
+
+  it("shows each default the parser fills in", () => {
+    const defaults = parseEnv({ ...base }) as unknown as Record<string, unknown>;
+    for (const [name, { value, commented }] of listed) {
+      if (commented || name === "DATABASE_URL") continue;
+      expect(String(defaults[name]), name).toBe(value);
+    }
   });
 });

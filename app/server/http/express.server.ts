@@ -168,7 +168,7 @@ async function readWholeBody(req: WithBody): Promise<Buffer> {
 
 const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;
 
-function createFetchRequest(req: WithBody, res: ExpressResponse): Request | null {
+function createFetchRequest(req: WithBody, res: ExpressResponse, protocol: "http" | "https"): Request | null {
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
   // cannot steer the URL the app sees.
   if (!req.originalUrl.startsWith("/") || req.originalUrl.startsWith("//")) return null;
@@ -177,11 +177,11 @@ function createFetchRequest(req: WithBody, res: ExpressResponse): Request | null
   let host = SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
   let url: URL;
   try {
-    url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+    url = new URL(`${protocol}://${host}${req.originalUrl}`);
   } catch {
     host = "localhost";
     try {
-      url = new URL(`${req.protocol}://${host}${req.originalUrl}`);
+      url = new URL(`${protocol}://${host}${req.originalUrl}`);
     } catch {
       return null;
     }
@@ -215,12 +215,14 @@ function createFetchRequest(req: WithBody, res: ExpressResponse): Request | null
 
 export function reactRouterHandler(options: {
   build: ServerBuild;
+  /** The scheme the browser used (behind a TLS proxy: https), so the URL the app sees is the browser's. */
+  protocolOf: (req: ExpressRequest) => "http" | "https";
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }): RequestHandler {
   const handle = createRequestHandler(options.build, "production");
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const request = createFetchRequest(req, res);
+      const request = createFetchRequest(req, res, options.protocolOf(req));
       if (!request) return refuse(res, 400, "Bad request");
       const response = await handle(request, options.getLoadContext(req, res));
       if (res.destroyed || res.writableEnded) {

@@ -1,10 +1,6 @@
 // Security headers for every response. Pure functions: server.ts applies them, unit tests check them.
 
 export interface SecurityOptions {
-  /** PUBLIC_URL: an https address means browsers reach us over HTTPS (HSTS is then sent). */
-  publicUrl?: string;
-  /** TRUST_PROXY=true: believe the proxy's X-Forwarded-Proto. */
-  trustProxy: boolean;
   /** STRIPE_API_BASE: a Stripe-compatible server (tests) the payment pages may talk to. */
   stripeApiBase?: string;
 }
@@ -83,11 +79,6 @@ function policyFor(payment: boolean, nonce: string, stripeApiBase: string | unde
     .join("; ");
 }
 
-export function isHttps(options: SecurityOptions, forwardedProto: string | undefined): boolean {
-  if (options.publicUrl?.toLowerCase().startsWith("https://")) return true;
-  return options.trustProxy && forwardedProto?.split(",")[0]?.trim().toLowerCase() === "https";
-}
-
 const NONCE_SLOT = "\u0000nonce\u0000";
 /** Headers per kind of response (payment page, private page, HTTPS), with a slot for the nonce: built once, not per request. */
 const templates = new Map<string, { csp: [before: string, after: string]; rest: Record<string, string> }>();
@@ -113,14 +104,17 @@ function headerTemplate(options: SecurityOptions, payment: boolean, privatePath:
   return template;
 }
 
-/** The headers for one response; the CSP nonce is made per request by the caller. */
+/**
+ * The headers for one response; the CSP nonce is made per request by the caller, and `https` says
+ * whether the browser reached us over HTTPS (app/server/http/proxy.server.ts): HSTS only then.
+ */
 export function securityHeaders(
   options: SecurityOptions,
-  request: { path: string; nonce: string; forwardedProto?: string },
+  request: { path: string; nonce: string; https: boolean },
 ): Record<string, string> {
   const path = normalizedPath(request.path);
   const payment = underSection(path, "/payment");
   const privatePath = isPrivateSection(path);
-  const template = headerTemplate(options, payment, privatePath, isHttps(options, request.forwardedProto));
+  const template = headerTemplate(options, payment, privatePath, request.https);
   return { "Content-Security-Policy": `${template.csp[0]}${request.nonce}${template.csp[1]}`, ...template.rest };
 }

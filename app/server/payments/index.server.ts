@@ -9,9 +9,14 @@ export { PaymentNotFoundError } from "./provider.server";
 let stripeProvider: PaymentProvider | undefined;
 let testProvider: TestPaymentProvider | undefined;
 
-/** stripe when STRIPE_SECRET_KEY is set, otherwise the offline test provider. */
+/** The provider new payments go through: PAYMENTS, or stripe when keys are set (app/server/env.server.ts). */
 export function activeProviderName(): ProviderName {
-  return env.STRIPE_SECRET_KEY ? "stripe" : "test";
+  return env.payments;
+}
+
+/** The test provider's own pages and endpoints exist only while it is the active provider. */
+export function testPaymentsEnabled(): boolean {
+  return env.payments === "test";
 }
 
 /**
