@@ -1,14 +1,21 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import stylesheet from "./app.css?url";
+import { activeProviderName } from "./server/payments/index.server";
 
 // With a precedence React writes the stylesheet ahead of the script preloads, so the one
 // render-blocking request is not queued behind a dozen JavaScript files on a slow connection.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
+/** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/env.server.ts). */
+export function loader() {
+  return { testMode: activeProviderName() === "test" };
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  const testMode = useRouteLoaderData<typeof loader>("root")?.testMode ?? false;
   return (
     <html lang="en" className="bg-slate-950">
       <head>
@@ -20,6 +27,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-slate-950 font-sans text-slate-100 antialiased">
+        {testMode && (
+          <p role="note" className="bg-amber-400 px-4 py-1 text-center text-sm font-medium text-slate-950">
+            Test site: payments here use test cards only, and no money moves.
+          </p>
+        )}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

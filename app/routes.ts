@@ -19,6 +19,7 @@ export default [
   route("admin/export/domains.csv", "routes/admin.export.domains.ts"),
   route("admin/export/inquiries.csv", "routes/admin.export.inquiries.ts"),
   route("healthz", "routes/healthz.ts"),
+  route("tls-check", "routes/tls-check.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("sitemaps/:file", "routes/sitemap-part.ts"),
   route("robots.txt", "routes/robots.ts"),

@@ -16,6 +16,7 @@ export type InboxRow = Pick<
   | "message"
   | "amount_cents"
   | "currency"
+  | "provider"
   | "status"
   | "paid_at"
   | "answered_at"
@@ -38,7 +39,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   const page = Math.min(Math.max(1, options.page), pageCount);
   const rows: InboxRow[] = await query
     .select([
-      "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency",
+      "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency", "provider",
       "status", "paid_at", "answered_at", "refunded_at", "last_error",
       "reply_deadline_at", "refund_attempts", "refund_next_attempt_at",
     ])

@@ -20,6 +20,18 @@ export function landerDomainFor(request: Request): Domain | null {
   return findLiveDomainByName(name);
 }
 
+/**
+ * Whether this server answers for a host name: the operator's own names and every listed domain (with
+ * or without www.). A TLS proxy asks before it gets a certificate for a name it has never seen (Caddy's
+ * on-demand TLS, deploy/Caddyfile), so nobody can make it request certificates for arbitrary names.
+ */
+export function servesHostName(value: string | null): boolean {
+  const name = hostNameFromHeader(value);
+  if (!name) return false;
+  if (operatorHostNames.has(name)) return true;
+  return name.includes(".") && findLiveDomainByName(name) !== null;
+}
+
 /** Where absolute links point: PUBLIC_URL when set, else the origin the request came in on (when its Host is sane). */
 export function siteOrigin(request: Request): string {
   if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;

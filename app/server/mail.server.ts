@@ -74,12 +74,13 @@ const markOwnerNotified = lazyStatement<[string, number]>(
  */
 export function queueEmail(message: QueuedEmail): number | null {
   const timestamp = nowIso();
+  const testMode = env.payments === "test";
   const result = insertMessage().run(
     message.kind,
     message.to,
     message.replyTo ?? null,
-    singleLine(message.subject),
-    message.text,
+    singleLine(testMode ? `${message.subject} ${TEST_MODE_SUBJECT}` : message.subject),
+    testMode ? `${TEST_MODE_NOTICE}\n\n${message.text}` : message.text,
     message.inquiryId ?? null,
     timestamp,
     timestamp,
@@ -89,6 +90,10 @@ export function queueEmail(message: QueuedEmail): number | null {
   setImmediate(() => wakeOutbox());
   return Number(result.lastInsertRowid);
 }
+
+// While the site takes test payments no money moves: every email says so, so nobody acts on a fake payment.
+export const TEST_MODE_SUBJECT = "[test mode - no real charge]";
+export const TEST_MODE_NOTICE = "TEST MODE: this site takes test payments only (PAYMENTS=test). No money was charged or will be refunded.";
 
 function singleLine(text: string): string {
   return text

@@ -35,6 +35,23 @@ export async function startApp(): Promise<void> {
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await upsertAdmin(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   watchForExternalFeeChanges();
   for (const task of backgroundTasks) await task.start();
+  warnAboutPaymentSettings();
+}
+
+/** Settings that start but lose something: said once at start, on stderr, in the log's JSON form. */
+function warnAboutPaymentSettings(): void {
+  const warn = (msg: string) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg }));
+  if (env.payments === "stripe" && !env.STRIPE_WEBHOOK_SECRET) {
+    warn(
+      "STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused, so a buyer who pays and closes the tab is recorded (and the owner emailed) only when they come back to the payment page; set it to the signing secret of the endpoint /webhooks/stripe",
+    );
+  }
+  if (env.payments === "stripe" && !env.STRIPE_PUBLISHABLE_KEY) {
+    warn("STRIPE_PUBLISHABLE_KEY is not set: buyers with JavaScript cannot use the card form and pay on Stripe Checkout instead");
+  }
+  if (env.payments === "test" && env.PUBLIC_URL) {
+    warn(`PAYMENTS=test on ${env.PUBLIC_URL}: buyers pay with test cards, no money moves; every page and email says so`);
+  }
 }
 
 export async function stopApp(): Promise<void> {

@@ -64,7 +64,7 @@ describe("buyer receipt", () => {
     expect(inquiry.status).toBe("paid");
     expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(7 * DAY_MS);
     const [receipt] = await waitFor(() => mailsTo(buyerEmail, "Receipt").length > 0 && mailsTo(buyerEmail, "Receipt"), 10_000, "receipt");
-    expect(subjectOf(receipt!)).toBe(`Receipt: inquiry fee for ${domain.name}`);
+    expect(subjectOf(receipt!)).toBe(`Receipt: inquiry fee for ${domain.name} [test mode - no real charge]`);
     const text = mailText(receipt!);
     expect(text).toContain(`Domain: ${domain.name}`);
     expect(text).toContain("Inquiry fee paid: $19.99");

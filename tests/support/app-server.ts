@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Reuse a data folder (to restart a server on the same database). */
   dataDir?: string;
   timeoutMs?: number;
+  /** The server's working directory (where it looks for `.env`); the project root by default. */
+  cwd?: string;
 }
 
 /** Starts the built production server (`build/server.js`) on a free port with its own SQLite file. */
@@ -49,7 +51,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
   // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
   const child = spawn(process.execPath, [path.join(projectRoot, "build/server.js")], {
-    cwd: projectRoot,
+    cwd: options.cwd ?? projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -19,7 +19,8 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
     ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
     ["Phone", inquiry.phone || "Not given"],
     ["Offer", inquiry.offer || "No offer"],
-    ["Amount", formatUsd(inquiry.amount_cents)],
+    // Paid through the test provider: no money moved (and none comes back on a refund).
+    ["Amount", inquiry.provider === "test" ? `${formatUsd(inquiry.amount_cents)} (test payment, no real charge)` : formatUsd(inquiry.amount_cents)],
     ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
   ];
   if (inquiry.refunded_at) details.push(["Refunded", <LocalDate iso={inquiry.refunded_at} />]);

@@ -1,0 +1,13 @@
+// Caddy's on-demand TLS asks here (GET /tls-check?domain=name) before it gets a certificate for a host
+// name it has not seen: 200 for the operator's hosts and listed domains, 404 for anything else.
+import { servesHostName } from "../server/landers.server";
+import type { Route } from "./+types/tls-check";
+
+export function loader({ request }: Route.LoaderArgs) {
+  const domain = new URL(request.url).searchParams.get("domain");
+  const ok = servesHostName(domain);
+  return new Response(ok ? "ok\n" : "not served here\n", {
+    status: ok ? 200 : 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
