@@ -93,7 +93,7 @@ export function queueEmail(message: QueuedEmail): number | null {
 
 // While the site takes test payments no money moves: every email says so, so nobody acts on a fake payment.
 export const TEST_MODE_SUBJECT = "[test mode - no real charge]";
-export const TEST_MODE_NOTICE = "TEST MODE: this site takes test payments only (PAYMENTS=test). No money was charged or will be refunded.";
+export const TEST_MODE_NOTICE = "TEST MODE: a test payment, no money was charged or moved.";
 
 function singleLine(text: string): string {
   return text

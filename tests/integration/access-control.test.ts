@@ -63,7 +63,7 @@ function expectNoAdminData(label: string, status: number, body: string, location
   expect(body, label).not.toContain("Sign Out");
   expect(status, label).toBeLessThan(500);
   // The login screen as a page, or as the data of a React Router data request ({signedIn: false}).
-  const loginScreen = body.includes("Admin Login") || /"signedIn",false\]/.test(body);
+  const loginScreen = body.includes("Admin Login") || /"signedIn",false[\],]/.test(body);
   const redirectToLogin = status >= 300 && status < 400 && location !== null && new URL(location, app.url).pathname === "/admin";
   // React Router data requests carry a redirect inside the body (status 202) instead of a Location.
   const dataRedirect = status === 202 && /"\/admin"/.test(body);
