@@ -28,9 +28,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-950 font-sans text-slate-100 antialiased">
         {testMode && (
-          <p role="note" className="bg-amber-400 px-4 py-1 text-center text-sm font-medium text-slate-950">
+          <aside aria-label="Test mode" className="bg-amber-400 px-4 py-1 text-center text-sm font-medium text-slate-950">
             Test site: payments here use test cards only, and no money moves.
-          </p>
+          </aside>
         )}
         {children}
         <ScrollRestoration nonce={nonce} />

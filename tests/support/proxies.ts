@@ -7,6 +7,7 @@ import https from "node:https";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../../bench/support";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -19,17 +20,6 @@ export interface RunningProxy {
   httpsPort: number;
   output: () => string;
   stop: () => Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A folder the proxies' unprivileged workers (nginx runs them as nobody under root) can enter. */
