@@ -46,7 +46,7 @@ export function DomainView(props: {
           The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond, you
           get a full refund or free credit.
         </p>
-        <Link to={`/payment/${shortDomainName(domain.name)}`} className={`${primaryButton} mt-6 text-lg`}>
+        <Link to={`/payment/${encodeURIComponent(shortDomainName(domain.name))}`} className={`${primaryButton} mt-6 text-lg`}>
           Start Inquiry ({fee})
         </Link>
       </section>

@@ -56,6 +56,25 @@ test("domain page shows the price, the fee and the inquiry link", async ({ page,
   await expectNoA11yViolations(page);
 });
 
+test("a .com name with more labels links to its own page and inquiry, not to a shorter name's", async ({ page, app }) => {
+  // "shop.us.com" used to link to /domain/shop.us (missing) and "x.com.com" to /domain/x.com (another domain).
+  const tag = `sl${Date.now().toString(36)}${test.info().parallelIndex}`;
+  insertDomain(app.db(), { name: `${tag}.com`, priceCents: 100_000 });
+  insertDomain(app.db(), { name: `${tag}.com.com`, priceCents: 4_321_00 });
+  insertDomain(app.db(), { name: `${tag}.us.com`, priceCents: 7_654_00 });
+  for (const [name, price] of [[`${tag}.com.com`, "$4,321"], [`${tag}.us.com`, "$7,654"]] as const) {
+    await page.goto(`/?q=${tag}`);
+    await page.getByRole("link", { name: new RegExp(`^${name.replace(/\./g, "\\.")}`) }).click();
+    await expect(page).toHaveURL(new RegExp(`/domain/${name.replace(/\./g, "\\.")}$`));
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByText(price, { exact: true })).toBeVisible();
+    await page.getByRole("link", { name: /^Start Inquiry/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/payment/${name.replace(/\./g, "\\.")}$`));
+    await expect(page.getByText(name).first()).toBeVisible();
+    await expect(page.getByText("Domain not found.")).toHaveCount(0);
+  }
+});
+
 test("a missing domain shows the not-found view with status 404", async ({ page }) => {
   const response = await page.goto("/domain/no-such-domain-here");
   expect(response?.status()).toBe(404);

@@ -5,18 +5,36 @@ import {
   normalizeDomainName,
   parseStoredDomainName,
   shortDomainName,
+  domainPagePath,
 } from "../../app/lib/domain-name";
 
 describe("shortDomainName", () => {
   it.each([
     ["example.com", "example"],
-    ["www.example.com", "example"],
-    ["WWW.Example.COM", "example"],
+    ["Example.COM", "example"],
+    ["com.com", "com"],
+    ["www.com", "www"],
     ["example.io", "example.io"],
-    ["www.example.co.uk", "example.co.uk"],
-    ["sub.example.com", "sub.example"],
+    ["example.co.uk", "example.co.uk"],
+    // Only "label.com" is shortened: anything more keeps its full name (the lookup finds it as it is).
+    ["shop.us.com", "shop.us.com"],
+    ["velora.com.com", "velora.com.com"],
+    ["sub.example.com", "sub.example.com"],
+    ["www.www.com", "www.www.com"],
     [".com", ".com"],
   ])("%s -> %s", (input, expected) => expect(shortDomainName(input)).toBe(expected));
+
+  it("links every stored name to a page whose lookup finds that same name first", () => {
+    for (const name of ["example.com", "com.com", "www.com", "shop.us.com", "velora.com.com", "www.www.com", "example.io", "a.b.c.de"]) {
+      const param = decodeURIComponent(domainPagePath(name).slice("/domain/".length));
+      expect(lookupCandidates(param)[0], name).toBe(name);
+    }
+  });
+
+  it("gives distinct names distinct links", () => {
+    const names = ["com.com", "www.com", "velora.com", "velora.com.com", "shop.us.com", "shop.us"];
+    expect(new Set(names.map(domainPagePath)).size).toBe(names.length);
+  });
 });
 
 describe("lookupCandidates", () => {
@@ -38,6 +56,11 @@ describe("lookupCandidates", () => {
 describe("normalizeDomainName", () => {
   it("trims, lower-cases and removes a trailing dot", () => {
     expect(normalizeDomainName("  Example.COM. ")).toBe("example.com");
+  });
+  it("drops a leading www. only when a name with a dot is left that is not itself a www. name", () => {
+    expect(normalizeDomainName("www.example.com")).toBe("example.com");
+    expect(normalizeDomainName("www.com")).toBe("www.com");
+    expect(normalizeDomainName("www.www.com")).toBe("www.www.com");
   });
   it("turns IDN labels into punycode", () => {
     expect(normalizeDomainName("bücher.de")).toBe("xn--bcher-kva.de");
