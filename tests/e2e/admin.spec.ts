@@ -47,6 +47,35 @@ test("fee update: success message, stat card, and (with JavaScript) an open doma
   await expectNoA11yViolations(page);
 });
 
+test("fee: a value that is not a plain decimal is refused and kept, one message at a time; $0 needs a confirmation", async ({ page }) => {
+  await signInAdmin(page);
+  const fee = page.getByLabel("Inquiry fee (USD)");
+  await fee.fill("21.50");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
+  await expect(page.getByText("An empty field also means 0.")).toBeVisible();
+
+  await fee.fill("1e3");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Enter the inquiry fee as a plain amount in dollars, such as 19.99.");
+  await expect(page.getByText("Inquiry fee updated successfully!")).toHaveCount(0);
+  await expect(page.getByLabel("Inquiry fee (USD)")).toHaveValue("1e3");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$21.50");
+
+  await page.getByLabel("Inquiry fee (USD)").fill("0");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(/^Make inquiries free\?/)).toBeVisible();
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$21.50");
+  await expectNoA11yViolations(page);
+  await page.getByRole("button", { name: "Yes, set the fee to $0" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$0");
+
+  await page.getByLabel("Inquiry fee (USD)").fill("19.99");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$19.99");
+});
+
 test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page, javaScriptOn }) => {
   const name = uniqueDomainName("modal");
   await signInAdmin(page);
