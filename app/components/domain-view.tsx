@@ -18,7 +18,8 @@ export function DomainView(props: {
   back: { to: string; label: string } | null;
 }) {
   const { domain, back } = props;
-  const fee = formatUsd(useLiveFee(props.feeCents));
+  const feeCents = useLiveFee(props.feeCents);
+  const fee = formatUsd(feeCents);
   return (
     <PageShell>
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
@@ -39,15 +40,24 @@ export function DomainView(props: {
         </div>
       </section>
       <section className={`${card} mt-6 text-center`}>
-        <p className="text-lg">
-          Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
-        </p>
-        <p className="mt-2 text-sm text-slate-300">
-          The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond, you
-          get a full refund or free credit.
-        </p>
+        {feeCents > 0 ? (
+          <>
+            <p className="text-lg">
+              Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
+            </p>
+            <p className="mt-2 text-sm text-slate-300">
+              The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond,
+              you get a full refund or free credit.
+            </p>
+          </>
+        ) : (
+          // A $0 fee is no filter and there is nothing to refund: promise neither.
+          <p className="text-lg" data-fee-free>
+            Start your inquiry process: inquiries are currently <strong>free</strong>.
+          </p>
+        )}
         <Link to={`/payment/${encodeURIComponent(shortDomainName(domain.name))}`} className={`${primaryButton} mt-6 text-lg`}>
-          Start Inquiry ({fee})
+          {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
       </section>
     </PageShell>

@@ -204,10 +204,26 @@ test("refund: the fee goes back through the payment provider and the inquiry sho
   await page.goto(`/admin/inquiries?domain=${name}`);
   const card = page.getByRole("article", { name: `Linus Buyer about ${name}` });
   await expect(card).toContainText("Awaiting answer");
-  await card.getByRole("button", { name: /^Refund \$/ }).click();
+  // One click only asks; Cancel leaves the inquiry paid.
+  await card.getByRole("link", { name: /^Refund \$/ }).click();
+  await expect(card.getByText(/^Refund \$[\d.]+ to Linus Buyer\? The fee goes back to their card/)).toBeVisible();
+  expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "paid" });
+  await card.getByRole("link", { name: "Cancel" }).click();
+  await expect(card.getByText(/^Refund \$[\d.]+ to Linus Buyer\?/)).toHaveCount(0);
+  await expect(card).toContainText("Awaiting answer");
+  const inquiriesBefore = app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE domain_name = ?").get(name) as { n: number };
+  expect(inquiriesBefore.n).toBe(1);
+
+  await card.getByRole("link", { name: /^Refund \$/ }).click();
+  await card.getByRole("button", { name: /^Yes, refund \$/ }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry refunded.");
   await expect(card).toContainText("Refunded");
-  await expect(card.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+  await expect(card.getByRole("link", { name: /^Refund/ })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: /refund/i })).toHaveCount(0);
+  // A refunded inquiry no longer counts as paid.
+  await page.goto(`/admin?q=${name}`);
+  await expect(page.getByRole("row", { name: new RegExp(name.replace(/\./g, "\\.")) })).toContainText("0 paid");
+  await page.goto(`/admin/inquiries?domain=${name}`);
   await expectNoA11yViolations(page);
   expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "refunded" });
   expect(app.db().prepare("SELECT status FROM test_payments WHERE id = ?").get(paymentId)).toEqual({ status: "refunded" });

@@ -1,5 +1,6 @@
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { runScript } from "../support/app-server";
+import { setFeeCents } from "../support/http";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 test("splash shows the brand, the tagline and the domains for sale", async ({ page, app }) => {
@@ -72,6 +73,25 @@ test("a .com name with more labels links to its own page and inquiry, not to a s
     await expect(page).toHaveURL(new RegExp(`/payment/${name.replace(/\./g, "\\.")}$`));
     await expect(page.getByText(name).first()).toBeVisible();
     await expect(page.getByText("Domain not found.")).toHaveCount(0);
+  }
+});
+
+test("with free inquiries (fee 0) the domain page promises no refund and calls nothing a guarantee", async ({ page, app }) => {
+  const name = uniqueDomainName("freeui");
+  insertDomain(app.db(), { name, priceCents: 300_000 });
+  setFeeCents(app.db(), 0);
+  try {
+    await expect(async () => {
+      await page.goto(`/domain/${name.replace(/\.com$/, "")}`);
+      await expect(page.getByText("inquiries are currently free", { exact: false })).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 5_000 });
+    await expect(page.getByText(/refund/i)).toHaveCount(0);
+    await expect(page.getByText(/serious inquiries/)).toHaveCount(0);
+    await expect(page.getByText("$0")).toHaveCount(0);
+    await page.getByRole("link", { name: "Start Inquiry (free)" }).click();
+    await expect(page.getByText("Inquiries are currently free.")).toBeVisible();
+  } finally {
+    setFeeCents(app.db(), 1999);
   }
 });
 

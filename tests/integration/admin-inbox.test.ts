@@ -133,7 +133,7 @@ describe("refunds", () => {
     const listed = visibleText((await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body);
     expect(listed).toContain("Refund $");
 
-    const form = { intent: "refund", id: String(inquiryId), returnTo: `/admin/inquiries?domain=${name}` };
+    const form = { intent: "refund", id: String(inquiryId), returnTo: `/admin/inquiries?domain=${name}`, confirmed: "1" };
     const [first, second] = await Promise.all([http(app, "/admin/inquiries", { cookie, form }), http(app, "/admin/inquiries", { cookie, form })]);
     const notices = [first.location, second.location].sort();
     expect(notices).toEqual([`/admin/inquiries?domain=${name}&notice=inquiry-already-refunded`, `/admin/inquiries?domain=${name}&notice=inquiry-refunded`]);
@@ -153,10 +153,59 @@ describe("refunds", () => {
     const name = uniqueDomainName("norefund");
     const domainId = insertDomain(app.db(), { name, priceCents: 100 });
     const id = insertPaidInquiry(app.db(), { domainId, domainName: name, paymentId: `pi_missing_${Date.now()}` });
-    const response = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id) } });
+    const response = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
     expect(response.status).toBe(502);
     expect(visibleText(response.body)).toContain("The refund could not be made");
     expect(app.db().prepare("SELECT status, last_error FROM inquiries WHERE id = ?").get(id)).toMatchObject({ status: "paid", last_error: expect.stringContaining("could not be made") });
-    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: "999999" } })).status).toBe(404);
+    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: "999999", confirmed: "1" } })).status).toBe(404);
+  });
+
+  it("asks before refunding: the Refund button opens a confirmation, and a post without it refunds nothing", async () => {
+    const name = uniqueDomainName("askfirst");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100_000 });
+    const { inquiryId } = await payInquiry(app, name.replace(/\.com$/, ""));
+    const inbox = await http(app, `/admin/inquiries?domain=${name}`, { cookie });
+    // The Refund control is a link to the question, not a form that refunds on one click.
+    expect(inbox.body).toMatch(new RegExp(`<a [^>]*href="/admin/inquiries\\?domain=${name.replace(/\./g, "\\.")}&amp;refund=${inquiryId}"[^>]*>Refund `));
+    expect(inbox.body).not.toMatch(/<button[^>]*value="refund"/);
+
+    const unconfirmed = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(inquiryId) } });
+    expect(unconfirmed.status).toBe(400);
+    expect(visibleText(unconfirmed.body)).toContain("Confirm the refund first");
+    expect(refundState(inquiryId).status).toBe("paid");
+
+    const question = await http(app, `/admin/inquiries?domain=${name}&refund=${inquiryId}`, { cookie });
+    expect(visibleText(question.body)).toMatch(/Refund \$\d+(\.\d\d)? to Ada Buyer\? The fee goes back to their card/);
+    expect(question.body).toContain('name="confirmed" value="1"');
+    expect(refundState(inquiryId).status).toBe("paid");
+
+    const counts = () => app.db().prepare("SELECT inquiry_count AS count, (SELECT count(*) FROM inquiries WHERE domain_id = ? AND status = 'paid') AS paid FROM domains WHERE id = ?").get(domainId, domainId);
+    expect(counts()).toEqual({ count: 1, paid: 1 });
+    const done = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(inquiryId), confirmed: "1", returnTo: `/admin/inquiries?domain=${name}` } });
+    expect(done.location).toBe(`/admin/inquiries?domain=${name}&notice=inquiry-refunded`);
+    expect(refundState(inquiryId).status).toBe("refunded");
+    // A refunded inquiry is no longer a paid one: the count stays equal to the paid rows.
+    expect(counts()).toEqual({ count: 0, paid: 0 });
+    const panel = visibleText((await http(app, `/admin?q=${name}`, { cookie })).body);
+    expect(panel).toContain("0 paid");
+  });
+
+  it("shows a free inquiry (fee 0) with no refund button and no refund deadline", async () => {
+    const name = uniqueDomainName("freeinq");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100_000 });
+    const id = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Free Buyer", amountCents: 0 });
+    app.db().prepare("UPDATE inquiries SET reply_deadline_at = ? WHERE id = ?").run(new Date(Date.now() + 86_400_000).toISOString(), id);
+    const paid = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Paying Buyer", amountCents: 1999 });
+    app.db().prepare("UPDATE inquiries SET reply_deadline_at = ? WHERE id = ?").run(new Date(Date.now() + 86_400_000).toISOString(), paid);
+    const body = (await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body;
+    const text = visibleText(body);
+    const free = text.slice(text.indexOf("Free Buyer"), text.indexOf("Paying Buyer") > text.indexOf("Free Buyer") ? text.indexOf("Paying Buyer") : undefined);
+    expect(free).toContain("Amount Free");
+    expect(free).not.toContain("Refund");
+    expect(free).not.toContain("refunded automatically");
+    expect(text).toContain("Refund $19.99");
+    expect(text).toContain("or the fee is refunded automatically");
+    // Even asked for directly, a free inquiry shows no refund question.
+    expect(visibleText((await http(app, `/admin/inquiries?domain=${name}&refund=${id}`, { cookie })).body)).not.toContain("Refund $0");
   });
 });
