@@ -9,6 +9,8 @@ export const DOMAINS_PER_PAGE = 50;
 export const MIN_CARD_FEE_CENTS = 50;
 export const MAX_PRICE_CENTS = 100_000_000_000; // $1bn: a typo guard, not a business rule
 export const MAX_FEE_CENTS = 1_000_000;
+/** In a CSV import's owner-email column: removes a listed domain's owner email (an empty cell keeps it). */
+export const CLEAR_OWNER_EMAIL = "none";
 
 export const TEXT = {
   invalidPrice: "Please enter a valid price",

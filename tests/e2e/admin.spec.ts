@@ -255,3 +255,25 @@ test("CSV import: a file with a bad row imports nothing and says which line; the
   const { readFile } = await import("node:fs/promises");
   expect(await readFile((await download.path())!, "utf8")).toContain(`${good},1200.00,csv-seller,`);
 });
+
+test("CSV round trip: a downloaded export imports back unchanged, formula-like cells and accents included", async ({ page, app }) => {
+  const name = uniqueDomainName("csvtrip");
+  const id = insertDomain(app.db(), { name, priceCents: 45_600, trackingId: "=1+2 José", ownerEmail: "-x@example.com" });
+  await signInAdmin(page);
+  await page.goto("/admin/portfolio");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download portfolio (CSV)" }).click()]);
+  const { readFile } = await import("node:fs/promises");
+  const exported = await readFile((await download.path())!);
+  expect([...exported.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  await page.getByLabel("CSV file").setInputFiles({ name: "export.csv", mimeType: "text/csv", buffer: exported });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("status")).toContainText("Import complete: 0 added,");
+  expect(app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(id)).toEqual({
+    tracking_id: "=1+2 José",
+    owner_email: "-x@example.com",
+    asking_price_cents: 45_600,
+  });
+  await page.getByLabel("CSV file").setInputFiles({ name: "semi.csv", mimeType: "text/csv", buffer: Buffer.from(`domain;price\n${name};1\n`) });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert")).toContainText("The file separates columns with ; instead of commas.");
+});

@@ -11,9 +11,9 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
-function csvUpload(text: string, name = "portfolio.csv") {
+function csvUpload(text: string | Uint8Array, name = "portfolio.csv") {
   const body = new FormData();
-  body.set("file", new Blob([text], { type: "text/csv" }), name);
+  body.set("file", new Blob([text as BlobPart], { type: "text/csv" }), name);
   return http(app, "/admin/portfolio", { cookie, body });
 }
 
@@ -64,7 +64,8 @@ describe("portfolio CSV", () => {
     expect(rows).toEqual(
       expect.arrayContaining([
         { domain_name: fresh, asking_price_cents: 150_000, tracking_id: "seller", owner_email: "owner@example.test" },
-        { domain_name: listed, asking_price_cents: 200_050, tracking_id: "seller2", owner_email: "" },
+        // An empty owner-email cell keeps the listed domain's owner email.
+        { domain_name: listed, asking_price_cents: 200_050, tracking_id: "seller2", owner_email: "owner@example.test" },
       ]),
     );
   });
@@ -103,6 +104,48 @@ describe("portfolio CSV", () => {
     const mine = inquiryRecords.find((r) => r.domain === name)!;
     expect(mine).toMatchObject({ message: "line one\nline, two", amount: "19.99", status: "paid" });
     expect(mine.name!.startsWith("'=")).toBe(true);
+  });
+
+  it("round-trips cells that start like a formula, keeps or clears owner emails as asked, and writes a BOM", async () => {
+    const name = uniqueDomainName("csvround");
+    const id = insertDomain(app.db(), { name, priceCents: 12_300, trackingId: "=1+2", ownerEmail: "-x@example.com" });
+    const other = uniqueDomainName("csvquote");
+    const otherId = insertDomain(app.db(), { name: other, priceCents: 100, trackingId: "'+already quoted", ownerEmail: "keep@example.com" });
+    const row = (domainId: number) => app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(domainId);
+
+    const raw = await fetch(new URL("/admin/export/domains.csv", app.url), { headers: { Cookie: cookie } });
+    const bytes = new Uint8Array(await raw.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    // Guarded for spreadsheets...
+    expect(text).toContain(`${name},123.00,'=1+2,'-x@example.com,`);
+    const reimport = await csvUpload(bytes, "export.csv");
+    expect(reimport.status).toBe(303);
+    // ...and given back unchanged by the import.
+    expect(row(id)).toEqual({ tracking_id: "=1+2", owner_email: "-x@example.com", asking_price_cents: 12_300 });
+    expect(row(otherId)).toEqual({ tracking_id: "'+already quoted", owner_email: "keep@example.com", asking_price_cents: 100 });
+
+    // An empty owner-email cell keeps it; "none" clears it.
+    expect((await csvUpload(`${other},2,t,\n`)).status).toBe(303);
+    expect(row(otherId)).toMatchObject({ owner_email: "keep@example.com" });
+    expect((await csvUpload(`${other},2,t,none\n`)).status).toBe(303);
+    expect(row(otherId)).toMatchObject({ owner_email: "" });
+    expect(visibleText((await http(app, "/admin/portfolio", { cookie })).body)).toContain("write none to remove it");
+  });
+
+  it("says so when a file is not UTF-8 or separates columns with ;", async () => {
+    const name = uniqueDomainName("csvenc");
+    const latin1 = new Uint8Array([...new TextEncoder().encode(`${name},100,Jos`), 0xe9, ...new TextEncoder().encode(",\n")]);
+    const notUtf8 = await csvUpload(latin1);
+    expect(notUtf8.status).toBe(400);
+    expect(visibleText(notUtf8.body)).toContain('The file is not UTF-8 text (accented letters would be garbled). Save it as "CSV UTF-8"');
+    const semicolons = await csvUpload(`domain;price;tracking id;owner email\n${name};100;t;\n`);
+    expect(semicolons.status).toBe(400);
+    expect(visibleText(semicolons.body)).toContain("The file separates columns with ; instead of commas.");
+    expect(app.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(name)).toEqual({ n: 0 });
+    // Accents in a UTF-8 file arrive intact.
+    expect((await csvUpload(`${name},100,José,\n`)).status).toBe(303);
+    expect(app.db().prepare("SELECT tracking_id FROM domains WHERE domain_name = ?").get(name)).toEqual({ tracking_id: "José" });
   });
 
   it("exports 30,000 domains as a stream", async () => {
