@@ -68,9 +68,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {rows.map((domain) => (
-              <li key={domain.id}>
+              <li key={domain.id} className="min-w-0">
                 <Link to={domainPagePath(domain.domain_name)} className={`${card} block transition hover:border-blue-500`}>
-                  <span className="block truncate text-lg font-semibold">{domain.domain_name}</span>
+                  <span className="block text-lg font-semibold">{domain.domain_name}</span>
                   <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
                   <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
                 </Link>
