@@ -28,7 +28,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
   if (!publicId) {
-    return { siteName, step: "form" as const, domain: view, feeCents: getInquiryFeeCents(), testMode: activeProviderName() === "test" };
+    return {
+      siteName,
+      step: "form" as const,
+      domain: view,
+      feeCents: getInquiryFeeCents(),
+      testMode: activeProviderName() === "test",
+      values: editedValues(url.searchParams.get("edit"), domain.id),
+    };
   }
   const found = findInquiryByPublicId(publicId);
   if (!found || found.domain_id !== domain.id) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
@@ -56,9 +63,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       paymentId: inquiry.payment_intent_id,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
       returnPath: paymentPagePath(inquiry),
+      editPath: `/payment/${encodeURIComponent(view.short)}?edit=${encodeURIComponent(inquiry.public_id)}`,
       error: state.lastError ?? notice,
     },
   };
+}
+
+/** "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only while unpaid. */
+function editedValues(publicId: string | null, domainId: number): Partial<InquiryValues> | null {
+  const inquiry = publicId ? findInquiryByPublicId(publicId) : null;
+  if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
+  return { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, offer: inquiry.offer, message: inquiry.message };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
@@ -114,13 +129,13 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
           <>
             <StepHeading title="Domain Inquiry" domainName={domain.name} />
             <InquiryForm
-              key={actionData ? JSON.stringify(actionData) : "empty"}
+              key={actionData ? JSON.stringify(actionData) : JSON.stringify(loaderData.values ?? "empty")}
               domainName={domain.name}
               feeCents={feeCents}
               testMode={loaderData.testMode}
               error={actionData?.error ?? null}
               fieldErrors={actionData?.fieldErrors ?? {}}
-              values={actionData?.values ?? {}}
+              values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
             />
           </>
