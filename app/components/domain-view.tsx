@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { shortDomainName } from "../lib/domain-name";
+import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
 import { ChatIcon } from "./icons";
@@ -19,12 +19,13 @@ export function DomainView(props: {
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
+  const shownName = displayDomainName(domain.name);
   const fee = formatUsd(feeCents);
   return (
     <PageShell>
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
-        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{domain.name}</h1>
+        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{shownName}</h1>
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
         <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
@@ -34,7 +35,7 @@ export function DomainView(props: {
         <div>
           <h2 className="text-lg font-semibold">Direct Communication</h2>
           <p className="mt-1 text-slate-300">
-            You can speak directly with the owner of {domain.name}: your message and contact details go straight to them.
+            You can speak directly with the owner of {shownName}: your message and contact details go straight to them.
           </p>
           {props.replyDays ? <p className="mt-2 font-medium text-emerald-300">{replyTimeText(props.replyDays)}</p> : null}
         </div>

@@ -1,4 +1,5 @@
 // Domain-name rules shared by the browser and the server: no server imports here.
+import { decodePunycode } from "./punycode";
 
 const MAX_NAME_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
@@ -49,10 +50,31 @@ export function isValidDomainName(name: string): boolean {
   return labels.every((label) => label.length <= MAX_LABEL_LENGTH && LABEL_PATTERN.test(label));
 }
 
+/** How a stored (ASCII) name is shown: "xn--mnchen-3ya.de" as "münchen.de". Links keep the ASCII form. */
+export function displayDomainName(name: string): string {
+  if (!name.includes("xn--")) return name;
+  return name
+    .split(".")
+    .map((label) => (label.startsWith("xn--") ? (decodePunycode(label.slice(4)) ?? label) : label))
+    .join(".");
+}
+
+/** A search term as stored names spell it: "münchen" finds "xn--mnchen-3ya.de". */
+export function asciiSearchTerm(term: string): string {
+  if (!/[^\x00-\x7f]/.test(term)) return term;
+  try {
+    return new URL(`http://${term.replace(/^\.+|\.+$/g, "")}`).hostname || term;
+  } catch {
+    return term;
+  }
+}
+
 /** A name stored in the portfolio: valid, with at least one dot (e.g. "example.com"). */
 export function parseStoredDomainName(input: string): string | null {
   const name = normalizeDomainName(input);
   if (!name || !name.includes(".") || !isValidDomainName(name)) return null;
+  // An all-digit last label is an IP address ("1.2.3.4"), not a name: no top-level domain is numeric.
+  if (/\.\d+$/.test(name)) return null;
   return name;
 }
 

@@ -4,7 +4,7 @@ import { PaymentStep } from "../components/payment/payment-step";
 import { PaymentSuccess } from "../components/payment/payment-success";
 import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
 import { useLiveFee } from "../components/use-live-fee";
-import { shortDomainName } from "../lib/domain-name";
+import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
@@ -24,7 +24,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
   const domain = findDomainByParam(params.domainName);
   if (!domain) return data({ siteName, step: "not-found" as const }, { status: 404 });
-  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name) };
+  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name), display: displayDomainName(domain.domain_name) };
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
   if (!publicId) {
@@ -123,11 +123,11 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
   const { domain } = loaderData;
   return (
     <PageShell>
-      <BackLink to={`/domain/${encodeURIComponent(domain.short)}`}>Back to {domain.name}</BackLink>
+      <BackLink to={`/domain/${encodeURIComponent(domain.short)}`}>Back to {domain.display}</BackLink>
       <section className={`${card} mt-6`}>
         {loaderData.step === "form" && (
           <>
-            <StepHeading title="Domain Inquiry" domainName={domain.name} />
+            <StepHeading title="Domain Inquiry" domainName={domain.display} />
             <InquiryForm
               key={actionData ? JSON.stringify(actionData) : JSON.stringify(loaderData.values ?? "empty")}
               domainName={domain.name}
@@ -142,11 +142,11 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
         )}
         {loaderData.step === "payment" && (
           <>
-            <StepHeading title="Complete Payment" domainName={domain.name} />
+            <StepHeading title="Complete Payment" domainName={domain.display} />
             <PaymentStep domainName={domain.name} {...loaderData.payment} />
           </>
         )}
-        {loaderData.step === "success" && <PaymentSuccess domainName={domain.name} refunded={loaderData.refunded} />}
+        {loaderData.step === "success" && <PaymentSuccess domainName={domain.display} refunded={loaderData.refunded} />}
       </section>
     </PageShell>
   );
@@ -170,8 +170,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
   }
   const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
   return [
-    { title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` },
-    { name: "description", content: `${loaderData.domain.name} is for sale. Send your inquiry to the owner.` },
+    { title: `${titles[loaderData.step]}: ${loaderData.domain.display} | ${siteName}` },
+    { name: "description", content: `${loaderData.domain.display} is for sale. Send your inquiry to the owner.` },
     { name: "robots", content: "noindex" },
   ];
 }

@@ -95,6 +95,20 @@ test("with free inquiries (fee 0) the domain page promises no refund and calls n
   }
 });
 
+test("an internationalized name is shown in Unicode and found by a Unicode search", async ({ page, app }) => {
+  const tag = `${Date.now().toString(36)}${test.info().parallelIndex}`;
+  const unicode = `münchen${tag}.de`;
+  const ascii = new URL(`http://${unicode}`).hostname;
+  insertDomain(app.db(), { name: ascii, priceCents: 8_800_00 });
+  await page.goto("/");
+  await page.getByRole("searchbox", { name: "Search domains" }).fill(`münchen${tag}`);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: new RegExp(`^${unicode.replace(/\./g, "\\.")}`) }).click();
+  await expect(page.getByRole("heading", { level: 1, name: unicode })).toBeVisible();
+  await expect(page).toHaveTitle(`${unicode} is for sale | DomainVault`);
+  await expect(page.getByText(ascii)).toHaveCount(0);
+});
+
 test("a missing domain shows the not-found view with status 404", async ({ page }) => {
   const response = await page.goto("/domain/no-such-domain-here");
   expect(response?.status()).toBe(404);

@@ -51,6 +51,19 @@ describe("inquiry inbox", () => {
   });
 });
 
+describe("inbox domain filter", () => {
+  it("accepts the short name and a www. name as well as the stored one", async () => {
+    const name = uniqueDomainName("filter");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100 });
+    insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Filter Buyer" });
+    for (const typed of [name, name.replace(/\.com$/, ""), `www.${name}`, name.toUpperCase()]) {
+      const text = visibleText((await http(app, `/admin/inquiries?domain=${encodeURIComponent(typed)}`, { cookie })).body);
+      expect(text, typed).toContain("1 paid inquiry");
+      expect(text).toContain("Filter Buyer");
+    }
+  });
+});
+
 describe("portfolio CSV", () => {
   it("imports a good file in one go: adds new domains and updates listed ones", async () => {
     const fresh = uniqueDomainName("csvnew");

@@ -84,3 +84,42 @@ describe("links to domains with more labels than label.com", () => {
     expect(inbox.body).toContain('href="/domain/shop.us.com"');
   });
 });
+
+describe("internationalized names (issue #12 item 10)", () => {
+  it("stores the ASCII form, shows the Unicode form (the admin sees both) and finds either in a search", async () => {
+    const cookie = await adminCookie(app.url);
+    const added = await request(app, "/admin", {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+      body: new URLSearchParams({ intent: "add", domainName: "München.de", askingPrice: "9000", trackingId: "idn", ownerEmail: "" }).toString(),
+    });
+    expect(added.status).toBe(303);
+    expect(app.db().prepare("SELECT domain_name FROM domains WHERE tracking_id = 'idn'").pluck().get()).toBe("xn--mnchen-3ya.de");
+
+    for (const q of ["münchen", "xn--mnchen"]) {
+      const home = await request(app, `/?q=${encodeURIComponent(q)}`);
+      expect(home.body, q).toContain(">münchen.de<");
+      expect(home.body).toContain('href="/domain/xn--mnchen-3ya.de"');
+    }
+    const page = await request(app, "/domain/xn--mnchen-3ya.de");
+    expect(page.body).toContain(">münchen.de</h1>");
+    expect(page.body).toContain("<title>münchen.de is for sale");
+    expect((await request(app, `/domain/${encodeURIComponent("münchen.de")}`)).status).toBe(200);
+
+    const panel = await request(app, `/admin?q=${encodeURIComponent("münchen")}`, { headers: { Cookie: cookie } });
+    expect(panel.body).toContain("münchen.de");
+    expect(panel.body).toContain("xn--mnchen-3ya.de</span>");
+  });
+
+  it("refuses an IP address as a domain name", async () => {
+    const cookie = await adminCookie(app.url);
+    const added = await request(app, "/admin", {
+      method: "POST",
+      headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
+      body: new URLSearchParams({ intent: "add", domainName: "1.2.3.4", askingPrice: "9000", trackingId: "ip", ownerEmail: "", js: "1" }).toString(),
+    });
+    expect(added.status).toBe(400);
+    expect(added.body).toContain("is not a valid domain name");
+    expect(app.db().prepare("SELECT count(*) FROM domains WHERE domain_name = '1.2.3.4'").pluck().get()).toBe(0);
+  });
+});

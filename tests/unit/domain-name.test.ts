@@ -6,6 +6,8 @@ import {
   parseStoredDomainName,
   shortDomainName,
   domainPagePath,
+  displayDomainName,
+  asciiSearchTerm,
 } from "../../app/lib/domain-name";
 
 describe("shortDomainName", () => {
@@ -93,5 +95,33 @@ describe("parseStoredDomainName", () => {
   it("needs a dot", () => {
     expect(parseStoredDomainName("example")).toBeNull();
     expect(parseStoredDomainName("Example.com")).toBe("example.com");
+  });
+});
+
+describe("internationalized names", () => {
+  it("shows a stored ASCII name in its Unicode form, and leaves other names alone", () => {
+    expect(displayDomainName("xn--mnchen-3ya.de")).toBe("münchen.de");
+    expect(displayDomainName("xn--e1afmkfd.xn--p1ai")).toBe("пример.рф");
+    expect(displayDomainName("xn--r8jz45g.jp")).toBe("例え.jp");
+    expect(displayDomainName("example.com")).toBe("example.com");
+    expect(displayDomainName("xn--zz!.com")).toBe("xn--zz!.com");
+    for (const name of ["münchen.de", "straße.de", "ドメイン名例.jp", "a-ü-b.com"]) expect(displayDomainName(normalizeDomainName(name)!)).toBe(name);
+  });
+  it("searches for the ASCII form of a Unicode term", () => {
+    expect(asciiSearchTerm("münchen")).toBe("xn--mnchen-3ya");
+    expect(asciiSearchTerm("münchen.de")).toBe("xn--mnchen-3ya.de");
+    expect(asciiSearchTerm("nova")).toBe("nova");
+  });
+  it("finds the inbox's and the pages' Unicode, short and www. forms", () => {
+    expect(lookupCandidates("münchen.de")).toEqual(["xn--mnchen-3ya.de"]);
+  });
+});
+
+describe("not domain names", () => {
+  it("refuses an IP address and keeps www.www.com apart from www.com", () => {
+    expect(parseStoredDomainName("1.2.3.4")).toBeNull();
+    expect(parseStoredDomainName("www.www.com")).toBe("www.www.com");
+    expect(parseStoredDomainName("www.com")).toBe("www.com");
+    expect(parseStoredDomainName("123.example.com")).toBe("123.example.com");
   });
 });

@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { domainPagePath } from "../../lib/domain-name";
+import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
@@ -33,7 +33,7 @@ export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: In
           <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold">
             {inquiry.name} about{" "}
             <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
-              {inquiry.domain_name}
+              {displayDomainName(inquiry.domain_name)}
             </Link>
           </h2>
         </div>
