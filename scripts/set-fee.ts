@@ -1,14 +1,17 @@
 // Sets the inquiry fee from the shell: `npm run set-fee -- 24.99`. Open domain pages update live.
-import { dollarsToCents, formatUsd } from "../app/lib/money";
+import { parseFeeAmount } from "../app/lib/admin-forms";
+import { formatUsd } from "../app/lib/money";
 import { closeDatabase, migrateToLatest } from "../app/server/db.server";
 import { setInquiryFee } from "../app/server/settings.server";
 
 const input = process.argv[2] ?? "";
-const cents = dollarsToCents(input);
-if (cents === null) {
-  console.error(`Usage: npm run set-fee -- <dollars>, e.g. 24.99 (got "${input}")`);
+// The admin form's rules: at most two decimals, 0 (free) or from the $0.50 card minimum to the maximum.
+const parsed = parseFeeAmount(input);
+if ("error" in parsed) {
+  console.error(`${parsed.error} Usage: npm run set-fee -- <dollars>, e.g. 24.99 (got "${input}")`);
   process.exit(2);
 }
+const cents = parsed.cents;
 await migrateToLatest();
 setInquiryFee(cents);
 console.log(`Inquiry fee set to ${formatUsd(cents)}`);

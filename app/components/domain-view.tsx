@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { shortDomainName } from "../lib/domain-name";
+import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
 import { ChatIcon } from "./icons";
@@ -18,12 +18,14 @@ export function DomainView(props: {
   back: { to: string; label: string } | null;
 }) {
   const { domain, back } = props;
-  const fee = formatUsd(useLiveFee(props.feeCents));
+  const feeCents = useLiveFee(props.feeCents);
+  const shownName = displayDomainName(domain.name);
+  const fee = formatUsd(feeCents);
   return (
     <PageShell>
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
-        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{domain.name}</h1>
+        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{shownName}</h1>
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
         <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
@@ -33,21 +35,30 @@ export function DomainView(props: {
         <div>
           <h2 className="text-lg font-semibold">Direct Communication</h2>
           <p className="mt-1 text-slate-300">
-            You can speak directly with the owner of {domain.name}: your message and contact details go straight to them.
+            You can speak directly with the owner of {shownName}: your message and contact details go straight to them.
           </p>
           {props.replyDays ? <p className="mt-2 font-medium text-emerald-300">{replyTimeText(props.replyDays)}</p> : null}
         </div>
       </section>
       <section className={`${card} mt-6 text-center`}>
-        <p className="text-lg">
-          Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
-        </p>
-        <p className="mt-2 text-sm text-slate-300">
-          The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond, you
-          get a full refund or free credit.
-        </p>
-        <Link to={`/payment/${shortDomainName(domain.name)}`} className={`${primaryButton} mt-6 text-lg`}>
-          Start Inquiry ({fee})
+        {feeCents > 0 ? (
+          <>
+            <p className="text-lg">
+              Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
+            </p>
+            <p className="mt-2 text-sm text-slate-300">
+              The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond,
+              you get a full refund or free credit.
+            </p>
+          </>
+        ) : (
+          // A $0 fee is no filter and there is nothing to refund: promise neither.
+          <p className="text-lg" data-fee-free>
+            Start your inquiry process: inquiries are currently <strong>free</strong>.
+          </p>
+        )}
+        <Link to={`/payment/${encodeURIComponent(shortDomainName(domain.name))}`} className={`${primaryButton} mt-6 text-lg`}>
+          {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
       </section>
     </PageShell>

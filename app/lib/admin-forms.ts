@@ -9,6 +9,8 @@ export const DOMAINS_PER_PAGE = 50;
 export const MIN_CARD_FEE_CENTS = 50;
 export const MAX_PRICE_CENTS = 100_000_000_000; // $1bn: a typo guard, not a business rule
 export const MAX_FEE_CENTS = 1_000_000;
+/** In a CSV import's owner-email column: removes a listed domain's owner email (an empty cell keeps it). */
+export const CLEAR_OWNER_EMAIL = "none";
 
 export const TEXT = {
   invalidPrice: "Please enter a valid price",
@@ -17,6 +19,12 @@ export const TEXT = {
   feeFailed: "Error updating inquiry fee. Please try again.",
   feeTooSmall: "The inquiry fee must be $0 (free) or at least $0.50: card payments cannot be smaller.",
   feeTooLarge: "The inquiry fee cannot be more than $10,000.",
+  feeNotANumber: "Enter the inquiry fee as a plain amount in dollars, such as 19.99.",
+  feeTooManyDecimals: "The inquiry fee can have at most two decimals (whole cents).",
+  feeHelp: "An amount in dollars: 0 (free inquiries) or from $0.50 to $10,000. An empty field also means 0. Setting 0 asks you to confirm.",
+  feeConfirmFree:
+    "Make inquiries free? With a fee of $0 buyers contact owners without paying: nothing is charged and there is no fee to refund.",
+  feeConfirmFreeButton: "Yes, set the fee to $0",
   confirmDelete: "Are you sure you want to delete this domain?",
   deleteFailed: "Error deleting domain. Please try again.",
   loginFailed: "Invalid email or password.",
@@ -60,14 +68,30 @@ export function parsePrice(input: string): number | null {
   return cents === null || cents > MAX_PRICE_CENTS ? null : cents;
 }
 
-/** The fee input: a non-numeric value becomes 0 (spec); a card fee between 0 and $0.50 is refused. */
-export function parseFee(input: string): { cents: number } | { error: string } {
-  const trimmed = input.trim();
-  if (/^-/.test(trimmed) && Number.isFinite(Number(trimmed)) && Number(trimmed) < 0) return { error: TEXT.feeTooSmall };
-  const cents = parseDollars(trimmed) ?? 0;
+const PLAIN_DECIMAL = /^(\d{1,9})(?:\.(\d*))?$|^\.(\d+)$/;
+
+/**
+ * An inquiry fee in dollars, for the admin form and `npm run set-fee` alike: only a plain decimal
+ * ("19.99", "0", ".5") with at most two decimals, 0 (free) or from the card minimum to the maximum.
+ * "1e3", "0x10", "Infinity", "1,5" or "0.001" are errors, never a silent $0 or $15.
+ */
+export function parseFeeAmount(input: string): { cents: number } | { error: string } {
+  const text = input.trim();
+  if (/^-\s*[\d.]/.test(text)) return { error: TEXT.feeTooSmall };
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match) return { error: TEXT.feeNotANumber };
+  const whole = match[1] ?? "0";
+  const decimals = match[2] ?? match[3] ?? "";
+  if (decimals.length > 2) return { error: TEXT.feeTooManyDecimals };
+  const cents = Number(whole) * 100 + Number(decimals.padEnd(2, "0"));
   if (cents > 0 && cents < MIN_CARD_FEE_CENTS) return { error: TEXT.feeTooSmall };
   if (cents > MAX_FEE_CENTS) return { error: TEXT.feeTooLarge };
   return { cents };
+}
+
+/** The fee form's field: as parseFeeAmount, except that an empty field means 0 (the spec's "non-numeric becomes 0"). */
+export function parseFee(input: string): { cents: number } | { error: string } {
+  return input.trim() === "" ? { cents: 0 } : parseFeeAmount(input);
 }
 
 const optionalEmail = z
@@ -140,6 +164,8 @@ export interface AdminActionResult {
   fields?: Record<string, string>;
   values?: Record<string, string>;
   id?: number;
+  /** A question the admin must answer with a second submit (e.g. a fee of $0) before anything changes. */
+  confirm?: string;
 }
 
 export type InboxStatus = "all" | "awaiting" | "answered" | "refunded";

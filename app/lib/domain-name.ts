@@ -1,21 +1,37 @@
 // Domain-name rules shared by the browser and the server: no server imports here.
+import { decodePunycode } from "./punycode";
 
 const MAX_NAME_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
 const LABEL_PATTERN = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** The short form used in links: no leading "www.", no trailing ".com". */
+const SINGLE_LABEL_COM = /^([^.]+)\.com$/;
+
+/**
+ * The name used in links: "label.com" becomes "label"; every other name keeps its full form, which
+ * the lookup finds as it is. Shortening more ("shop.us.com" to "shop.us", "velora.com.com" to
+ * "velora.com", "www.com" to "com") would link to a missing or to another domain.
+ */
 export function shortDomainName(name: string): string {
-  let short = name.trim().toLowerCase();
-  if (short.startsWith("www.")) short = short.slice(4);
-  if (short.endsWith(".com") && short.length > 4) short = short.slice(0, -4);
-  return short;
+  const full = name.trim().toLowerCase();
+  return SINGLE_LABEL_COM.exec(full)?.[1] ?? full;
+}
+
+/** The path of a domain's page, e.g. "/domain/example" or "/domain/shop.us.com". */
+export function domainPagePath(name: string): string {
+  return `/domain/${encodeURIComponent(shortDomainName(name))}`;
+}
+
+/** Drops a leading "www." only when what is left is itself a name with a dot and not another "www." name. */
+export function withoutWww(name: string): string {
+  if (!name.startsWith("www.")) return name;
+  const rest = name.slice(4);
+  return rest.includes(".") && !rest.startsWith("www.") ? rest : name;
 }
 
 /** Trim, lower-case, drop "www." and a trailing dot, and turn IDN labels into punycode. */
 export function normalizeDomainName(input: string): string | null {
-  let name = input.trim().toLowerCase().replace(/\.$/, "");
-  if (name.startsWith("www.")) name = name.slice(4);
+  let name = withoutWww(input.trim().toLowerCase().replace(/\.$/, ""));
   if (name.length === 0 || name.length > MAX_NAME_LENGTH * 4) return null;
   if (/[\s/\\?#@:%]/.test(name)) return null;
   if (/[^\x00-\x7f]/.test(name)) {
@@ -34,10 +50,31 @@ export function isValidDomainName(name: string): boolean {
   return labels.every((label) => label.length <= MAX_LABEL_LENGTH && LABEL_PATTERN.test(label));
 }
 
+/** How a stored (ASCII) name is shown: "xn--mnchen-3ya.de" as "münchen.de". Links keep the ASCII form. */
+export function displayDomainName(name: string): string {
+  if (!name.includes("xn--")) return name;
+  return name
+    .split(".")
+    .map((label) => (label.startsWith("xn--") ? (decodePunycode(label.slice(4)) ?? label) : label))
+    .join(".");
+}
+
+/** A search term as stored names spell it: "münchen" finds "xn--mnchen-3ya.de". */
+export function asciiSearchTerm(term: string): string {
+  if (!/[^\x00-\x7f]/.test(term)) return term;
+  try {
+    return new URL(`http://${term.replace(/^\.+|\.+$/g, "")}`).hostname || term;
+  } catch {
+    return term;
+  }
+}
+
 /** A name stored in the portfolio: valid, with at least one dot (e.g. "example.com"). */
 export function parseStoredDomainName(input: string): string | null {
   const name = normalizeDomainName(input);
   if (!name || !name.includes(".") || !isValidDomainName(name)) return null;
+  // An all-digit last label is an IP address ("1.2.3.4"), not a name: no top-level domain is numeric.
+  if (/\.\d+$/.test(name)) return null;
   return name;
 }
 

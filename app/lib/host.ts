@@ -1,6 +1,6 @@
 // Host header rules, pure so they can be unit tested. A Host header is untrusted input: anything
 // that is not a plain host name or address (with an optional port) is "no host", never an error.
-import { isValidDomainName } from "./domain-name";
+import { isValidDomainName, withoutWww } from "./domain-name";
 
 const MAX_HOST_HEADER_LENGTH = 260;
 const NAME_WITH_PORT = /^([a-z0-9.-]+)(?::(\d{1,5}))?$/;
@@ -17,8 +17,7 @@ export function hostNameFromHeader(value: string | null | undefined): string | n
   if (ipv6) return validPort(ipv6[2]) ? ipv6[1]! : null;
   const match = NAME_WITH_PORT.exec(header);
   if (!match || !validPort(match[2])) return null;
-  let name = match[1]!.replace(/\.$/, "");
-  if (name.startsWith("www.") && name.length > 4) name = name.slice(4);
+  const name = withoutWww(match[1]!.replace(/\.$/, ""));
   return isValidDomainName(name) ? name : null;
 }
 

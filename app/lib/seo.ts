@@ -1,5 +1,6 @@
 // Search-engine tags for public pages: browser-safe, since route meta functions also run in the browser.
 import type { MetaDescriptor } from "react-router";
+import { displayDomainName } from "./domain-name";
 import { centsToDollarText, formatUsd } from "./money";
 
 /** What the shared domain view and its tags need; only public fields. */
@@ -15,8 +16,9 @@ export interface DomainPageData {
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */
 export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
   const { domain, siteName, canonicalUrl } = page;
-  const title = `${domain.name} is for sale | ${siteName}`;
-  const description = `${domain.name} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
+  const shownName = displayDomainName(domain.name);
+  const title = `${shownName} is for sale | ${siteName}`;
+  const description = `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
   return [
     { title },
     { name: "description", content: description },
@@ -31,7 +33,7 @@ export function productJsonLd(page: DomainPageData, description: string): Record
   return {
     "@context": "https://schema.org",
     "@type": "Product",
-    name: page.domain.name,
+    name: displayDomainName(page.domain.name),
     description,
     url: page.canonicalUrl,
     category: "Domain names",

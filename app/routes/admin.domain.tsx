@@ -4,7 +4,7 @@ import { FunnelChart } from "../components/admin/funnel-chart";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { BackLink, card, inputClass, primaryButton } from "../components/ui";
 import { parseDollars } from "../lib/admin-forms";
-import { shortDomainName } from "../lib/domain-name";
+import { domainPagePath } from "../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../lib/money";
 import { FUNNEL_DAYS } from "../lib/funnel";
 import { domainFunnel, setMinimumOffer } from "../server/domain-funnel.server";
@@ -60,7 +60,7 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
       {notice ? <Notice>{notice}</Notice> : null}
       <p className="mt-4 text-slate-300">
         Guiding price {formatUsd(domain.asking_price_cents)} ·{" "}
-        <Link to={`/domain/${shortDomainName(domain.domain_name)}`} className="text-blue-300 underline underline-offset-4">
+        <Link to={domainPagePath(domain.domain_name)} className="text-blue-300 underline underline-offset-4">
           Public page
         </Link>
       </p>

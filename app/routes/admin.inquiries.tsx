@@ -20,13 +20,17 @@ const InboxQuery = z.object({
   status: z.enum(["all", "awaiting", "answered", "refunded"]).catch("all"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   notice: z.string().optional().catch(undefined),
+  refund: z.coerce.number().int().positive().optional().catch(undefined),
 });
 
 const InboxAction = z.object({
   intent: z.enum(["answer", "refund"]),
   id: z.coerce.number().int().positive(),
   returnTo: z.string().catch("/admin/inquiries"),
+  confirmed: z.string().optional(),
 });
+
+const CONFIRM_REFUND_FIRST = "Confirm the refund first: use the Refund button and answer its question.";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
@@ -48,6 +52,8 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "answer") {
     return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
   }
+  // A refund cannot be undone: only the confirmation step's form (confirmed=1) makes one.
+  if (parsed.data.confirmed !== "1") return data({ error: CONFIRM_REFUND_FIRST }, { status: 400 });
   const outcome = await refundInquiry(id);
   if (outcome.status === "refunded") return back("inquiry-refunded");
   if (outcome.status === "already-refunded") return back("inquiry-already-refunded");
@@ -93,7 +99,7 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
         <ul className="mt-6 flex flex-col gap-4">
           {inbox.rows.map((inquiry) => (
             <li key={inquiry.id}>
-              <InquiryCard inquiry={inquiry} />
+              <InquiryCard inquiry={inquiry} confirmingRefund={query.refund === inquiry.id} />
             </li>
           ))}
         </ul>

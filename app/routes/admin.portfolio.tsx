@@ -4,6 +4,7 @@ import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
 import { env } from "../server/env.server";
+import { CLEAR_OWNER_EMAIL } from "../lib/admin-forms";
 import { importPortfolioCsv, MAX_IMPORT_BYTES, type RowError } from "../server/portfolio-csv.server";
 import { requireAdmin } from "../server/session.server";
 import type { Route } from "./+types/admin.portfolio";
@@ -33,7 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ImportFailure>({ errors: [{ line: 0, message: "Choose a CSV file to import." }], moreErrors: 0 }, { status: 400 });
   }
   if (file.size > MAX_IMPORT_BYTES) return data<ImportFailure>({ errors: [{ line: 0, message: tooLarge }], moreErrors: 0, fileName: file.name }, { status: 413 });
-  const result = importPortfolioCsv(await file.text());
+  const result = importPortfolioCsv(new Uint8Array(await file.arrayBuffer()));
   if (!result.ok) return data<ImportFailure>({ errors: result.errors, moreErrors: result.moreErrors, fileName: file.name }, { status: 400 });
   return redirect(`/admin/portfolio?added=${result.added}&updated=${result.updated}`, 303);
 }
@@ -70,6 +71,10 @@ export default function PortfolioPage({ loaderData, actionData }: Route.Componen
         <p className="mt-1 text-slate-300">
           One domain per line: <code>domain, price, tracking id, owner email</code> (a header line is optional). Listed
           domains are updated, new ones added. If any line has a problem, nothing is imported and every problem is listed.
+        </p>
+        <p className="mt-1 text-sm text-slate-300">
+          An empty owner email keeps a listed domain&apos;s current one; write <code>{CLEAR_OWNER_EMAIL}</code> to remove it. Save
+          the file as CSV UTF-8 with commas; an exported file imports back as it is.
         </p>
         <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3">
           <div>

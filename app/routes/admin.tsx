@@ -68,7 +68,8 @@ export default function AdminPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} />
-      {notice ? <Notice>{notice}</Notice> : null}
+      {/* One message at a time: an earlier success gives way to what the last submit answered. */}
+      {notice && !(actionData && !actionData.ok) ? <Notice>{notice}</Notice> : null}
       {toDelete ? (
         <DeleteConfirmation domain={toDelete} />
       ) : (

@@ -4,7 +4,7 @@ import { DomainView } from "../components/domain-view";
 import { Pagination } from "../components/pagination";
 import { GlobeIcon } from "../components/icons";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
-import { shortDomainName } from "../lib/domain-name";
+import { displayDomainName, domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
@@ -68,9 +68,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {rows.map((domain) => (
-              <li key={domain.id}>
-                <Link to={`/domain/${shortDomainName(domain.domain_name)}`} className={`${card} block transition hover:border-blue-500`}>
-                  <span className="block truncate text-lg font-semibold">{domain.domain_name}</span>
+              <li key={domain.id} className="min-w-0">
+                <Link to={domainPagePath(domain.domain_name)} className={`${card} block transition hover:border-blue-500`}>
+                  <span className="block text-lg font-semibold">{displayDomainName(domain.domain_name)}</span>
                   <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
                   <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
                 </Link>

@@ -75,16 +75,26 @@ function ReplyLinkContent({ view }: { view: ReplyLinkView }) {
         </>
       );
     case "used":
-      return (
+      return view.byAdmin ? (
+        <ProblemView title="This inquiry is already answered">
+          {`The site's administrator marked the inquiry about ${view.domainName} as answered on ${view.answeredAt}. Nothing else needs to be done.`}
+        </ProblemView>
+      ) : (
         <ProblemView title="This link has already been used">
           {`The inquiry about ${view.domainName} was marked as answered on ${view.answeredAt}. Nothing else needs to be done.`}
+        </ProblemView>
+      );
+    case "refunded":
+      return (
+        <ProblemView title="This inquiry was refunded">
+          {`The buyer's fee for the inquiry about ${view.domainName} was refunded${view.refundedAt ? ` on ${view.refundedAt}` : ""}, so there is no reply to confirm. You may still answer the buyer by email.`}
         </ProblemView>
       );
     case "expired":
       return (
         <ProblemView title="This link has expired">
           The reply window for this inquiry has ended
-          {view.refunded ? " and the buyer's fee was refunded." : ", so the buyer's fee is being refunded automatically."}
+          {view.free ? "." : view.refunded ? " and the buyer's fee was refunded." : ", so the buyer's fee is being refunded automatically."}
         </ProblemView>
       );
     case "not_found":

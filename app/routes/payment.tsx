@@ -4,7 +4,7 @@ import { PaymentStep } from "../components/payment/payment-step";
 import { PaymentSuccess } from "../components/payment/payment-success";
 import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
 import { useLiveFee } from "../components/use-live-fee";
-import { shortDomainName } from "../lib/domain-name";
+import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
 import { findDomainByParam } from "../server/domains.server";
@@ -24,11 +24,18 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
   const domain = findDomainByParam(params.domainName);
   if (!domain) return data({ siteName, step: "not-found" as const }, { status: 404 });
-  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name) };
+  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name), display: displayDomainName(domain.domain_name) };
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
   if (!publicId) {
-    return { siteName, step: "form" as const, domain: view, feeCents: getInquiryFeeCents(), testMode: activeProviderName() === "test" };
+    return {
+      siteName,
+      step: "form" as const,
+      domain: view,
+      feeCents: getInquiryFeeCents(),
+      testMode: activeProviderName() === "test",
+      values: editedValues(url.searchParams.get("edit"), domain.id),
+    };
   }
   const found = findInquiryByPublicId(publicId);
   if (!found || found.domain_id !== domain.id) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
@@ -56,9 +63,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       paymentId: inquiry.payment_intent_id,
       publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
       returnPath: paymentPagePath(inquiry),
+      editPath: `/payment/${encodeURIComponent(view.short)}?edit=${encodeURIComponent(inquiry.public_id)}`,
       error: state.lastError ?? notice,
     },
   };
+}
+
+/** "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only while unpaid. */
+function editedValues(publicId: string | null, domainId: number): Partial<InquiryValues> | null {
+  const inquiry = publicId ? findInquiryByPublicId(publicId) : null;
+  if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
+  return { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, offer: inquiry.offer, message: inquiry.message };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
@@ -108,30 +123,30 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
   const { domain } = loaderData;
   return (
     <PageShell>
-      <BackLink to={`/domain/${encodeURIComponent(domain.short)}`}>Back to {domain.name}</BackLink>
+      <BackLink to={`/domain/${encodeURIComponent(domain.short)}`}>Back to {domain.display}</BackLink>
       <section className={`${card} mt-6`}>
         {loaderData.step === "form" && (
           <>
-            <StepHeading title="Domain Inquiry" domainName={domain.name} />
+            <StepHeading title="Domain Inquiry" domainName={domain.display} />
             <InquiryForm
-              key={actionData ? JSON.stringify(actionData) : "empty"}
+              key={actionData ? JSON.stringify(actionData) : JSON.stringify(loaderData.values ?? "empty")}
               domainName={domain.name}
               feeCents={feeCents}
               testMode={loaderData.testMode}
               error={actionData?.error ?? null}
               fieldErrors={actionData?.fieldErrors ?? {}}
-              values={actionData?.values ?? {}}
+              values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
             />
           </>
         )}
         {loaderData.step === "payment" && (
           <>
-            <StepHeading title="Complete Payment" domainName={domain.name} />
+            <StepHeading title="Complete Payment" domainName={domain.display} />
             <PaymentStep domainName={domain.name} {...loaderData.payment} />
           </>
         )}
-        {loaderData.step === "success" && <PaymentSuccess domainName={domain.name} refunded={loaderData.refunded} />}
+        {loaderData.step === "success" && <PaymentSuccess domainName={domain.display} refunded={loaderData.refunded} />}
       </section>
     </PageShell>
   );
@@ -155,8 +170,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
   }
   const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
   return [
-    { title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` },
-    { name: "description", content: `${loaderData.domain.name} is for sale. Send your inquiry to the owner.` },
+    { title: `${titles[loaderData.step]}: ${loaderData.domain.display} | ${siteName}` },
+    { name: "description", content: `${loaderData.domain.display} is for sale. Send your inquiry to the owner.` },
     { name: "robots", content: "noindex" },
   ];
 }

@@ -80,6 +80,10 @@ async function login(request: Request, form: FormData) {
 function updateFee(form: FormData) {
   const parsed = parseFee(text(form, "fee"));
   if ("error" in parsed) return failed({ intent: "fee", error: parsed.error, values: { fee: text(form, "fee") } }, 400);
+  // Free inquiries are a deliberate choice, never a typo's side effect: a second submit confirms them.
+  if (parsed.cents === 0 && text(form, "confirmFree") !== "1") {
+    return data<AdminActionResult>({ intent: "fee", ok: false, confirm: TEXT.feeConfirmFree, values: { fee: text(form, "fee") } });
+  }
   try {
     setInquiryFee(parsed.cents);
   } catch (error) {

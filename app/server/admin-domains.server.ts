@@ -2,6 +2,7 @@
 import { sql } from "kysely";
 import type { Domain } from "../../db/schema";
 import type { DomainEntry, DomainSort } from "../lib/admin-forms";
+import { asciiSearchTerm } from "../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { nowIso } from "./clock.server";
 import { db, lazyStatement } from "./db.server";
@@ -66,7 +67,8 @@ export async function listAdminDomains(options: {
   /** The live-domain count when the caller already has it (the stat cards). */
   liveTotal?: number;
 }): Promise<AdminDomainPage> {
-  const term = options.search.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
+  // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
+  const term = asciiSearchTerm(options.search.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   let total = options.liveTotal ?? portfolioStats().totalDomains;
   if (term) {

@@ -1,6 +1,7 @@
 // The admin's inquiry inbox: paid (and later refunded) inquiries, newest payment first.
 import type { Inquiry } from "../../db/schema";
 import type { InboxStatus } from "../lib/admin-forms";
+import { lookupCandidates } from "../lib/domain-name";
 import { db } from "./db.server";
 import { markInquiryAnswered as markAnsweredOnce } from "./refund-promise.server";
 
@@ -30,7 +31,8 @@ export type InboxRow = Pick<
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
   let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
   const domain = options.domain.trim().toLowerCase();
-  if (domain) query = query.where("domain_name", "=", domain);
+  // The same names a link would find: "velora", "www.velora.com" or "münchen.de" as well as the stored name.
+  if (domain) query = query.where("domain_name", "in", [domain, ...lookupCandidates(domain)]);
   if (options.status === "awaiting") query = query.where("status", "=", "paid").where("answered_at", "is", null);
   if (options.status === "answered") query = query.where("status", "=", "paid").where("answered_at", "is not", null);
   if (options.status === "refunded") query = query.where("status", "=", "refunded");

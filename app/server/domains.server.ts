@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Domain } from "../../db/schema";
-import { lookupCandidates } from "../lib/domain-name";
+import { asciiSearchTerm, lookupCandidates } from "../lib/domain-name";
 import { nowIso } from "./clock.server";
 import { db, lazyStatement } from "./db.server";
 
@@ -53,7 +53,8 @@ export async function listPublicDomains(options: {
   page: number;
   perPage: number;
 }): Promise<DomainPage<PublicDomain>> {
-  const term = (options.search ?? "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
+  // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
+  const term = asciiSearchTerm((options.search ?? "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
   const total = term

@@ -1,7 +1,7 @@
 import type { Domain } from "../../db/schema";
 import { hostNameFromHeader, hostNamesFromConfig, LOCAL_HOST_NAMES } from "../lib/host";
 import type { DomainPageData } from "../lib/seo";
-import { shortDomainName } from "../lib/domain-name";
+import { domainPagePath } from "../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "./env.server";
@@ -56,7 +56,7 @@ export function loadDomainPage(domain: Domain, request: Request): DomainPageData
     siteName: env.SITE_NAME,
     domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
     feeCents: getInquiryFeeCents(),
-    canonicalUrl: `${origin}/domain/${shortDomainName(domain.domain_name)}`,
+    canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
     replyDays: ownerTypicalReplyDays(domain),
   };
 }

@@ -1,7 +1,7 @@
 // Portfolio CSV: import (all rows or none, with per-row errors) and streamed exports.
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { DomainEntrySchema, fieldErrors, type DomainEntry } from "../lib/admin-forms";
+import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../lib/admin-forms";
 import { centsToDollarText } from "../lib/money";
 import { nowIso } from "./clock.server";
 import { lazyStatement, sqlite } from "./db.server";
@@ -20,13 +20,27 @@ export type ImportResult =
   | { ok: false; errors: RowError[]; moreErrors: number };
 
 const findLive = lazyStatement<[string], { id: number }>("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL");
-const updateLive = lazyStatement<[number, string, string, string, number]>(
-  "UPDATE domains SET asking_price_cents = ?, tracking_id = ?, owner_email = ?, updated_at = ? WHERE id = ?",
+const updateLive = lazyStatement<[number, string, string | null, string, number]>(
+  "UPDATE domains SET asking_price_cents = ?, tracking_id = ?, owner_email = coalesce(?, owner_email), updated_at = ? WHERE id = ?",
 );
 const insertLive = lazyStatement<[string, number, string, string, string, string]>(
   `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at)
    VALUES (?, ?, ?, ?, ?, ?)`,
 );
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The upload as text, or the reason it cannot be read: spreadsheets often save another encoding. */
+function decodeUpload(bytes: Uint8Array): string | RowError {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return {
+      line: 0,
+      message: "The file is not UTF-8 text (accented letters would be garbled). Save it as \"CSV UTF-8\" and import it again.",
+    };
+  }
+}
 
 function readRows(text: string): Array<{ line: number; cells: string[] }> | RowError {
   try {
@@ -42,9 +56,18 @@ function readRows(text: string): Array<{ line: number; cells: string[] }> | RowE
 }
 
 /** Adds new domains and updates listed ones from CSV columns domain, price, tracking id, owner email. */
-export function importPortfolioCsv(text: string): ImportResult {
+export function importPortfolioCsv(upload: string | Uint8Array): ImportResult {
+  const text = typeof upload === "string" ? upload : decodeUpload(upload);
+  if (typeof text !== "string") return { ok: false, errors: [text], moreErrors: 0 };
   const rows = readRows(text);
   if (!Array.isArray(rows)) return { ok: false, errors: [rows], moreErrors: 0 };
+  if (rows.length > 0 && rows.every(({ cells }) => cells.length === 1 && cells[0]!.includes(";"))) {
+    return {
+      ok: false,
+      errors: [{ line: 0, message: "The file separates columns with ; instead of commas. Save it as \"CSV UTF-8 (comma delimited)\" and import it again." }],
+      moreErrors: 0,
+    };
+  }
   if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) rows.shift();
   if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
   if (rows.length > MAX_IMPORT_ROWS) {
@@ -52,11 +75,14 @@ export function importPortfolioCsv(text: string): ImportResult {
   }
 
   const errors: RowError[] = [];
-  const entries: DomainEntry[] = [];
+  const entries: Array<Omit<DomainEntry, "ownerEmail"> & { ownerEmail: string | null }> = [];
   const firstLineOf = new Map<string, number>();
   for (const { line, cells } of rows) {
-    const [domainName = "", askingPrice = "", trackingId = "", ownerEmail = ""] = cells;
-    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail });
+    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells;
+    const trackingId = unguardCell(trackingIdCell);
+    const ownerEmail = unguardCell(ownerEmailCell);
+    const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
+    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail });
     if (!parsed.success) {
       errors.push({ line, message: Object.values(fieldErrors(parsed.error)).join("; ") });
       continue;
@@ -67,7 +93,8 @@ export function importPortfolioCsv(text: string): ImportResult {
       continue;
     }
     firstLineOf.set(parsed.data.domainName, line);
-    entries.push(parsed.data);
+    // An empty cell keeps a listed domain's owner email; "none" removes it.
+    entries.push({ ...parsed.data, ownerEmail: clearOwner ? "" : parsed.data.ownerEmail || null });
   }
   if (errors.length > 0) {
     return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), moreErrors: Math.max(0, errors.length - MAX_REPORTED_ERRORS) };
@@ -83,7 +110,7 @@ export function importPortfolioCsv(text: string): ImportResult {
         updateLive().run(entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, existing.id);
         updated += 1;
       } else {
-        insertLive().run(entry.domainName, entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, timestamp);
+        insertLive().run(entry.domainName, entry.askingPrice, entry.trackingId, entry.ownerEmail ?? "", timestamp, timestamp);
         added += 1;
       }
     }
@@ -91,9 +118,18 @@ export function importPortfolioCsv(text: string): ImportResult {
   })();
 }
 
-/** A spreadsheet must not run a buyer's text as a formula (CSV injection). */
+// A spreadsheet must not run a buyer's text as a formula (CSV injection): a cell that starts like a
+// formula gets a leading "'". So does one that starts with "'" before such a character, so that the
+// import, which takes one "'" off exactly those cells, gives back every value as it was.
+const GUARDED = /^'*[=+\-@\t\r]/;
+
 function safeCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return GUARDED.test(value) ? `'${value}` : value;
+}
+
+/** Undoes safeCell: "'=1+2" imports as "=1+2", "'-x@example.com" as "-x@example.com". */
+function unguardCell(value: string): string {
+  return value.startsWith("'") && GUARDED.test(value.slice(1)) ? value.slice(1) : value;
 }
 
 const CHUNK = 1000;
@@ -107,7 +143,8 @@ function csvStream<R extends { id: number }>(header: string[], nextChunk: (after
     pull(controller) {
       if (!headerSent) {
         headerSent = true;
-        controller.enqueue(encoder.encode(stringify([header])));
+        // A byte-order mark first: spreadsheets then read the file as UTF-8 (accents intact).
+        controller.enqueue(encoder.encode(`\uFEFF${stringify([header])}`));
         return;
       }
       const rows = nextChunk(afterId);

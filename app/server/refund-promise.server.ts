@@ -128,8 +128,9 @@ export function markInquiryAnswered(inquiryId: number, via: "owner_link" | "admi
 export type ReplyLinkView =
   | { state: "ready"; status: 200; domainName: string; buyerName: string; deadline: string }
   | { state: "done"; status: 200; domainName: string; buyerName: string }
-  | { state: "used"; status: 410; domainName: string; answeredAt: string }
-  | { state: "expired"; status: 410; refunded: boolean }
+  | { state: "used"; status: 410; domainName: string; answeredAt: string; byAdmin: boolean }
+  | { state: "refunded"; status: 410; domainName: string; refundedAt: string | null }
+  | { state: "expired"; status: 410; refunded: boolean; free: boolean }
   | { state: "invalid"; status: 403 }
   | { state: "not_found"; status: 404 };
 
@@ -144,11 +145,23 @@ export function replyLinkView(publicId: string, params: URLSearchParams, confirm
   if (inquiry.answered_at) {
     return confirmed
       ? { state: "done", status: 200, domainName: inquiry.domain_name, buyerName: inquiry.name }
-      : { state: "used", status: 410, domainName: inquiry.domain_name, answeredAt: formatUtc(inquiry.answered_at) };
+      : {
+          state: "used",
+          status: 410,
+          domainName: inquiry.domain_name,
+          answeredAt: formatUtc(inquiry.answered_at),
+          byAdmin: inquiry.answered_via === "admin",
+        };
   }
   const refunded = inquiry.status === "refunded";
   const pastDeadline = inquiry.reply_deadline_at !== null && Date.parse(inquiry.reply_deadline_at) <= now().getTime();
-  if (!check.ok || refunded || pastDeadline || inquiry.status !== "paid") return { state: "expired", status: 410, refunded };
+  // Refunded before its deadline (by the admin): the window had not ended, so do not say it had.
+  if (refunded && !pastDeadline && check.ok) {
+    return { state: "refunded", status: 410, domainName: inquiry.domain_name, refundedAt: inquiry.refunded_at ? formatUtc(inquiry.refunded_at) : null };
+  }
+  if (!check.ok || refunded || pastDeadline || inquiry.status !== "paid") {
+    return { state: "expired", status: 410, refunded, free: inquiry.amount_cents <= 0 };
+  }
   return {
     state: "ready",
     status: 200,

@@ -1,4 +1,4 @@
-import { shortDomainName } from "../lib/domain-name";
+import { domainPagePath } from "../lib/domain-name";
 import { lazyStatement } from "./db.server";
 
 /** The sitemap protocol's limit per file; a larger portfolio gets a sitemap index. */
@@ -57,7 +57,7 @@ export function sitemapPartStream(origin: string, part: number): ReadableStream<
   return textStream(function* () {
     yield `${XML_HEADER}<urlset xmlns="${SITEMAP_NS}">\n`;
     if (part === 1) yield urlEntry(`${origin}/`);
-    for (const row of rows) yield urlEntry(`${origin}/domain/${encodeURIComponent(shortDomainName(row.domain_name))}`, row.updated_at);
+    for (const row of rows) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
     yield "</urlset>\n";
   });
 }

@@ -47,6 +47,35 @@ test("fee update: success message, stat card, and (with JavaScript) an open doma
   await expectNoA11yViolations(page);
 });
 
+test("fee: a value that is not a plain decimal is refused and kept, one message at a time; $0 needs a confirmation", async ({ page }) => {
+  await signInAdmin(page);
+  const fee = page.getByLabel("Inquiry fee (USD)");
+  await fee.fill("21.50");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
+  await expect(page.getByText("An empty field also means 0.")).toBeVisible();
+
+  await fee.fill("1e3");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Enter the inquiry fee as a plain amount in dollars, such as 19.99.");
+  await expect(page.getByText("Inquiry fee updated successfully!")).toHaveCount(0);
+  await expect(page.getByLabel("Inquiry fee (USD)")).toHaveValue("1e3");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$21.50");
+
+  await page.getByLabel("Inquiry fee (USD)").fill("0");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText(/^Make inquiries free\?/)).toBeVisible();
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$21.50");
+  await expectNoA11yViolations(page);
+  await page.getByRole("button", { name: "Yes, set the fee to $0" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$0");
+
+  await page.getByLabel("Inquiry fee (USD)").fill("19.99");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$19.99");
+});
+
 test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page, javaScriptOn }) => {
   const name = uniqueDomainName("modal");
   await signInAdmin(page);
@@ -175,10 +204,26 @@ test("refund: the fee goes back through the payment provider and the inquiry sho
   await page.goto(`/admin/inquiries?domain=${name}`);
   const card = page.getByRole("article", { name: `Linus Buyer about ${name}` });
   await expect(card).toContainText("Awaiting answer");
-  await card.getByRole("button", { name: /^Refund \$/ }).click();
+  // One click only asks; Cancel leaves the inquiry paid.
+  await card.getByRole("link", { name: /^Refund \$/ }).click();
+  await expect(card.getByText(/^Refund \$[\d.]+ to Linus Buyer\? The fee goes back to their card/)).toBeVisible();
+  expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "paid" });
+  await card.getByRole("link", { name: "Cancel" }).click();
+  await expect(card.getByText(/^Refund \$[\d.]+ to Linus Buyer\?/)).toHaveCount(0);
+  await expect(card).toContainText("Awaiting answer");
+  const inquiriesBefore = app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE domain_name = ?").get(name) as { n: number };
+  expect(inquiriesBefore.n).toBe(1);
+
+  await card.getByRole("link", { name: /^Refund \$/ }).click();
+  await card.getByRole("button", { name: /^Yes, refund \$/ }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry refunded.");
   await expect(card).toContainText("Refunded");
-  await expect(card.getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+  await expect(card.getByRole("link", { name: /^Refund/ })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: /refund/i })).toHaveCount(0);
+  // A refunded inquiry no longer counts as paid.
+  await page.goto(`/admin?q=${name}`);
+  await expect(page.getByRole("row", { name: new RegExp(name.replace(/\./g, "\\.")) })).toContainText("0 paid");
+  await page.goto(`/admin/inquiries?domain=${name}`);
   await expectNoA11yViolations(page);
   expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "refunded" });
   expect(app.db().prepare("SELECT status FROM test_payments WHERE id = ?").get(paymentId)).toEqual({ status: "refunded" });
@@ -209,4 +254,26 @@ test("CSV import: a file with a bad row imports nothing and says which line; the
   expect(download.suggestedFilename()).toMatch(/^portfolio-\d{4}-\d{2}-\d{2}\.csv$/);
   const { readFile } = await import("node:fs/promises");
   expect(await readFile((await download.path())!, "utf8")).toContain(`${good},1200.00,csv-seller,`);
+});
+
+test("CSV round trip: a downloaded export imports back unchanged, formula-like cells and accents included", async ({ page, app }) => {
+  const name = uniqueDomainName("csvtrip");
+  const id = insertDomain(app.db(), { name, priceCents: 45_600, trackingId: "=1+2 José", ownerEmail: "-x@example.com" });
+  await signInAdmin(page);
+  await page.goto("/admin/portfolio");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download portfolio (CSV)" }).click()]);
+  const { readFile } = await import("node:fs/promises");
+  const exported = await readFile((await download.path())!);
+  expect([...exported.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  await page.getByLabel("CSV file").setInputFiles({ name: "export.csv", mimeType: "text/csv", buffer: exported });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("status")).toContainText("Import complete: 0 added,");
+  expect(app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(id)).toEqual({
+    tracking_id: "=1+2 José",
+    owner_email: "-x@example.com",
+    asking_price_cents: 45_600,
+  });
+  await page.getByLabel("CSV file").setInputFiles({ name: "semi.csv", mimeType: "text/csv", buffer: Buffer.from(`domain;price\n${name};1\n`) });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert")).toContainText("The file separates columns with ; instead of commas.");
 });

@@ -1,5 +1,6 @@
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { runScript } from "../support/app-server";
+import { setFeeCents } from "../support/http";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 test("splash shows the brand, the tagline and the domains for sale", async ({ page, app }) => {
@@ -54,6 +55,58 @@ test("domain page shows the price, the fee and the inquiry link", async ({ page,
   await expect(page).toHaveURL(/\/$/);
   await page.goto(`/domain/${short}`);
   await expectNoA11yViolations(page);
+});
+
+test("a .com name with more labels links to its own page and inquiry, not to a shorter name's", async ({ page, app }) => {
+  // "shop.us.com" used to link to /domain/shop.us (missing) and "x.com.com" to /domain/x.com (another domain).
+  const tag = `sl${Date.now().toString(36)}${test.info().parallelIndex}`;
+  insertDomain(app.db(), { name: `${tag}.com`, priceCents: 100_000 });
+  insertDomain(app.db(), { name: `${tag}.com.com`, priceCents: 4_321_00 });
+  insertDomain(app.db(), { name: `${tag}.us.com`, priceCents: 7_654_00 });
+  for (const [name, price] of [[`${tag}.com.com`, "$4,321"], [`${tag}.us.com`, "$7,654"]] as const) {
+    await page.goto(`/?q=${tag}`);
+    await page.getByRole("link", { name: new RegExp(`^${name.replace(/\./g, "\\.")}`) }).click();
+    await expect(page).toHaveURL(new RegExp(`/domain/${name.replace(/\./g, "\\.")}$`));
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByText(price, { exact: true })).toBeVisible();
+    await page.getByRole("link", { name: /^Start Inquiry/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/payment/${name.replace(/\./g, "\\.")}$`));
+    await expect(page.getByText(name).first()).toBeVisible();
+    await expect(page.getByText("Domain not found.")).toHaveCount(0);
+  }
+});
+
+test("with free inquiries (fee 0) the domain page promises no refund and calls nothing a guarantee", async ({ page, app }) => {
+  const name = uniqueDomainName("freeui");
+  insertDomain(app.db(), { name, priceCents: 300_000 });
+  setFeeCents(app.db(), 0);
+  try {
+    await expect(async () => {
+      await page.goto(`/domain/${name.replace(/\.com$/, "")}`);
+      await expect(page.getByText("inquiries are currently free", { exact: false })).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 5_000 });
+    await expect(page.getByText(/refund/i)).toHaveCount(0);
+    await expect(page.getByText(/serious inquiries/)).toHaveCount(0);
+    await expect(page.getByText("$0")).toHaveCount(0);
+    await page.getByRole("link", { name: "Start Inquiry (free)" }).click();
+    await expect(page.getByText("Inquiries are currently free.")).toBeVisible();
+  } finally {
+    setFeeCents(app.db(), 1999);
+  }
+});
+
+test("an internationalized name is shown in Unicode and found by a Unicode search", async ({ page, app }) => {
+  const tag = `${Date.now().toString(36)}${test.info().parallelIndex}`;
+  const unicode = `münchen${tag}.de`;
+  const ascii = new URL(`http://${unicode}`).hostname;
+  insertDomain(app.db(), { name: ascii, priceCents: 8_800_00 });
+  await page.goto("/");
+  await page.getByRole("searchbox", { name: "Search domains" }).fill(`münchen${tag}`);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByRole("link", { name: new RegExp(`^${unicode.replace(/\./g, "\\.")}`) }).click();
+  await expect(page.getByRole("heading", { level: 1, name: unicode })).toBeVisible();
+  await expect(page).toHaveTitle(`${unicode} is for sale | DomainVault`);
+  await expect(page.getByText(ascii)).toHaveCount(0);
 });
 
 test("a missing domain shows the not-found view with status 404", async ({ page }) => {

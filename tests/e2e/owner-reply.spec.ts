@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { AppServer } from "../support/app-server";
+import { signInAdmin } from "../support/admin";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { setFeeCents, waitFor } from "../support/http";
 import { DAY_MS, inquiryRow, newDomain, onServer, payInquiry, replyLinkIn, testClock } from "../support/refund-promise";
@@ -84,4 +85,27 @@ test("a link opened before the deadline but confirmed after it is refused", asyn
     await clock.set(0);
   }
   expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
+});
+
+test("after the admin refunds or marks answered in the inbox, the owner's link says what happened", async ({ page, app }) => {
+  const refunded = await paidInquiryWithLink(app);
+  const answered = await paidInquiryWithLink(app);
+  await signInAdmin(page);
+  await page.goto(`/admin/inquiries?domain=${refunded.domain.name}`);
+  await page.getByRole("link", { name: /^Refund \$/ }).click();
+  await page.getByRole("button", { name: /^Yes, refund \$/ }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry refunded.");
+  await page.goto(`/admin/inquiries?domain=${answered.domain.name}`);
+  await page.getByRole("button", { name: "Mark answered" }).click();
+  await expect(page.getByRole("status")).toHaveText("Inquiry marked as answered.");
+
+  const afterRefund = await page.goto(refunded.link);
+  expect(afterRefund?.status()).toBe(410);
+  await expect(page.getByRole("heading", { level: 1, name: "This inquiry was refunded" })).toBeVisible();
+  await expect(page.getByText(/reply window/)).toHaveCount(0);
+  const afterAnswer = await page.goto(answered.link);
+  expect(afterAnswer?.status()).toBe(410);
+  await expect(page.getByRole("heading", { level: 1, name: "This inquiry is already answered" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("The site's administrator marked the inquiry");
+  await expectNoA11yViolations(page);
 });

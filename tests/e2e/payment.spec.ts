@@ -118,3 +118,37 @@ test("an unknown domain shows 'Domain not found.' with a way home", async ({ pag
   await page.getByRole("link", { name: "Back to Home" }).click();
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
 });
+
+test("back from the payment step, or Edit details, shows the form with what was typed", async ({ page, app, javaScriptOn }) => {
+  const domain = newDomain(app.db());
+  await page.goto(`/payment/${domain.short}`);
+  await fillInquiry(page);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  const expectFilled = async () => {
+    await expect(page.getByRole("heading", { level: 1, name: "Domain Inquiry" })).toBeVisible();
+    await expect(page.getByLabel("Full Name")).toHaveValue(BUYER.name);
+    await expect(page.getByLabel("Email Address")).toHaveValue(BUYER.email);
+    await expect(page.getByLabel("Phone")).toHaveValue(BUYER.phone);
+    await expect(page.getByLabel("Your Offer")).toHaveValue(BUYER.offer);
+    await expect(page.getByLabel("Message to Owner")).toHaveValue(BUYER.message);
+  };
+  if (javaScriptOn) {
+    await expect(page.getByRole("heading", { level: 1, name: "Complete Payment" })).toBeVisible();
+    await page.goBack();
+    await expectFilled();
+    await page.goForward();
+  } else {
+    // Without JavaScript the buyer is on the checkout page; the payment step is where a cancel returns.
+    await expect(page).toHaveURL(/\/test-checkout\/tcs_/);
+    const { public_id } = app.db().prepare("SELECT public_id FROM inquiries WHERE domain_id = ?").get(domain.id) as { public_id: string };
+    await page.goto(`/payment/${domain.short}?inquiry=${public_id}`);
+  }
+  await expect(page.getByRole("heading", { level: 1, name: "Complete Payment" })).toBeVisible();
+  await page.getByRole("link", { name: "Edit details" }).click();
+  await expectFilled();
+  await page.getByLabel("Your Offer").fill("$20,000");
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: javaScriptOn ? "Complete Payment" : "Checkout" })).toBeVisible();
+  const offers = app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ? ORDER BY id").pluck().all(domain.id);
+  expect(offers).toEqual([BUYER.offer, "$20,000"]);
+});

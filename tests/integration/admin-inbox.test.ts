@@ -11,9 +11,9 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
-function csvUpload(text: string, name = "portfolio.csv") {
+function csvUpload(text: string | Uint8Array, name = "portfolio.csv") {
   const body = new FormData();
-  body.set("file", new Blob([text], { type: "text/csv" }), name);
+  body.set("file", new Blob([text as BlobPart], { type: "text/csv" }), name);
   return http(app, "/admin/portfolio", { cookie, body });
 }
 
@@ -51,6 +51,19 @@ describe("inquiry inbox", () => {
   });
 });
 
+describe("inbox domain filter", () => {
+  it("accepts the short name and a www. name as well as the stored one", async () => {
+    const name = uniqueDomainName("filter");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100 });
+    insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Filter Buyer" });
+    for (const typed of [name, name.replace(/\.com$/, ""), `www.${name}`, name.toUpperCase()]) {
+      const text = visibleText((await http(app, `/admin/inquiries?domain=${encodeURIComponent(typed)}`, { cookie })).body);
+      expect(text, typed).toContain("1 paid inquiry");
+      expect(text).toContain("Filter Buyer");
+    }
+  });
+});
+
 describe("portfolio CSV", () => {
   it("imports a good file in one go: adds new domains and updates listed ones", async () => {
     const fresh = uniqueDomainName("csvnew");
@@ -64,7 +77,8 @@ describe("portfolio CSV", () => {
     expect(rows).toEqual(
       expect.arrayContaining([
         { domain_name: fresh, asking_price_cents: 150_000, tracking_id: "seller", owner_email: "owner@example.test" },
-        { domain_name: listed, asking_price_cents: 200_050, tracking_id: "seller2", owner_email: "" },
+        // An empty owner-email cell keeps the listed domain's owner email.
+        { domain_name: listed, asking_price_cents: 200_050, tracking_id: "seller2", owner_email: "owner@example.test" },
       ]),
     );
   });
@@ -105,6 +119,48 @@ describe("portfolio CSV", () => {
     expect(mine.name!.startsWith("'=")).toBe(true);
   });
 
+  it("round-trips cells that start like a formula, keeps or clears owner emails as asked, and writes a BOM", async () => {
+    const name = uniqueDomainName("csvround");
+    const id = insertDomain(app.db(), { name, priceCents: 12_300, trackingId: "=1+2", ownerEmail: "-x@example.com" });
+    const other = uniqueDomainName("csvquote");
+    const otherId = insertDomain(app.db(), { name: other, priceCents: 100, trackingId: "'+already quoted", ownerEmail: "keep@example.com" });
+    const row = (domainId: number) => app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(domainId);
+
+    const raw = await fetch(new URL("/admin/export/domains.csv", app.url), { headers: { Cookie: cookie } });
+    const bytes = new Uint8Array(await raw.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes);
+    // Guarded for spreadsheets...
+    expect(text).toContain(`${name},123.00,'=1+2,'-x@example.com,`);
+    const reimport = await csvUpload(bytes, "export.csv");
+    expect(reimport.status).toBe(303);
+    // ...and given back unchanged by the import.
+    expect(row(id)).toEqual({ tracking_id: "=1+2", owner_email: "-x@example.com", asking_price_cents: 12_300 });
+    expect(row(otherId)).toEqual({ tracking_id: "'+already quoted", owner_email: "keep@example.com", asking_price_cents: 100 });
+
+    // An empty owner-email cell keeps it; "none" clears it.
+    expect((await csvUpload(`${other},2,t,\n`)).status).toBe(303);
+    expect(row(otherId)).toMatchObject({ owner_email: "keep@example.com" });
+    expect((await csvUpload(`${other},2,t,none\n`)).status).toBe(303);
+    expect(row(otherId)).toMatchObject({ owner_email: "" });
+    expect(visibleText((await http(app, "/admin/portfolio", { cookie })).body)).toContain("write none to remove it");
+  });
+
+  it("says so when a file is not UTF-8 or separates columns with ;", async () => {
+    const name = uniqueDomainName("csvenc");
+    const latin1 = new Uint8Array([...new TextEncoder().encode(`${name},100,Jos`), 0xe9, ...new TextEncoder().encode(",\n")]);
+    const notUtf8 = await csvUpload(latin1);
+    expect(notUtf8.status).toBe(400);
+    expect(visibleText(notUtf8.body)).toContain('The file is not UTF-8 text (accented letters would be garbled). Save it as "CSV UTF-8"');
+    const semicolons = await csvUpload(`domain;price;tracking id;owner email\n${name};100;t;\n`);
+    expect(semicolons.status).toBe(400);
+    expect(visibleText(semicolons.body)).toContain("The file separates columns with ; instead of commas.");
+    expect(app.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(name)).toEqual({ n: 0 });
+    // Accents in a UTF-8 file arrive intact.
+    expect((await csvUpload(`${name},100,José,\n`)).status).toBe(303);
+    expect(app.db().prepare("SELECT tracking_id FROM domains WHERE domain_name = ?").get(name)).toEqual({ tracking_id: "José" });
+  });
+
   it("exports 30,000 domains as a stream", async () => {
     const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)");
     const tag = `bulk${Date.now().toString(36)}`;
@@ -133,7 +189,7 @@ describe("refunds", () => {
     const listed = visibleText((await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body);
     expect(listed).toContain("Refund $");
 
-    const form = { intent: "refund", id: String(inquiryId), returnTo: `/admin/inquiries?domain=${name}` };
+    const form = { intent: "refund", id: String(inquiryId), returnTo: `/admin/inquiries?domain=${name}`, confirmed: "1" };
     const [first, second] = await Promise.all([http(app, "/admin/inquiries", { cookie, form }), http(app, "/admin/inquiries", { cookie, form })]);
     const notices = [first.location, second.location].sort();
     expect(notices).toEqual([`/admin/inquiries?domain=${name}&notice=inquiry-already-refunded`, `/admin/inquiries?domain=${name}&notice=inquiry-refunded`]);
@@ -153,10 +209,59 @@ describe("refunds", () => {
     const name = uniqueDomainName("norefund");
     const domainId = insertDomain(app.db(), { name, priceCents: 100 });
     const id = insertPaidInquiry(app.db(), { domainId, domainName: name, paymentId: `pi_missing_${Date.now()}` });
-    const response = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id) } });
+    const response = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
     expect(response.status).toBe(502);
     expect(visibleText(response.body)).toContain("The refund could not be made");
     expect(app.db().prepare("SELECT status, last_error FROM inquiries WHERE id = ?").get(id)).toMatchObject({ status: "paid", last_error: expect.stringContaining("could not be made") });
-    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: "999999" } })).status).toBe(404);
+    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: "999999", confirmed: "1" } })).status).toBe(404);
+  });
+
+  it("asks before refunding: the Refund button opens a confirmation, and a post without it refunds nothing", async () => {
+    const name = uniqueDomainName("askfirst");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100_000 });
+    const { inquiryId } = await payInquiry(app, name.replace(/\.com$/, ""));
+    const inbox = await http(app, `/admin/inquiries?domain=${name}`, { cookie });
+    // The Refund control is a link to the question, not a form that refunds on one click.
+    expect(inbox.body).toMatch(new RegExp(`<a [^>]*href="/admin/inquiries\\?domain=${name.replace(/\./g, "\\.")}&amp;refund=${inquiryId}"[^>]*>Refund `));
+    expect(inbox.body).not.toMatch(/<button[^>]*value="refund"/);
+
+    const unconfirmed = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(inquiryId) } });
+    expect(unconfirmed.status).toBe(400);
+    expect(visibleText(unconfirmed.body)).toContain("Confirm the refund first");
+    expect(refundState(inquiryId).status).toBe("paid");
+
+    const question = await http(app, `/admin/inquiries?domain=${name}&refund=${inquiryId}`, { cookie });
+    expect(visibleText(question.body)).toMatch(/Refund \$\d+(\.\d\d)? to Ada Buyer\? The fee goes back to their card/);
+    expect(question.body).toContain('name="confirmed" value="1"');
+    expect(refundState(inquiryId).status).toBe("paid");
+
+    const counts = () => app.db().prepare("SELECT inquiry_count AS count, (SELECT count(*) FROM inquiries WHERE domain_id = ? AND status = 'paid') AS paid FROM domains WHERE id = ?").get(domainId, domainId);
+    expect(counts()).toEqual({ count: 1, paid: 1 });
+    const done = await http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(inquiryId), confirmed: "1", returnTo: `/admin/inquiries?domain=${name}` } });
+    expect(done.location).toBe(`/admin/inquiries?domain=${name}&notice=inquiry-refunded`);
+    expect(refundState(inquiryId).status).toBe("refunded");
+    // A refunded inquiry is no longer a paid one: the count stays equal to the paid rows.
+    expect(counts()).toEqual({ count: 0, paid: 0 });
+    const panel = visibleText((await http(app, `/admin?q=${name}`, { cookie })).body);
+    expect(panel).toContain("0 paid");
+  });
+
+  it("shows a free inquiry (fee 0) with no refund button and no refund deadline", async () => {
+    const name = uniqueDomainName("freeinq");
+    const domainId = insertDomain(app.db(), { name, priceCents: 100_000 });
+    const id = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Free Buyer", amountCents: 0 });
+    app.db().prepare("UPDATE inquiries SET reply_deadline_at = ? WHERE id = ?").run(new Date(Date.now() + 86_400_000).toISOString(), id);
+    const paid = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Paying Buyer", amountCents: 1999 });
+    app.db().prepare("UPDATE inquiries SET reply_deadline_at = ? WHERE id = ?").run(new Date(Date.now() + 86_400_000).toISOString(), paid);
+    const body = (await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body;
+    const text = visibleText(body);
+    const free = text.slice(text.indexOf("Free Buyer"), text.indexOf("Paying Buyer") > text.indexOf("Free Buyer") ? text.indexOf("Paying Buyer") : undefined);
+    expect(free).toContain("Amount Free");
+    expect(free).not.toContain("Refund");
+    expect(free).not.toContain("refunded automatically");
+    expect(text).toContain("Refund $19.99");
+    expect(text).toContain("or the fee is refunded automatically");
+    // Even asked for directly, a free inquiry shows no refund question.
+    expect(visibleText((await http(app, `/admin/inquiries?domain=${name}&refund=${id}`, { cookie })).body)).not.toContain("Refund $0");
   });
 });

@@ -158,7 +158,49 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     expect(visibleText(tiny.body)).toContain("at least $0.50");
     expect(fee()).toBe("24.50");
 
-    expect((await http(app, "/admin", { cookie, form: { intent: "fee", fee: "abc" } })).status).toBe(303);
+    await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
+    expect(fee()).toBe("19.99");
+  });
+
+  it("refuses a fee that is not a plain decimal, keeping what was typed, instead of saving $0 or $15", async () => {
+    await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
+    for (const typed of ["abc", "1e3", "0.001", "Infinity", "NaN", "0x10", "1,5"]) {
+      const reply = await http(app, "/admin", { cookie, form: { intent: "fee", fee: typed } });
+      expect(reply.status, typed).toBe(400);
+      const shown = visibleText(reply.body);
+      expect(shown, typed).toMatch(/plain amount in dollars|at most two decimals/);
+      expect(shown).not.toContain("Inquiry fee updated successfully!");
+      expect(reply.body).toContain(`value="${typed}"`);
+      expect(fee(), typed).toBe("19.99");
+    }
+  });
+
+  it("npm run set-fee uses the form's rules: no fee a card cannot be charged, no third decimal", async () => {
+    await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
+    for (const [typed, message] of [["0.10", "at least $0.50"], ["0.001", "at most two decimals"], ["1e3", "plain amount"], ["20000", "more than $10,000"]] as const) {
+      const result = await runScript(app, "set-fee.ts", [typed]);
+      expect(result.code, typed).toBe(2);
+      expect(result.output).toContain(message);
+      expect(fee()).toBe("19.99");
+    }
+    const ok = await runScript(app, "set-fee.ts", ["0.50"]);
+    expect(ok.code).toBe(0);
+    expect(fee()).toBe("0.50");
+    await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
+  });
+
+  it("asks to confirm a fee of $0 (a second submit) and says on the page that an empty field means 0", async () => {
+    await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
+    expect(visibleText((await http(app, "/admin", { cookie })).body)).toContain("An empty field also means 0.");
+    for (const typed of ["0", ""]) {
+      const ask = await http(app, "/admin", { cookie, form: { intent: "fee", fee: typed } });
+      expect(ask.status).toBe(200);
+      expect(visibleText(ask.body)).toContain("Make inquiries free?");
+      expect(ask.body).toContain('name="confirmFree" value="1"');
+      expect(fee()).toBe("19.99");
+    }
+    const confirmed = await http(app, "/admin", { cookie, form: { intent: "fee", fee: "0", confirmFree: "1" } });
+    expect(confirmed.status).toBe(303);
     expect(fee()).toBe("0.00");
     await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
     expect(fee()).toBe("19.99");

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { setFeeCents } from "../support/http";
+import { visibleText } from "./admin-helpers";
 
 const app = useAppServer();
 
@@ -28,6 +30,32 @@ describe("buyer pages over HTTP (what a browser without JavaScript gets)", () =>
     expect(page.body).toContain("$1,234");
     expect((await get(`/domain/${raw}.io`)).status).toBe(200);
     expect((await get(`/domain/www.${dotCom}`)).status).toBe(200);
+  });
+
+  it("with a fee of $0, the domain page promises no refund and does not call the fee a filter", async () => {
+    const name = uniqueDomainName("freepage");
+    insertDomain(app.db(), { name, priceCents: 100_000 });
+    const path = `/domain/${name.replace(/\.com$/, "")}`;
+    const paid = await get(path);
+    expect(paid.body).toContain("ensures serious inquiries");
+    expect(paid.body).toContain("full refund");
+    setFeeCents(app.db(), 0);
+    try {
+      // Another process's write reaches the page cache through its data_version poll (100 ms).
+      let free = await get(path);
+      for (let i = 0; i < 40 && free.body.includes("ensures serious"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        free = await get(path);
+      }
+      expect(free.status).toBe(200);
+      expect(visibleText(free.body).match(/.{0,80}refund.{0,40}/i)?.[0]).toBeUndefined();
+      expect(free.body).not.toContain("serious inquiries");
+      expect(visibleText(free.body)).not.toContain("$0");
+      expect(free.body).toContain("currently <strong>free</strong>");
+      expect(free.body).toContain("Start Inquiry (free)");
+    } finally {
+      setFeeCents(app.db(), 1999);
+    }
   });
 
   it("answers a missing domain with the not-found view and 404", async () => {

@@ -299,3 +299,40 @@ describe("admin inbox: mark answered", () => {
     expect(inquiryRow(app, inTime.public_id)).toMatchObject({ answered_via: "admin" });
   });
 });
+
+describe("owner's link after the admin acted (issue #12 item 8: say what happened)", () => {
+  const adminPost = async (form: Record<string, string>) => {
+    const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
+    return http(app, "/admin/inquiries", { cookie, form, headers: { Origin: new URL(app.url).origin } });
+  };
+
+  it("after a refund in the inbox, says the fee was refunded, not that the reply window has ended", async () => {
+    const domain = newDomain(app);
+    const inquiry = await payInquiry(app, domain);
+    const link = replyLinkIn(await ownerMail(domain.name));
+    const refund = await adminPost({ intent: "refund", id: String(inquiry.id), confirmed: "1" });
+    expect(refund.location).toContain("notice=inquiry-refunded");
+    const page = await request(app, onServer(link));
+    expect(page.status).toBe(410);
+    const text = visibleText(page.body);
+    expect(text).toContain("This inquiry was refunded");
+    expect(text).toContain(`The buyer's fee for the inquiry about ${domain.name} was refunded on`);
+    expect(text).not.toContain("reply window");
+    const post = await postForm(app, onServer(link), {});
+    expect(post.status).toBe(410);
+    expect(visibleText(post.body)).toContain("This inquiry was refunded");
+  });
+
+  it("after the admin's Mark answered, says the administrator marked it, not that the link was used", async () => {
+    const domain = newDomain(app);
+    const inquiry = await payInquiry(app, domain);
+    const link = replyLinkIn(await ownerMail(domain.name));
+    expect((await adminPost({ intent: "answer", id: String(inquiry.id) })).location).toContain("notice=inquiry-answered");
+    const page = await request(app, onServer(link));
+    expect(page.status).toBe(410);
+    const text = visibleText(page.body);
+    expect(text).toContain("This inquiry is already answered");
+    expect(text).toContain(`The site's administrator marked the inquiry about ${domain.name} as answered on`);
+    expect(text).not.toContain("already been used");
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainEntrySchema, parseFee, parsePrice, TEXT } from "../../app/lib/admin-forms";
+import { DomainEntrySchema, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
 
 describe("admin form rules", () => {
   it("parses a price as a decimal of at least 0", () => {
@@ -10,9 +10,29 @@ describe("admin form rules", () => {
     for (const bad of ["", "-1", "abc", "1e3", "12..3", "99999999999"]) expect(parsePrice(bad)).toBeNull();
   });
 
-  it("turns a non-numeric fee into 0 and refuses a fee a card cannot be charged", () => {
-    expect(parseFee("abc")).toEqual({ cents: 0 });
+  it("reads only a plain decimal as a fee: anything else is an error, never a silent $0 or $15", () => {
+    for (const bad of ["abc", "1e3", "Infinity", "NaN", "0x10", "1,5", "1,500", "$5", "5 5", ".", "+5", "１２"]) {
+      expect(parseFee(bad), bad).toEqual({ error: TEXT.feeNotANumber });
+    }
+    expect(parseFee("0.001")).toEqual({ error: TEXT.feeTooManyDecimals });
+    expect(parseFee("19.999")).toEqual({ error: TEXT.feeTooManyDecimals });
+    expect(parseFee("0")).toEqual({ cents: 0 });
+    expect(parseFee("0.00")).toEqual({ cents: 0 });
+    expect(parseFee(".5")).toEqual({ cents: 50 });
+    expect(parseFee("5.")).toEqual({ cents: 500 });
+    expect(parseFee("10000")).toEqual({ cents: 1_000_000 });
+    expect(parseFee("10000.01")).toEqual({ error: TEXT.feeTooLarge });
+  });
+
+  it("only the form's empty field means 0; the shell's set-fee needs an amount", () => {
     expect(parseFee("")).toEqual({ cents: 0 });
+    expect(parseFee("  ")).toEqual({ cents: 0 });
+    expect(parseFeeAmount("")).toEqual({ error: TEXT.feeNotANumber });
+    expect(parseFeeAmount("0.10")).toEqual({ error: TEXT.feeTooSmall });
+    expect(parseFeeAmount("0")).toEqual({ cents: 0 });
+  });
+
+  it("refuses a fee a card cannot be charged", () => {
     expect(parseFee("24.99")).toEqual({ cents: 2499 });
     expect(parseFee("0.50")).toEqual({ cents: 50 });
     expect(parseFee("0.49")).toEqual({ error: TEXT.feeTooSmall });

@@ -1,6 +1,6 @@
 import type { DomainSort } from "../../lib/admin-forms";
 import type { AdminDomainRow } from "../../server/admin-domains.server";
-import { shortDomainName } from "../../lib/domain-name";
+import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { LocalDate } from "./local-date";
 
 export type DomainCell = (row: AdminDomainRow) => React.ReactNode;
@@ -14,8 +14,10 @@ export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" 
     header: "Domain",
     cell: (row) => (
       // A plain link: the public page is a full document (served from the page cache), not an admin view.
-      <a href={`/domain/${shortDomainName(row.domain_name)}`} className="font-medium text-blue-300 underline-offset-4 hover:underline">
-        {row.domain_name}
+      <a href={domainPagePath(row.domain_name)} className="font-medium text-blue-300 underline-offset-4 hover:underline">
+        {displayDomainName(row.domain_name)}
+        {/* The admin also sees the ASCII form an internationalized name is stored (and registered) as. */}
+        {displayDomainName(row.domain_name) !== row.domain_name ? <span className="block text-xs text-slate-300">{row.domain_name}</span> : null}
       </a>
     ),
   },

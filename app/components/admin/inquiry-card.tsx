@@ -1,9 +1,9 @@
 import { Form, Link } from "react-router";
-import { shortDomainName } from "../../lib/domain-name";
+import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
-import { useReturnTo } from "./hooks";
+import { useAdminHref, useReturnTo } from "./hooks";
 import { LocalDate } from "./local-date";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
@@ -12,15 +12,24 @@ function statusOf(inquiry: InboxRow): { label: string; className: string } {
   return { label: "Awaiting answer", className: "bg-blue-900 text-blue-100" };
 }
 
-export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
+/** Free inquiries say so; one paid through the test provider says no money moved (none comes back on a refund). */
+function amountText(inquiry: InboxRow): string {
+  if (inquiry.amount_cents <= 0) return "Free";
+  const amount = formatUsd(inquiry.amount_cents);
+  return inquiry.provider === "test" ? `${amount} (test payment, no real charge)` : amount;
+}
+
+export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: InboxRow; confirmingRefund?: boolean }) {
   const returnTo = useReturnTo();
+  const href = useAdminHref();
   const status = statusOf(inquiry);
+  // A free inquiry (fee 0) has nothing to refund: no button, no refund deadline.
+  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0;
   const details: Array<[string, React.ReactNode]> = [
     ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
     ["Phone", inquiry.phone || "Not given"],
     ["Offer", inquiry.offer || "No offer"],
-    // Paid through the test provider: no money moved (and none comes back on a refund).
-    ["Amount", inquiry.provider === "test" ? `${formatUsd(inquiry.amount_cents)} (test payment, no real charge)` : formatUsd(inquiry.amount_cents)],
+    ["Amount", amountText(inquiry)],
     ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
   ];
   if (inquiry.refunded_at) details.push(["Refunded", <LocalDate iso={inquiry.refunded_at} />]);
@@ -30,8 +39,8 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
         <div>
           <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold">
             {inquiry.name} about{" "}
-            <Link to={`/domain/${shortDomainName(inquiry.domain_name)}`} className="text-blue-300 hover:underline">
-              {inquiry.domain_name}
+            <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
+              {displayDomainName(inquiry.domain_name)}
             </Link>
           </h2>
         </div>
@@ -48,19 +57,26 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
       <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
       {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
       <RefundPromiseStatus inquiry={inquiry} />
-      {inquiry.status === "paid" ? (
-        <Form method="post" className="mt-4 flex flex-wrap gap-3">
-          <input type="hidden" name="id" value={inquiry.id} />
-          <input type="hidden" name="returnTo" value={returnTo} />
+      {inquiry.status === "paid" && confirmingRefund && refundable ? (
+        <RefundConfirmation inquiry={inquiry} returnTo={returnTo} />
+      ) : inquiry.status === "paid" ? (
+        <div className="mt-4 flex flex-wrap gap-3">
           {inquiry.answered_at ? null : (
-            <button type="submit" name="intent" value="answer" className={primaryButton}>
-              Mark answered
-            </button>
+            <Form method="post">
+              <input type="hidden" name="id" value={inquiry.id} />
+              <input type="hidden" name="returnTo" value={returnTo} />
+              <button type="submit" name="intent" value="answer" className={primaryButton}>
+                Mark answered
+              </button>
+            </Form>
           )}
-          <button type="submit" name="intent" value="refund" className={secondaryButton}>
-            Refund {formatUsd(inquiry.amount_cents)}
-          </button>
-        </Form>
+          {refundable ? (
+            // Asks first: the link opens the confirmation (works without JavaScript), the refund is its form.
+            <Link to={href({ refund: String(inquiry.id) })} preventScrollReset className={secondaryButton}>
+              Refund {formatUsd(inquiry.amount_cents)}
+            </Link>
+          ) : null}
+        </div>
       ) : null}
     </article>
   );
@@ -69,6 +85,7 @@ export function InquiryCard({ inquiry }: { inquiry: InboxRow }) {
 /** The refund promise: the reply deadline while awaiting, and a failing automatic refund's retries. */
 function RefundPromiseStatus({ inquiry }: { inquiry: InboxRow }) {
   if (inquiry.status !== "paid" || inquiry.answered_at || !inquiry.reply_deadline_at) return null;
+  if (inquiry.amount_cents <= 0) return null;
   if (inquiry.refund_attempts > 0 && inquiry.refund_next_attempt_at) {
     const attempts = inquiry.refund_attempts === 1 ? "1 failed attempt" : `${inquiry.refund_attempts} failed attempts`;
     return (
@@ -82,5 +99,28 @@ function RefundPromiseStatus({ inquiry }: { inquiry: InboxRow }) {
     <p className="mt-3 text-sm text-slate-300">
       Reply due by <LocalDate iso={inquiry.reply_deadline_at} />, or the fee is refunded automatically
     </p>
+  );
+}
+
+/** The refund's second step: what will happen, then Refund or Cancel. */
+function RefundConfirmation({ inquiry, returnTo }: { inquiry: InboxRow; returnTo: string }) {
+  const amount = formatUsd(inquiry.amount_cents);
+  return (
+    <Form method="post" className="mt-4 rounded-lg border border-amber-600 bg-amber-950/50 p-4">
+      <p role="alert" className="text-amber-100">
+        {`Refund ${amount} to ${inquiry.name}? The fee goes back to their card through the payment provider. This cannot be undone.`}
+      </p>
+      <input type="hidden" name="id" value={inquiry.id} />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <input type="hidden" name="confirmed" value="1" />
+      <div className="mt-3 flex flex-wrap gap-3">
+        <button type="submit" name="intent" value="refund" className={primaryButton}>
+          {`Yes, refund ${amount}`}
+        </button>
+        <Link to={returnTo} preventScrollReset className={secondaryButton}>
+          Cancel
+        </Link>
+      </div>
+    </Form>
   );
 }

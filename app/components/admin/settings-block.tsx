@@ -1,8 +1,8 @@
 import { Form } from "react-router";
-import type { AdminActionResult } from "../../lib/admin-forms";
+import { TEXT, type AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD } from "../../lib/response-window";
-import { card, inputClass, primaryButton } from "../ui";
+import { card, inputClass, primaryButton, secondaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
 
 /** The Settings block: one small form per setting, so a new setting is one more SettingForm here. */
@@ -31,7 +31,9 @@ export function SettingsBlock({
           value={centsToDollarText(feeCents)}
           result={result}
           input={{ name: "fee", step: "0.01", min: "0" }}
+          help={TEXT.feeHelp}
         />
+        {result?.confirm ? <ConfirmFreeFee question={result.confirm} /> : null}
         {/* The days an owner has to confirm a reply before the buyer's fee is refunded automatically. */}
         <SettingForm
           id="response-window"
@@ -68,7 +70,7 @@ function SettingForm({
   input: React.InputHTMLAttributes<HTMLInputElement> & { name: string };
   help?: string;
 }) {
-  const failed = result && !result.ok ? result : undefined;
+  const failed = result && !result.ok && !result.confirm ? result : undefined;
   const helpId = help ? `${id}-help` : undefined;
   const describedBy = [failed ? `${id}-error` : undefined, helpId].filter(Boolean).join(" ") || undefined;
   return (
@@ -97,6 +99,27 @@ function SettingForm({
         </p>
       ) : null}
       {failed ? <ErrorAlert id={`${id}-error`}>{failed.error}</ErrorAlert> : null}
+    </Form>
+  );
+}
+
+/** The second step of setting the fee to $0: a form of its own, so it works without JavaScript. */
+function ConfirmFreeFee({ question }: { question: string }) {
+  return (
+    <Form method="post" action="/admin" className="rounded-lg border border-amber-600 bg-amber-950/50 p-4 md:col-span-2">
+      <p role="alert" className="text-amber-100">
+        {question}
+      </p>
+      <input type="hidden" name="fee" value="0" />
+      <input type="hidden" name="confirmFree" value="1" />
+      <div className="mt-3 flex flex-wrap gap-3">
+        <button type="submit" name="intent" value="fee" className={primaryButton}>
+          {TEXT.feeConfirmFreeButton}
+        </button>
+        <a href="/admin" className={secondaryButton}>
+          Cancel
+        </a>
+      </div>
     </Form>
   );
 }

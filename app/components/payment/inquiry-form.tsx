@@ -67,6 +67,9 @@ export function InquiryForm(props: {
       setBelowMinimum(result.status === 409);
       return setError(result.error ?? PAYMENT_TEXTS.initFailed);
     }
+    // The browser's Back from the payment step then shows this form filled in again (?edit=).
+    const inquiryId = new URL(result.data.redirect, window.location.href).searchParams.get("inquiry");
+    if (inquiryId) window.history.replaceState(window.history.state, "", `${window.location.pathname}?edit=${encodeURIComponent(inquiryId)}`);
     navigate(result.data.redirect);
   }
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { PAYMENT_TEXTS } from "../../lib/inquiry";
 import { formatUsd } from "../../lib/money";
 import { TEST_MODE_LABEL } from "../../lib/test-card";
@@ -18,6 +18,8 @@ export interface PaymentStepProps {
   publishableKey: string | null;
   paymentId: string | null;
   returnPath: string;
+  /** The inquiry form again, filled with what was typed. */
+  editPath: string;
   error: string | null;
 }
 
@@ -82,6 +84,11 @@ export function PaymentStep(props: PaymentStepProps) {
           {checkoutForm}
         </>
       )}
+      <p className="mt-6 text-center text-sm">
+        <Link to={props.editPath} className="text-blue-300 underline underline-offset-4 hover:text-blue-200">
+          Edit details
+        </Link>
+      </p>
     </div>
   );
 }
