@@ -17,6 +17,7 @@ type AppEntry = {
   beginShutdown: () => void;
   createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+  mayUpload: (req: http.IncomingMessage) => Promise<boolean>;
   env: {
     PORT: number;
     LOG_REQUESTS: "true" | "false";
@@ -120,7 +121,7 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
     express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
-  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES }));
+  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES, mayUpload: app.mayUpload }));
   server.use(pageActionContentType(build));
   server.use((req, _res, next) => {
     // The only client address the app trusts; whatever a client sent under this name is replaced.

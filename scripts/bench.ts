@@ -261,7 +261,8 @@ async function main() {
     // A fresh server process on the same database: its memory before the streams is a clean baseline
     // (the server measured above holds the garbage of the load runs, and a collection during the stream
     // phase made "after minus before" meaningless).
-    const streamServer = await startApp();
+    // Every bench subscriber comes from this one address: lift the per-address limit for it.
+    const streamServer = await startApp({ FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS), FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)) });
     const { setInquiryFee } = await import("../app/server/settings.server");
     const changes: FeeChange[] = [];
     if (cookie) {

@@ -1,5 +1,6 @@
 import { sqlite } from "../server/db.server";
 import { subscriberCount } from "../server/events.server";
+import { feeStreamStats } from "../server/http/fee-stream.server";
 import { isShuttingDown } from "../server/lifecycle.server";
 
 /** For load balancers and monitors: 200 while the database answers and the process is not shutting down. */
@@ -13,7 +14,7 @@ export function loader() {
   const shuttingDown = isShuttingDown();
   const ok = database && !shuttingDown;
   return Response.json(
-    { ok, database, shuttingDown, feeSubscribers: subscriberCount() },
+    { ok, database, shuttingDown, feeSubscribers: subscriberCount(), feeStreams: feeStreamStats() },
     { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -41,7 +41,7 @@ function parseId(form: FormData): number | null {
 }
 
 export async function handleAdminAction(request: Request) {
-  const form = await request.clone().formData();
+  const form = await request.formData();
   const intent = text(form, "intent");
   if (intent === "login") return login(request, form);
   await requireAdmin(request);
@@ -65,8 +65,11 @@ export async function handleAdminAction(request: Request) {
 
 async function login(request: Request, form: FormData) {
   try {
-    const user = await authenticateAdmin(request);
-    return redirect("/admin", { status: 303, headers: { "Set-Cookie": await createUserSession(user.id) } });
+    const { user, deviceCookie } = await authenticateAdmin(request, form);
+    const headers = new Headers();
+    headers.append("Set-Cookie", await createUserSession(user.id));
+    headers.append("Set-Cookie", deviceCookie);
+    return redirect("/admin", { status: 303, headers });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
     const headers: HeadersInit = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : {};

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
   // Above the 20 MB portfolio CSV import (MAX_IMPORT_BYTES) plus multipart overhead.
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
+  /** Open live-fee streams (/events/fee) one client address may hold, and the process in all; 503 beyond. */
+  FEE_STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  FEE_STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
   /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
