@@ -5,7 +5,7 @@ import { DomainEntrySchema, fieldErrors, parseFee, parsePrice, TEXT, type AdminA
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./db.server";
-import { createUserSession, destroyUserSession, requireAdmin } from "./session.server";
+import { createUserSession, destroyAllUserSessions, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "./settings.server";
 import { updateResponseWindow } from "./response-window-action.server";
 
@@ -44,10 +44,12 @@ export async function handleAdminAction(request: Request) {
   const form = await request.formData();
   const intent = text(form, "intent");
   if (intent === "login") return login(request, form);
-  await requireAdmin(request);
+  const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyUserSession(request) } });
+    case "logout-everywhere":
+      return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(user.id) } });
     case "fee":
       return updateFee(form);
     case "response-window":

@@ -82,21 +82,50 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   };
 }
 
-/** With no SESSION_SECRET set, one is generated once and kept beside the database. */
+const SECRET_MIN_LENGTH = 16;
+
+/** With no SESSION_SECRET set, one is generated once and kept beside the database (mode 0600). */
 function loadOrCreateSecret(dataDir: string, databasePath: string): string {
   const file = path.join(dataDir, "session-secret");
   try {
-    mkdirSync(dataDir, { recursive: true });
-    if (existsSync(file)) return readFileSync(file, "utf8").trim();
-    const secret = randomBytes(32).toString("hex");
-    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-    return secret;
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (!existsSync(file)) {
+      const secret = randomBytes(32).toString("hex");
+      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    }
   } catch (error) {
-    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    if (!existsSync(file)) {
+      throw new ConfigError(
+        `Cannot open the database at ${databasePath} (DATABASE_URL): its data folder ${dataDir} is not usable to keep the session secret: ${(error as Error).message}`,
+      );
+    }
+  }
+  return readSecretFile(file);
+}
+
+/** An empty or short secret file (a failed copy, a truncated restore) would sign sessions weakly: stop instead. */
+function readSecretFile(file: string): string {
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < SECRET_MIN_LENGTH) {
     throw new ConfigError(
-      `Cannot open the database at ${databasePath} (DATABASE_URL): its data folder ${dataDir} is not usable to keep the session secret: ${(error as Error).message}`,
+      `Invalid configuration:\n  SESSION_SECRET: ${file} is ${secret.length === 0 ? "empty" : `only ${secret.length} characters`}; it needs at least ${SECRET_MIN_LENGTH} (delete the file to have a new one made: every admin is then signed out)`,
     );
+  }
+  return secret;
+}
+
+/**
+ * Files this process creates (the data folder, the database and its -wal/-shm, mail, backups, the
+ * session secret) are readable by its own user only: 0700 folders, 0600 files.
+ */
+function restrictNewFiles(): void {
+  try {
+    process.umask(0o077);
+  } catch {
+    // a worker thread cannot change the umask; files made there keep their explicit modes
   }
 }
 
+restrictNewFiles();
 export const env: Env = parseEnv(process.env);

@@ -20,7 +20,7 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
   await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible();
   await expectNoA11yViolations(page);
 
-  await page.getByRole("button", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign Out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
   await page.goto("/admin/inquiries");
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
