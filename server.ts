@@ -18,6 +18,7 @@ type AppEntry = {
   createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   mayUpload: (req: http.IncomingMessage) => Promise<boolean>;
+  createSignInGuard: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   env: {
     PORT: number;
     LOG_REQUESTS: "true" | "false";
@@ -165,6 +166,8 @@ async function main() {
   const expressApp = createServerApp(build, app);
   const pageCache = app.createPageCache();
   const feeStream = app.createFeeStream();
+  // Sign-in floods are refused in a few bytes before express (app/server/http/sign-in-guard.server.ts).
+  const signInGuard = app.createSignInGuard();
   const tagRequest = requestTagger(app.env);
   const secure = responseSecurity(app.env);
   // Cached public pages and the live fee stream are answered before express runs
@@ -173,7 +176,7 @@ async function main() {
     tagRequest(req, res);
     pageCache(req, res, () => {
       secure(req, res);
-      feeStream(req, res, () => expressApp(req, res));
+      feeStream(req, res, () => signInGuard(req, res, () => expressApp(req, res)));
     });
   });
   httpServer.on("error", (error) => {

@@ -6,13 +6,13 @@ import { GlobeIcon } from "../components/icons";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
 import { shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
-import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { MAX_SEARCH_LENGTH, TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
 import { listPublicDomains } from "../server/domains.server";
 import { env } from "../server/env.server";
 import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/landers.server";
 import { clientIp } from "../server/rate-limit.server";
-import { searchRateLimit, TOO_MANY_SEARCHES } from "../server/search-limit.server";
+import { searchRateLimit } from "../server/search-limit.server";
 import type { Route } from "./+types/home";
 
 const PER_PAGE = 24;

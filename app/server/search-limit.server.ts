@@ -4,4 +4,3 @@ import { createRateLimit } from "./rate-limit.server";
 // types, and keeps one client from keeping the database busy with random terms.
 export const SEARCHES_PER_MINUTE = 30;
 export const searchRateLimit = createRateLimit({ limit: SEARCHES_PER_MINUTE, windowMs: 60 * 1000 });
-export const TOO_MANY_SEARCHES = "Too many searches from your address. Please wait a minute and try again.";
