@@ -41,8 +41,10 @@ function post(path: string, body: Buffer, options: { cookie?: string; declaredBy
     request.on("response", (response) => {
       let text = "";
       response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, body: text, location: response.headers.location }));
-      request.destroy();
+      response.on("end", () => {
+        resolve({ status: response.statusCode!, body: text, location: response.headers.location });
+        request.destroy();
+      });
     });
     request.on("error", (error) => {
       if ((error as NodeJS.ErrnoException).code !== "ECONNRESET") reject(error);
