@@ -46,6 +46,8 @@ const EnvSchema = z.object({
   /** Open live-fee streams (/events/fee) one client address may hold, and the process in all; 503 beyond. */
   FEE_STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   FEE_STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Searches (`/?q=`) one address may run per minute that the page cache cannot answer; 429 beyond. */
+  SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
   /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
