@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type Database from "better-sqlite3";
-import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { canonicalPageUrl } from "../lib/page-url";
 import { sqlite } from "./db.server";
 import { env } from "./env.server";
 import { trustedForwardedProto } from "./http/client-address.server";
@@ -65,26 +65,6 @@ let renderCounter = 0;
 export function repeatOnCacheHit(request: Request, effect: HitEffect): void {
   const token = request.headers.get(RENDER_TOKEN_HEADER);
   if (token) pendingHitEffects.get(token)?.push(effect);
-}
-
-/**
- * The URL a cacheable page is rendered for: the path and the parameters that page reads, normalized as
- * its loader reads them (home: `q` trimmed and cut, `page` a whole number above 1). Returns the URL and
- * whether it is a search.
- */
-export function canonicalPageUrl(url: string): { url: string; search: boolean } {
-  const queryAt = url.indexOf("?");
-  if (queryAt === -1) return { url, search: false };
-  const path = url.slice(0, queryAt);
-  if (path !== "/") return { url: path, search: false };
-  const params = new URLSearchParams(url.slice(queryAt + 1));
-  const kept = new URLSearchParams();
-  const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
-  if (q) kept.set("q", q);
-  const page = Number(params.get("page") ?? "");
-  if (Number.isInteger(page) && page > 1 && page <= 1_000_000) kept.set("page", String(page));
-  const query = kept.toString();
-  return { url: query ? `/?${query}` : "/", search: q !== "" };
 }
 
 /** Search results and 404s get this share of the cache's memory. */
