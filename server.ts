@@ -18,6 +18,8 @@ type AppEntry = {
   beginShutdown: () => void;
   createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+  mayUpload: (req: http.IncomingMessage) => Promise<boolean>;
+  createSignInGuard: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   env: {
     PORT: number;
     LOG_REQUESTS: "true" | "false";
@@ -128,7 +130,7 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
     express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
   );
   server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
-  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES }));
+  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES, mayUpload: app.mayUpload }));
   server.use(pageActionContentType(build));
   server.all(
     "/{*splat}",
@@ -168,6 +170,8 @@ async function main() {
   const expressApp = createServerApp(build, app);
   const pageCache = app.createPageCache();
   const feeStream = app.createFeeStream();
+  // Sign-in floods are refused in a few bytes before express (app/server/http/sign-in-guard.server.ts).
+  const signInGuard = app.createSignInGuard();
   const tagRequest = requestTagger(app.env);
   const secure = responseSecurity(app.env);
   // Cached public pages and the live fee stream are answered before express runs
@@ -176,7 +180,7 @@ async function main() {
     tagRequest(req, res);
     pageCache(req, res, () => {
       secure(req, res);
-      feeStream(req, res, () => expressApp(req, res));
+      feeStream(req, res, () => signInGuard(req, res, () => expressApp(req, res)));
     });
   });
   httpServer.on("error", (error) => {

@@ -128,5 +128,7 @@ export { startApp, stopApp } from "./server/startup.server";
 export { env } from "./server/env.server";
 export { createPageCache } from "./server/page-cache.server";
 export { createFeeStream } from "./server/http/fee-stream.server";
+export { mayUpload } from "./server/http/uploads.server";
+export { createSignInGuard } from "./server/http/sign-in-guard.server";
 export { closeAllStreams, subscriberCount } from "./server/events.server";
 export { beginShutdown } from "./server/lifecycle.server";

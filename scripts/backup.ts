@@ -2,7 +2,7 @@
 //   npm run backup                 -> data/backups/<timestamp>.db
 //   npm run backup -- /path/x.db   -> that file (never overwritten)
 import Database from "better-sqlite3";
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { env } from "../app/server/env.server";
 
@@ -15,7 +15,7 @@ const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const target = path.resolve(process.argv[2] ?? path.join(env.dataDir, "backups", `${stamp}.db`));
 if (!existsSync(env.databasePath)) fail(`there is no database at ${env.databasePath} (DATABASE_URL)`);
 if (existsSync(target)) fail(`${target} already exists; give another path`);
-mkdirSync(path.dirname(target), { recursive: true });
+mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
 
 const started = performance.now();
 const partial = `${target}.partial`;
@@ -43,6 +43,7 @@ if (integrity !== "ok") {
   rmSync(partial, { force: true });
   fail(`the copy did not pass SQLite's integrity check (${String(integrity)})`);
 }
+chmodSync(partial, 0o600);
 renameSync(partial, target);
 const bytes = statSync(target).size;
 console.log(`Backup written to ${target} (${bytes} bytes, ${domains} domains) in ${Math.round(performance.now() - started)} ms`);

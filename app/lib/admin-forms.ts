@@ -29,6 +29,8 @@ export const TEXT = {
   deleteFailed: "Error deleting domain. Please try again.",
   loginFailed: "Invalid email or password.",
   loginLimited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  loginBusy: "Too many sign-in attempts right now. Please try again in a moment.",
+  loginTooManyAtOnce: "Too many sign-in attempts at once from your address. Please try again in a moment.",
   loading: "Loading domains...",
   empty: "No domains added yet.",
 } as const;

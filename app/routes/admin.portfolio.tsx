@@ -28,7 +28,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_IMPORT_BYTES + 64 * 1024) {
     return data<ImportFailure>({ errors: [{ line: 0, message: tooLarge }], moreErrors: 0 }, { status: 413 });
   }
-  const form = await request.formData();
+  // The one read of the body (express only checked its size); a broken multipart body is the client's error.
+  const form = await request.formData().catch(() => null);
+  if (!form) return data<ImportFailure>({ errors: [{ line: 0, message: "The upload could not be read. Choose the CSV file again." }], moreErrors: 0 }, { status: 400 });
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) {
     return data<ImportFailure>({ errors: [{ line: 0, message: "Choose a CSV file to import." }], moreErrors: 0 }, { status: 400 });

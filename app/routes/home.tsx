@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { DomainView } from "../components/domain-view";
 import { Pagination } from "../components/pagination";
@@ -6,11 +6,13 @@ import { GlobeIcon } from "../components/icons";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
 import { displayDomainName, domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
-import { MAX_SEARCH_LENGTH } from "../lib/search";
+import { MAX_SEARCH_LENGTH, TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
 import { listPublicDomains } from "../server/domains.server";
 import { env } from "../server/env.server";
 import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/landers.server";
+import { clientIp } from "../server/rate-limit.server";
+import { searchRateLimit } from "../server/search-limit.server";
 import type { Route } from "./+types/home";
 
 const PER_PAGE = 24;
@@ -28,8 +30,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const params = new URL(request.url).searchParams;
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
+  const browse = { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, limited: false };
+  // Each new search term is a scan of the names: one address may run only so many.
+  if (q && !searchRateLimit.hit(`search:${clientIp(request)}`)) {
+    return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
+  }
   const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });
-  return { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, ...listing };
+  return { ...browse, ...listing };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -38,7 +45,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
     return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} back={back} />;
   }
-  const { siteName, q, rows, total, page, pageCount } = loaderData;
+  const { siteName, q, rows, total, page, pageCount, limited } = loaderData;
   return (
     <>
       <Splash siteName={siteName} />
@@ -61,7 +68,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </button>
           </Form>
         </div>
-        {rows.length === 0 ? (
+        {limited ? (
+          <p role="alert" className={`${card} mt-8 text-center text-slate-300`}>
+            {TOO_MANY_SEARCHES}
+          </p>
+        ) : rows.length === 0 ? (
           <p className={`${card} mt-8 text-center text-slate-300`}>
             {q ? "No domains match your search." : "No domains are listed yet."}
           </p>
@@ -112,6 +123,10 @@ function BrowsePagination({ q, page, pageCount }: { q: string; page: number; pag
     return `/${search ? `?${search}` : ""}#domains`;
   };
   return <Pagination page={page} pageCount={pageCount} hrefFor={hrefFor} className="mt-10" />;
+}
+
+export function headers({ loaderHeaders }: Route.HeadersArgs) {
+  return loaderHeaders;
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

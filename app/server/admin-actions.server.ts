@@ -5,7 +5,7 @@ import { DomainEntrySchema, fieldErrors, parseFee, parsePrice, TEXT, type AdminA
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./db.server";
-import { createUserSession, destroyUserSession, requireAdmin } from "./session.server";
+import { createUserSession, destroyAllUserSessions, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "./settings.server";
 import { updateResponseWindow } from "./response-window-action.server";
 
@@ -41,13 +41,15 @@ function parseId(form: FormData): number | null {
 }
 
 export async function handleAdminAction(request: Request) {
-  const form = await request.clone().formData();
+  const form = await request.formData();
   const intent = text(form, "intent");
   if (intent === "login") return login(request, form);
-  await requireAdmin(request);
+  const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyUserSession(request) } });
+    case "logout-everywhere":
+      return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(user.id) } });
     case "fee":
       return updateFee(form);
     case "response-window":
@@ -65,8 +67,11 @@ export async function handleAdminAction(request: Request) {
 
 async function login(request: Request, form: FormData) {
   try {
-    const user = await authenticateAdmin(request);
-    return redirect("/admin", { status: 303, headers: { "Set-Cookie": await createUserSession(user.id) } });
+    const { user, deviceCookie } = await authenticateAdmin(request, form);
+    const headers = new Headers();
+    headers.append("Set-Cookie", await createUserSession(user.id));
+    headers.append("Set-Cookie", deviceCookie);
+    return redirect("/admin", { status: 303, headers });
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
     const headers: HeadersInit = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : {};

@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { migrations } from "../../db/migrations/index";
 import type { Database as Schema } from "../../db/schema";
@@ -9,8 +9,9 @@ export class DatabaseOpenError extends Error {}
 
 function openSqlite(file: string): Database.Database {
   try {
-    mkdirSync(env.dataDir, { recursive: true });
+    mkdirSync(env.dataDir, { recursive: true, mode: 0o700 });
     const connection = new Database(file);
+    restrictToOwner(file);
     connection.pragma("journal_mode = WAL");
     connection.pragma("foreign_keys = ON");
     connection.pragma(`busy_timeout = ${env.SQLITE_BUSY_TIMEOUT_MS}`);
@@ -18,6 +19,17 @@ function openSqlite(file: string): Database.Database {
     return connection;
   } catch (error) {
     throw new DatabaseOpenError(`Cannot open the database at ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** A database made before files were kept private (or copied in with a loose mode) is tightened to 0600. */
+function restrictToOwner(file: string): void {
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(part)) chmodSync(part, 0o600);
+    } catch {
+      // not ours to change (another user's file): SQLite opened it, so it stays as it is
+    }
   }
 }
 

@@ -57,6 +57,11 @@ const EnvSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
   // Above the 20 MB portfolio CSV import (MAX_IMPORT_BYTES) plus multipart overhead.
   MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
+  /** Open live-fee streams (/events/fee) one client address may hold, and the process in all; 503 beyond. */
+  FEE_STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  FEE_STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Searches (`/?q=`) one address may run per minute that the page cache cannot answer; 429 beyond. */
+  SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
   /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
@@ -122,20 +127,48 @@ function resolvePayments(values: z.infer<typeof EnvSchema>): Env["payments"] {
   return values.STRIPE_SECRET_KEY ? "stripe" : "test";
 }
 
-/** With no SESSION_SECRET set, one is generated once and kept beside the database. */
+const SECRET_MIN_LENGTH = 16;
+
+/** With no SESSION_SECRET set, one is generated once and kept beside the database (mode 0600). */
 function loadOrCreateSecret(dataDir: string, databasePath: string): string {
   const file = path.join(dataDir, "session-secret");
   try {
-    mkdirSync(dataDir, { recursive: true });
-    if (existsSync(file)) return readFileSync(file, "utf8").trim();
-    const secret = randomBytes(32).toString("hex");
-    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
-    return secret;
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (!existsSync(file)) {
+      const secret = randomBytes(32).toString("hex");
+      writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+      return secret;
+    }
   } catch (error) {
-    if (existsSync(file)) return readFileSync(file, "utf8").trim();
+    if (!existsSync(file)) {
+      throw new ConfigError(
+        `Cannot open the database at ${databasePath} (DATABASE_URL): its data folder ${dataDir} is not usable to keep the session secret: ${(error as Error).message}`,
+      );
+    }
+  }
+  return readSecretFile(file);
+}
+
+/** An empty or short secret file (a failed copy, a truncated restore) would sign sessions weakly: stop instead. */
+function readSecretFile(file: string): string {
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < SECRET_MIN_LENGTH) {
     throw new ConfigError(
-      `Cannot open the database at ${databasePath} (DATABASE_URL): its data folder ${dataDir} is not usable to keep the session secret: ${(error as Error).message}`,
+      `Invalid configuration:\n  SESSION_SECRET: ${file} is ${secret.length === 0 ? "empty" : `only ${secret.length} characters`}; it needs at least ${SECRET_MIN_LENGTH} (delete the file to have a new one made: every admin is then signed out)`,
     );
+  }
+  return secret;
+}
+
+/**
+ * Files this process creates (the data folder, the database and its -wal/-shm, mail, backups, the
+ * session secret) are readable by its own user only: 0700 folders, 0600 files.
+ */
+function restrictNewFiles(): void {
+  try {
+    process.umask(0o077);
+  } catch {
+    // a worker thread cannot change the umask; files made there keep their explicit modes
   }
 }
 
@@ -156,4 +189,5 @@ export function loadEnvFile(): string | null {
 }
 
 loadEnvFile();
+restrictNewFiles();
 export const env: Env = parseEnv(process.env);

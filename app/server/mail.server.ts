@@ -133,8 +133,8 @@ async function deliver(row: OutboxRow): Promise<void> {
   if (!env.SMTP_URL) {
     // Without SMTP, each message becomes a file the operator can open in any mail program.
     const dir = path.join(env.dataDir, "mail");
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, `${String(row.id).padStart(6, "0")}-${row.kind}.eml`), (info as { message: Buffer }).message);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, `${String(row.id).padStart(6, "0")}-${row.kind}.eml`), (info as { message: Buffer }).message, { mode: 0o600 });
   }
 }
 

@@ -2,8 +2,10 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type Database from "better-sqlite3";
+import { canonicalPageUrl } from "../lib/page-url";
 import { sqlite } from "./db.server";
 import { env } from "./env.server";
+import { publicProtocolOf } from "./http/client-address.server";
 
 /*
  * An in-memory cache of rendered public pages (/, /domain/*, /contact/*), consulted before anything
@@ -11,7 +13,10 @@ import { env } from "./env.server";
  * content version it was rendered at is still current. Triggers (migration 0030) bump that version on
  * every write to a table that public pages read, from any process, so a fee or price change is visible
  * on the very next request. Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
- * Host and the full URL (query string included), and only 200 and 404 responses that set no cookie.
+ * what a page reads: Host, the scheme a trusted proxy reports, the path and the query parameters the
+ * page knows (others are dropped before rendering, so `?utm_source=...` is a hit). Only 200 and 404
+ * responses that set no cookie are kept. Search results and 404s, which anyone can make up by the
+ * million, share a small part of the budget of their own, so they cannot push real pages out.
  * The stored headers (Content-Security-Policy included) go out with the stored body, so a nonce in the
  * page always matches its header. Compressed variants are made once per entry, not once per request.
  */
@@ -41,6 +46,8 @@ interface Entry {
   storedHeaders: OutgoingHttpHeaders;
   hitEffects: HitEffect[];
   bytes: number;
+  /** A search result or a 404: kept in the small budget. */
+  minor: boolean;
 }
 
 const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
@@ -60,6 +67,8 @@ export function repeatOnCacheHit(request: Request, effect: HitEffect): void {
   if (token) pendingHitEffects.get(token)?.push(effect);
 }
 
+/** Search results and 404s get this share of the cache's memory. */
+const MINOR_SHARE = 1 / 8;
 const MAX_CAPTURE_BYTES = 1024 * 1024;
 const MIN_COMPRESS_BYTES = 1024;
 
@@ -71,7 +80,7 @@ export interface PageCacheOptions {
 
 export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & {
   clear: () => void;
-  stats: () => { entries: number; bytes: number; hits: number; misses: number };
+  stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
 };
 
 let versionStatement: Database.Statement<[], number> | undefined;
@@ -84,30 +93,54 @@ export function currentContentVersion(): number {
 export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
   const enabled = options.enabled ?? env.PAGE_CACHE === "true";
   const maxBytes = options.maxBytes ?? env.PAGE_CACHE_MAX_MB * 1024 * 1024;
+  const maxMinorBytes = Math.floor(maxBytes * MINOR_SHARE);
+  // Two least-recently-used lists: pages, and the search results and 404s (the "minor" ones).
   const entries = new Map<string, Entry>();
+  const minorEntries = new Map<string, Entry>();
   let bytes = 0;
+  let minorBytes = 0;
   let seenVersion = -1;
   let hits = 0;
   let misses = 0;
 
   function clear() {
     entries.clear();
+    minorEntries.clear();
     bytes = 0;
+    minorBytes = 0;
+  }
+
+  function lookup(key: string): Entry | undefined {
+    return entries.get(key) ?? minorEntries.get(key);
+  }
+
+  function touch(entry: Entry) {
+    const list = entry.minor ? minorEntries : entries;
+    list.delete(entry.key);
+    list.set(entry.key, entry);
   }
 
   function remember(entry: Entry) {
-    const previous = entries.get(entry.key);
-    if (previous) {
-      entries.delete(entry.key);
-      bytes -= previous.bytes;
+    const previous = lookup(entry.key);
+    if (previous) forget(previous);
+    const list = entry.minor ? minorEntries : entries;
+    list.set(entry.key, entry);
+    addBytes(entry, entry.bytes);
+    const limit = entry.minor ? maxMinorBytes : maxBytes - maxMinorBytes;
+    for (const oldest of list.values()) {
+      if ((entry.minor ? minorBytes : bytes - minorBytes) <= limit) break;
+      forget(oldest);
     }
-    entries.set(entry.key, entry);
-    bytes += entry.bytes;
-    for (const [key, oldest] of entries) {
-      if (bytes <= maxBytes) break;
-      entries.delete(key);
-      bytes -= oldest.bytes;
-    }
+  }
+
+  function forget(entry: Entry) {
+    (entry.minor ? minorEntries : entries).delete(entry.key);
+    addBytes(entry, -entry.bytes);
+  }
+
+  function addBytes(entry: Entry, delta: number) {
+    bytes += delta;
+    if (entry.minor) minorBytes += delta;
   }
 
   // Quality 5 costs about a millisecond per page; 9 and up cost tens of milliseconds for a few percent.
@@ -120,7 +153,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
         : gzipSync(entry.identity, { level: 9 });
     entry.variants[encoding] = body;
     entry.bytes += body.length;
-    bytes += body.length;
+    if (lookup(entry.key) === entry) addBytes(entry, body.length);
     return body;
   }
 
@@ -160,17 +193,20 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       clear();
       seenVersion = version;
     }
-    // Everything a render may depend on: the host (landers, canonical links), the scheme the browser
-    // used (server.ts works it out through trusted proxies; HSTS is stored with the page), and the URL.
-    const key = `${headers.host.toLowerCase()} ${(req as { publicProtocol?: string }).publicProtocol ?? ""} ${url}`;
-    const cached = entries.get(key);
+    // Everything a render depends on: the host (landers, canonical links), the scheme the browser used
+    // (server.ts works it out through trusted proxies; HSTS is stored with the page), and the path with
+    // the parameters the page reads.
+    const canonical = canonicalPageUrl(url);
+    const key = `${headers.host.toLowerCase()} ${publicProtocolOf(req)} ${canonical.url}`;
+    const cached = lookup(key);
     if (cached && cached.version === version) {
       hits += 1;
       // Most recently used goes to the back of the eviction queue.
-      entries.delete(key);
-      entries.set(key, cached);
+      touch(cached);
       return send(req, res, cached, "HIT", res.writeHead as WriteHead, res.end as End);
     }
+    // The page renders exactly what the key holds: parameters it does not read are not passed on.
+    if (canonical.url !== url) req.url = canonical.url;
     misses += 1;
     const token = `${process.pid}-${(renderCounter += 1)}-${Math.random().toString(36).slice(2)}`;
     const hitEffects: HitEffect[] = [];
@@ -179,7 +215,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     res.once("close", () => pendingHitEffects.delete(token));
     capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
       pendingHitEffects.delete(token);
-      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects);
+      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, canonical.search || status === 404);
       // A write landed while the page rendered: serve what was rendered, but do not keep it.
       if (currentContentVersion() === version) remember(entry);
       send(req, res, entry, "MISS", writeHead, end);
@@ -187,18 +223,26 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   }) as PageCacheMiddleware;
 
   middleware.clear = clear;
-  middleware.stats = () => ({ entries: entries.size, bytes, hits, misses });
+  middleware.stats = () => ({ entries: entries.size + minorEntries.size, bytes, minorEntries: minorEntries.size, minorBytes, hits, misses });
   return middleware;
 }
 
-function makeEntry(key: string, version: number, status: number, storedHeaders: OutgoingHttpHeaders, identity: Buffer, hitEffects: HitEffect[]): Entry {
+function makeEntry(
+  key: string,
+  version: number,
+  status: number,
+  storedHeaders: OutgoingHttpHeaders,
+  identity: Buffer,
+  hitEffects: HitEffect[],
+  minor: boolean,
+): Entry {
   const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
   storedHeaders.vary = "Accept-Encoding";
   storedHeaders.etag = etag;
   storedHeaders["cache-control"] ??= "no-cache";
   // A 304 carries the page's headers (security headers included) except those describing a body.
   const { "content-type": _contentType, ...notModifiedHeaders } = storedHeaders;
-  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512 };
+  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512, minor };
 }
 
 function runHitEffects(req: IncomingMessage, entry: Entry) {

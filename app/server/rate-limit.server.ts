@@ -11,6 +11,8 @@ export interface RateLimit {
   /** True when the key is already over its limit (without counting an attempt). */
   isLimited(key: string): boolean;
   reset(key: string): void;
+  /** Takes back one attempt counted by `hit` (an attempt that turned out to be allowed, e.g. a good password). */
+  undo(key: string): void;
   /** Seconds until the key's window ends, for a Retry-After header. */
   retryAfterSeconds(key: string): number;
 }
@@ -46,6 +48,10 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
     },
     reset(key) {
       windows.delete(key);
+    },
+    undo(key) {
+      const window = current(key);
+      if (window && window.count > 0) window.count -= 1;
     },
     retryAfterSeconds(key) {
       const window = current(key);

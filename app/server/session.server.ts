@@ -69,3 +69,9 @@ export async function destroyUserSession(request: Request): Promise<string> {
   if (token) await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
   return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
 }
+
+/** "Sign out everywhere": deletes every session of the user; returns the Set-Cookie value that clears this one. */
+export async function destroyAllUserSessions(userId: number): Promise<string> {
+  await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+}

@@ -8,7 +8,7 @@ import { autoRefundTask } from "./auto-refund.server";
 import { outboxTask } from "./mail.server";
 import { plannerStatsTask } from "./planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
-import { upsertAdmin } from "./users.server";
+import { PasswordPolicyError, upsertAdmin } from "./users.server";
 
 type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
 const backgroundTasks: Task[] = [];
@@ -28,11 +28,21 @@ async function isBrandNewDatabase(): Promise<boolean> {
   return row.rows[0]!.n === 0;
 }
 
+async function applyAdminFromEnv(email: string, password: string): Promise<void> {
+  try {
+    const { changed, sessionsEnded } = await upsertAdmin(email, password);
+    if (changed) console.log(JSON.stringify({ msg: "admin password set from ADMIN_PASSWORD", email, sessionsEnded }));
+  } catch (error) {
+    if (error instanceof PasswordPolicyError) throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
+    throw error;
+  }
+}
+
 export async function startApp(): Promise<void> {
   const brandNew = await isBrandNewDatabase();
   await migrateToLatest();
   if (brandNew && env.SEED_DEMO === "true") await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
-  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await upsertAdmin(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   watchForExternalFeeChanges();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();

@@ -10,7 +10,8 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
   await page.getByLabel("Email").fill(TEST_ADMIN.email);
   await page.getByLabel("Password").fill("wrong-password");
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.");
+  // A wrong password costs a full scrypt run: seconds on a loaded machine.
+  await expect(page.getByRole("alert")).toHaveText("Invalid email or password.", { timeout: 20_000 });
   await expect(page.getByLabel("Email")).toHaveValue(TEST_ADMIN.email);
 
   await page.getByLabel("Password").fill(TEST_ADMIN.password);
@@ -20,10 +21,25 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
   await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible();
   await expectNoA11yViolations(page);
 
-  await page.getByRole("button", { name: "Sign Out" }).click();
+  await page.getByRole("button", { name: "Sign Out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
   await page.goto("/admin/inquiries");
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+});
+
+test("Sign out everywhere ends the admin's session in every browser", async ({ page, browser, baseURL, javaScriptOn }) => {
+  const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScriptOn });
+  try {
+    await signInAdmin(page);
+    const otherPage = await other.newPage();
+    await signInAdmin(otherPage);
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+    await otherPage.reload();
+    await expect(otherPage.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+  } finally {
+    await other.close();
+  }
 });
 
 test("fee update: success message, stat card, and (with JavaScript) an open domain page updates live", async ({ page, context, javaScriptOn }) => {

@@ -67,8 +67,9 @@ function expectNoAdminData(label: string, status: number, body: string, location
   const redirectToLogin = status >= 300 && status < 400 && location !== null && new URL(location, app.url).pathname === "/admin";
   // React Router data requests carry a redirect inside the body (status 202) instead of a Location.
   const dataRedirect = status === 202 && /"\/admin"/.test(body);
-  // 405: a route without an action (an export) cannot be posted to at all.
-  const refused = status === 401 || status === 403 || status === 405;
+  // 405: a route without an action (an export) cannot be posted to at all; 415: multipart is taken
+  // only by the portfolio import.
+  const refused = status === 401 || status === 403 || status === 405 || status === 415;
   expect(loginScreen || redirectToLogin || dataRedirect || refused, `${label}: ${status} ${location ?? ""} ${body.slice(0, 200)}`).toBe(true);
   notes.push(`${label} -> ${status}${location ? ` ${location}` : ""}`);
 }

@@ -206,7 +206,7 @@ describe("request bodies", () => {
     expect(response.status).toBe(413);
   });
 
-  it("reads a small chunked body normally and lets uploads (multipart) go up to MAX_UPLOAD_BYTES", async () => {
+  it("reads a small chunked body normally; multipart outside the portfolio import has the body limit", async () => {
     const small = await rawRequest({
       method: "POST",
       path: "/contact/velora",
@@ -226,7 +226,10 @@ describe("request bodies", () => {
       headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(multipart.length) },
       body: multipart,
     });
-    expect(upload.status).toBe(405);
+    // 100 KB: under MAX_UPLOAD_BYTES but over MAX_BODY_BYTES, and only a signed-in admin's import may
+    // be larger (tests/integration/uploads.test.ts).
+    expect(upload.status).toBe(413);
+    expect(upload.body).toContain("limit 65536 bytes");
   });
 
   it("answers a malformed Content-Length with 400", async () => {
@@ -283,7 +286,7 @@ describe("/healthz and the live fee stream", () => {
     const health = await get("/healthz");
     expect(health.status).toBe(200);
     expect(health.headers.get("cache-control")).toBe("no-store");
-    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, feeSubscribers: expect.any(Number) });
+    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, feeSubscribers: expect.any(Number), feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }), signIns: expect.objectContaining({ inFlight: expect.any(Number) }) });
   });
 
   it("sends retry, the fee, heartbeats, and forgets a subscriber that disconnects", async () => {

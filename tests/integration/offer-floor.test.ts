@@ -93,3 +93,26 @@ describe("the minimum never reaches the browser", () => {
     }
   });
 });
+
+// Last in this file: it uses up this address's inquiry limit (60 in 10 minutes).
+describe("the minimum cannot be found by binary search past the rate limit", () => {
+  it("once the address is limited, offers below and above the minimum get the same 429", async () => {
+    const domain = domainWithFloor(1_000_000);
+    const post = (offer: string) => postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "", offer });
+    // Invalid forms (no name) are not counted; a below-minimum offer is, like any attempt.
+    let attempts = 0;
+    for (; attempts < 100; attempts++) {
+      const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$1" });
+      if (reply.status === 429) break;
+      expect(reply.status).toBe(409);
+    }
+    expect(attempts).toBeLessThanOrEqual(60);
+    const below = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$9,999" });
+    const above = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$10,001" });
+    expect([below.status, above.status]).toEqual([429, 429]);
+    expect(below.body).not.toContain("Continue anyway");
+    expect((await post("$1")).status).toBe(400);
+    expect(inquiriesFor(domain.id)).toEqual([]);
+    console.log(`minimum-offer oracle: limited after ${attempts} attempts; then below and above the minimum both answer 429`);
+  });
+});

@@ -23,6 +23,11 @@ export function AdminHeader({ email, title = "Admin Panel" }: { email: string; t
             Sign Out
           </button>
         </Form>
+        <Form method="post" action="/admin">
+          <button type="submit" name="intent" value="logout-everywhere" className={secondaryButton} title="Ends this admin's sessions on every device">
+            Sign out everywhere
+          </button>
+        </Form>
       </nav>
     </header>
   );

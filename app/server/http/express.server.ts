@@ -5,6 +5,7 @@ import type { NextFunction, Request as ExpressRequest, RequestHandler, Response 
 import { Readable } from "node:stream";
 import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { isPrivatePath } from "./security.server";
+import { isUploadPath } from "./upload-path.server";
 
 type WithBody = ExpressRequest & { preReadBody?: Buffer };
 
@@ -44,50 +45,65 @@ function lingerOnClose(req: ExpressRequest): void {
   req.resume();
 }
 
+export interface BodyLimits {
+  maxBodyBytes: number;
+  maxUploadBytes: number;
+  /** Whether this request may send up to maxUploadBytes (the import, from a signed-in admin). */
+  mayUpload: (req: ExpressRequest) => Promise<boolean>;
+}
+
 /**
  * Refuses a body over the limit with 413 before anything reads it: a declared Content-Length is checked
  * at once; a chunked body is read into memory up to the limit and refused as soon as it goes over.
+ * Only a multipart post that `mayUpload` allows (asked before the body is read) has the upload limit.
  */
-export function bodyLimit(limits: { maxBodyBytes: number; maxUploadBytes: number }): RequestHandler {
+export function bodyLimit(limits: BodyLimits): RequestHandler {
   return (req, res, next) => {
     if (BODYLESS_METHODS.has(req.method)) return next();
-    const limit = isMultipart(req) ? limits.maxUploadBytes : limits.maxBodyBytes;
-    const declared = req.headers["content-length"];
-    const tooLarge = () => {
-      res.setHeader("Connection", "close");
-      lingerOnClose(req);
-      refuse(res, 413, `Request body too large (limit ${limit} bytes)`);
-      req.unpipe();
-    };
-    if (declared !== undefined) {
-      if (!/^\d{1,16}$/.test(declared)) return refuse(res, 400, "Bad Content-Length");
-      if (Number(declared) > limit) return tooLarge();
-      return next();
-    }
-    if (!req.headers["transfer-encoding"]) return next();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on("data", (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > limit) {
-        refused = true;
-        chunks.length = 0;
-        tooLarge();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (refused) return;
-      (req as WithBody).preReadBody = Buffer.concat(chunks);
-      next();
-    });
-    req.on("error", () => {
-      refused = true;
-    });
+    if (!isMultipart(req)) return limitBody(req, res, next, limits.maxBodyBytes);
+    limits.mayUpload(req).then(
+      (allowed) => limitBody(req, res, next, allowed ? limits.maxUploadBytes : limits.maxBodyBytes),
+      next,
+    );
   };
+}
+
+function limitBody(req: ExpressRequest, res: ExpressResponse, next: NextFunction, limit: number): void {
+  const declared = req.headers["content-length"];
+  const tooLarge = () => {
+    res.setHeader("Connection", "close");
+    lingerOnClose(req);
+    refuse(res, 413, `Request body too large (limit ${limit} bytes)`);
+    req.unpipe();
+  };
+  if (declared !== undefined) {
+    if (!/^\d{1,16}$/.test(declared)) return refuse(res, 400, "Bad Content-Length");
+    if (Number(declared) > limit) return tooLarge();
+    return next();
+  }
+  if (!req.headers["transfer-encoding"]) return next();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on("data", (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > limit) {
+      refused = true;
+      chunks.length = 0;
+      tooLarge();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (refused) return;
+    (req as WithBody).preReadBody = Buffer.concat(chunks);
+    next();
+  });
+  req.on("error", () => {
+    refused = true;
+  });
 }
 
 interface RouteNode {
@@ -139,31 +155,10 @@ export function pageActionContentType(build: ServerBuild): RequestHandler {
     if (!route?.module.default || !route.module.action) return next();
     const type = req.headers["content-type"] ?? "";
     if (FORM_TYPE.test(type)) return next();
-    if (!MULTIPART_WITH_BOUNDARY.test(type)) {
-      return refuse(res, 415, "Forms only: send application/x-www-form-urlencoded or multipart/form-data");
-    }
-    // A malformed multipart body would throw inside the action's formData() (a 500): parse it once
-    // here (bodyLimit has bounded its size) and answer 400 if it is broken.
-    void readWholeBody(req as WithBody).then(
-      async (body) => {
-        try {
-          await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
-        } catch {
-          return refuse(res, 400, "Malformed multipart/form-data body");
-        }
-        next();
-      },
-      () => refuse(res, 400, "Request body could not be read"),
-    );
+    // Multipart only where a file is uploaded; that action reads it (once) and answers a broken body with 400.
+    if (MULTIPART_WITH_BOUNDARY.test(type) && isUploadPath(req.originalUrl)) return next();
+    return refuse(res, 415, "Forms only: send application/x-www-form-urlencoded (multipart/form-data only to the portfolio import)");
   };
-}
-
-async function readWholeBody(req: WithBody): Promise<Buffer> {
-  if (req.preReadBody) return req.preReadBody;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  req.preReadBody = Buffer.concat(chunks);
-  return req.preReadBody;
 }
 
 const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;

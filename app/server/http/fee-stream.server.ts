@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "../env.server";
 import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../events.server";
 import { getInquiryFeeCents } from "../settings.server";
+import { clientIpOfRaw } from "./client-address.server";
 
 /*
  * GET /events/fee on the raw Node response, answered before express and React Router. A fee change
@@ -13,6 +14,32 @@ import { getInquiryFeeCents } from "../settings.server";
 type Next = () => void;
 
 const open = new Set<ServerResponse>();
+// Open streams per client address: one host must not hold every file descriptor the process has.
+const openByAddress = new Map<string, number>();
+let refused = 0;
+const REFUSED_RETRY_AFTER_SECONDS = 60;
+
+/** For /healthz: open streams, how many addresses hold them, and how many were refused. */
+export function feeStreamStats() {
+  return {
+    open: open.size,
+    addresses: openByAddress.size,
+    refused,
+    maxPerAddress: env.FEE_STREAM_MAX_PER_ADDRESS,
+    maxTotal: env.FEE_STREAM_MAX_TOTAL,
+  };
+}
+
+function refuseStream(res: ServerResponse): void {
+  refused += 1;
+  res.writeHead(503, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    "Retry-After": String(REFUSED_RETRY_AFTER_SECONDS),
+    Connection: "close",
+  });
+  res.end("Too many live-fee connections; the page works without live updates.\n");
+}
 let heartbeat: NodeJS.Timeout | undefined;
 
 function startHeartbeat(): void {
@@ -39,6 +66,10 @@ function isFeeStreamRequest(req: IncomingMessage): boolean {
 export function createFeeStream() {
   return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
     if (!isFeeStreamRequest(req)) return next();
+    const address = clientIpOfRaw(req);
+    const fromAddress = openByAddress.get(address) ?? 0;
+    if (open.size >= env.FEE_STREAM_MAX_TOTAL || fromAddress >= env.FEE_STREAM_MAX_PER_ADDRESS) return refuseStream(res);
+    openByAddress.set(address, fromAddress + 1);
     res.writeHead(200, FEE_STREAM_HEADERS);
     res.write(SSE_PREAMBLE);
     res.write(feeMessage(getInquiryFeeCents()));
@@ -51,6 +82,9 @@ export function createFeeStream() {
     res.once("close", () => {
       unsubscribe();
       open.delete(res);
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left > 0) openByAddress.set(address, left);
+      else openByAddress.delete(address);
       stopHeartbeatWhenIdle();
     });
   };

@@ -31,13 +31,15 @@ export type StartResult =
 export function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): StartResult {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
-  // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
-  const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
-  if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
+  // Counted before the offer is compared with the owner's private minimum: were the limit checked
+  // after, 409 (below) against 429 (limited) would reveal the minimum to a binary search without end.
   const ip = clientIp(request);
   const feeCents = getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
+  // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
+  const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
+  if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
   try {
     // One transaction: a free inquiry is stored fulfilled or not at all.

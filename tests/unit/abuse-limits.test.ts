@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { canonicalPageUrl } from "../../app/lib/page-url";
+import { createWorkQueue, QueueFullError } from "../../app/server/work-queue.server";
+
+describe("canonicalPageUrl: the page cache keys on what a page reads", () => {
+  it.each([
+    ["/domain/velora?utm_source=x&ref=y", "/domain/velora", false],
+    ["/contact/velora?q=x", "/contact/velora", false],
+    ["/?utm_campaign=z", "/", false],
+    ["/?q=+nova+&fbclid=1", "/?q=nova", true],
+    ["/?page=1", "/", false],
+    ["/?page=abc&q=", "/", false],
+    ["/?page=2.5", "/", false],
+    ["/?page=3&q=nova", "/?q=nova&page=3", true],
+    ["/?page=99999999", "/", false],
+    ["/?q=a&q=b", "/?q=a", true],
+    ["/", "/", false],
+  ])("%s is keyed as %s", (url, canonical, search) => {
+    expect(canonicalPageUrl(url)).toEqual({ url: canonical, search });
+  });
+
+  it("cuts a search term as the loader does", () => {
+    expect(canonicalPageUrl(`/?q=${"a".repeat(500)}`).url).toBe(`/?q=${"a".repeat(100)}`);
+  });
+});
+
+describe("createWorkQueue", () => {
+  it("runs at most `concurrency` jobs, queues `maxWaiting`, refuses the rest at once", async () => {
+    const queue = createWorkQueue({ concurrency: 2, maxWaiting: 3 });
+    let running = 0;
+    let most = 0;
+    const release: Array<() => void> = [];
+    const job = () =>
+      new Promise<void>((resolve) => {
+        running += 1;
+        most = Math.max(most, running);
+        release.push(() => {
+          running -= 1;
+          resolve();
+        });
+      });
+    const results = Array.from({ length: 8 }, () => queue.run(job).then(() => "done", (error) => (error instanceof QueueFullError ? "refused" : "error")));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(queue.stats()).toEqual({ running: 2, waiting: 3, refused: 3 });
+    while (release.length > 0 || queue.stats().running > 0) {
+      release.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(await Promise.all(results)).toEqual(["done", "done", "done", "done", "done", "refused", "refused", "refused"]);
+    expect(most).toBe(2);
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, refused: 3 });
+  });
+});
