@@ -1,0 +1,89 @@
+// Public page GETs answered by React Router straight from node:http, without express (server.ts).
+// A first render of a domain page spent about a fifth of its CPU time in the express chain around
+// React Router: the router, a static-file lookup (a stat call) for a path that is never a file, the
+// compression stream, and a chunked web-stream copy of a 9 KB page. Here the page is read into one
+// buffer and sent with a Content-Length; a client that takes gzip gets it at level 1 (a page seen
+// once is not worth more CPU; the page cache makes its own variants for pages seen again).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { constants as zlib, gzipSync } from "node:zlib";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { acceptsGzip } from "./accept-encoding.server";
+import { copyResponseHeaders, fetchRequestFrom, refusePlain } from "./express.server";
+
+/**
+ * The public pages: the browse page or a lander at /, and /domain/* and /contact/* (no file is ever
+ * there). A segment of dots (plain or %2e) is left to express, whose static handler answers it.
+ */
+const DIRECT_PATH = /^\/(?:(?:domain|contact)\/(?!\.{1,2}(?:\?|$))(?![^/?]*%2e)[^/?]+)?(?:\?|$)/i;
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface DirectPageOptions {
+  build: ServerBuild;
+  trustProxy: boolean;
+  getLoadContext: (req: IncomingMessage) => AppLoadContext;
+  onError: (req: IncomingMessage, res: ServerResponse, error: unknown) => void;
+}
+
+export function isDirectPageRequest(req: IncomingMessage): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && DIRECT_PATH.test(req.url ?? "");
+}
+
+/** The scheme as express decides it: the proxy's X-Forwarded-Proto only when the proxy is trusted. */
+export function requestProtocol(req: IncomingMessage, trustProxy: boolean): string {
+  const own = (req.socket as { encrypted?: boolean }).encrypted ? "https" : "http";
+  if (!trustProxy) return own;
+  const header = req.headers["x-forwarded-proto"];
+  const value = (Array.isArray(header) ? header[0] : header) || own;
+  const comma = value.indexOf(",");
+  return (comma === -1 ? value : value.slice(0, comma)).trim();
+}
+
+export function createDirectPageHandler(options: DirectPageOptions) {
+  const handle = createRequestHandler(options.build, "production");
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      // The only client address the app trusts; whatever a client sent under this name is replaced.
+      req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
+      const request = fetchRequestFrom(req, res, requestProtocol(req, options.trustProxy));
+      if (!request) return refusePlain(res, 400, "Bad request");
+      const response = await handle(request, options.getLoadContext(req));
+      if (res.destroyed || res.writableEnded) {
+        await response.body?.cancel();
+        return;
+      }
+      res.statusCode = response.status;
+      if (response.statusText) res.statusMessage = response.statusText;
+      copyResponseHeaders(response, res, req.url ?? "/");
+      let body = response.body ? await readAll(response.body) : null;
+      if (res.destroyed || res.writableEnded) return;
+      if (body && isCompressible(res)) {
+        res.setHeader("Vary", "Accept-Encoding");
+        if (body.length >= MIN_COMPRESS_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
+          body = gzipSync(body, { level: zlib.Z_BEST_SPEED });
+          res.setHeader("Content-Encoding", "gzip");
+        }
+      }
+      if (body) res.setHeader("Content-Length", body.length);
+      res.end(req.method === "HEAD" ? undefined : (body ?? undefined));
+    } catch (error) {
+      options.onError(req, res, error);
+    }
+  };
+}
+
+function isCompressible(res: ServerResponse): boolean {
+  return /^text\/html\b/i.test(String(res.getHeader("content-type") ?? "")) && res.getHeader("content-encoding") === undefined;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  return Buffer.concat(chunks, size);
+}
