@@ -16,7 +16,9 @@ type AppEntry = {
   stopApp: () => Promise<void>;
   closeAllStreams: () => void;
   beginShutdown: () => void;
-  createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+  createPageCache: () => ((req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void) & {
+    stats: () => { entries: number; bytes: number; hits: number; misses: number };
+  };
   createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   env: {
     PORT: number;
@@ -207,6 +209,8 @@ async function main() {
     httpServer.close(async () => {
       clearTimeout(force);
       await app.stopApp();
+      // What the page cache held at the end (npm run bench reports pages held per MB from it).
+      console.log(JSON.stringify({ msg: "page cache", ...pageCache.stats() }));
       console.log(JSON.stringify({ msg: "stopped" }));
       process.exit(0);
     });

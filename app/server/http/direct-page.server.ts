@@ -1,8 +1,8 @@
 // Public page GETs answered by React Router straight from node:http, without express (server.ts).
 // A first render of a domain page spent about a fifth of its CPU time in the express chain around
 // React Router: the router, a static-file lookup (a stat call) for a path that is never a file, the
-// compression stream, and a chunked web-stream copy of a 9 KB page. Here the page is read into one
-// buffer and sent with a Content-Length; a client that takes gzip gets it at level 1 (a page seen
+// compression stream, and a chunked web-stream copy of a 9 KB page. Here the page is rendered into one
+// buffer (entry.server.tsx, `renderInto`) and sent with a Content-Length; a client that takes gzip gets it at level 1 (a page seen
 // once is not worth more CPU; the page cache makes its own variants for pages seen again).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as zlib, gzipSync } from "node:zlib";
@@ -46,7 +46,8 @@ export function createDirectPageHandler(options: DirectPageOptions) {
       req.headers["x-real-client-ip"] = req.socket.remoteAddress ?? "unknown";
       const request = fetchRequestFrom(req, res, requestProtocol(req, options.trustProxy));
       if (!request) return refusePlain(res, 400, "Bad request");
-      const response = await handle(request, options.getLoadContext(req));
+      const renderInto: { body?: Buffer } = {};
+      const response = await handle(request, { ...options.getLoadContext(req), renderInto });
       if (res.destroyed || res.writableEnded) {
         await response.body?.cancel();
         return;
@@ -54,7 +55,7 @@ export function createDirectPageHandler(options: DirectPageOptions) {
       res.statusCode = response.status;
       if (response.statusText) res.statusMessage = response.statusText;
       copyResponseHeaders(response, res, req.url ?? "/");
-      let body = response.body ? await readAll(response.body) : null;
+      let body = renderInto.body ?? (response.body ? await readAll(response.body) : null);
       if (res.destroyed || res.writableEnded) return;
       if (body && isCompressible(res)) {
         res.setHeader("Vary", "Accept-Encoding");
