@@ -6,9 +6,9 @@
 // once is not worth more CPU; the page cache makes its own variants for pages seen again).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { constants as zlib, gzipSync } from "node:zlib";
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { acceptsGzip } from "./accept-encoding.server";
-import { copyResponseHeaders, fetchRequestFrom, refusePlain } from "./express.server";
+import { copyResponseHeaders, fetchRequestFrom, refusePlain, routeTree } from "./express.server";
 
 /**
  * The public pages: the browse page or a lander at /, and /domain/* and /contact/* (no file is ever
@@ -38,8 +38,28 @@ export function requestProtocol(req: IncomingMessage, trustProxy: boolean): stri
   return (comma === -1 ? value : value.slice(0, comma)).trim();
 }
 
+/** Paths of each shape a direct page has, and the parents React Router lists in a page's manifest. */
+const SAMPLE_PATHS = ["/", "/domain/example.com", "/contact/example.com", "/domain", "/contact"];
+
+/**
+ * React Router rebuilds its route objects on every render (createServerRoutes, createStaticRouter, the
+ * manifest's route matching), work that grows with the number of routes. The public pages render
+ * with a build that keeps only the routes their paths can reach: the root, the matched route and the
+ * root-level index and catch-all, which are also all that a page's manifest lists (the browser asks
+ * /__manifest, served with the whole build, for the others). The page comes out byte for byte the same.
+ */
+export function publicPagesBuild(build: ServerBuild): ServerBuild {
+  const tree = routeTree(build);
+  const ids = new Set<string>();
+  for (const path of SAMPLE_PATHS) {
+    for (const match of (matchRoutes(tree as never, path) ?? []) as Array<{ route: { id: string } }>) ids.add(match.route.id);
+  }
+  const keep = <T>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => ids.has(id)));
+  return { ...build, routes: keep(build.routes), assets: { ...build.assets, routes: keep(build.assets.routes) } } as ServerBuild;
+}
+
 export function createDirectPageHandler(options: DirectPageOptions) {
-  const handle = createRequestHandler(options.build, "production");
+  const handle = createRequestHandler(publicPagesBuild(options.build), "production");
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       // The only client address the app trusts; whatever a client sent under this name is replaced.

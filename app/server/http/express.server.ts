@@ -106,7 +106,7 @@ interface RouteNode {
   children: RouteNode[];
 }
 
-function routeTree(build: ServerBuild): RouteNode[] {
+export function routeTree(build: ServerBuild): RouteNode[] {
   const nodes = new Map<string, RouteNode>();
   for (const route of Object.values(build.routes)) {
     if (!route) continue;
