@@ -20,7 +20,6 @@ declare module "react-router" {
      * into `body` and the Response carries no stream (the page goes out in one write anyway).
      */
     renderInto?: { body?: Buffer };
-
   }
 }
 
