@@ -79,6 +79,19 @@ describe("a domain page's first render", () => {
     }
   });
 
+  it("answers a client-side navigation's data request (/domain/{short}.data) with the loader's data", async () => {
+    const name = uniqueDomainName("data");
+    insertDomain(app.db(), { name, priceCents: 610_000 });
+    const data = await raw(`/domain/${short(name)}.data`);
+    expect(data.status).toBe(200);
+    expect(data.headers["content-type"]).toBe("text/x-script");
+    expect(data.headers["content-length"]).toBe(String(data.body.length));
+    const text = data.body.toString("utf8");
+    expect(text).toContain(`"${name}"`);
+    expect(text).toContain("610000");
+    expect(text).not.toContain("owner@example.test");
+  });
+
   it("answers HEAD with the page's status and no body, and a missing domain with the 404 page", async () => {
     const name = uniqueDomainName("head");
     insertDomain(app.db(), { name, priceCents: 70_000 });
