@@ -6,7 +6,8 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
-import { bodyLimit, pageActionContentType, reactRouterHandler, refuse } from "./app/server/http/express.server";
+import { createDirectPageHandler, isDirectPageRequest } from "./app/server/http/direct-page.server";
+import { bodyLimit, pageActionContentType, reactRouterHandler, refusePlain } from "./app/server/http/express.server";
 import { createRequestOrigin } from "./app/server/http/proxy.server";
 import { requestLogLine } from "./app/server/http/request-log.server";
 import { securityHeaders } from "./app/server/http/security.server";
@@ -16,7 +17,9 @@ type AppEntry = {
   stopApp: () => Promise<void>;
   closeAllStreams: () => void;
   beginShutdown: () => void;
-  createPageCache: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
+  createPageCache: () => ((req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void) & {
+    stats: () => { entries: number; bytes: number; hits: number; misses: number };
+  };
   createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   mayUpload: (req: http.IncomingMessage) => Promise<boolean>;
   createSignInGuard: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
@@ -115,6 +118,23 @@ function responseSecurity(env: AppEntry["env"]) {
   };
 }
 
+/** An error no route handled: a 4xx from a parser stays a 4xx; anything else is logged and answered 500. */
+function answerError(req: TaggedRequest, res: http.ServerResponse, error: unknown): void {
+  const status = Number((error as { status?: unknown }).status);
+  if (status >= 400 && status < 500) return refusePlain(res, status, "Bad request");
+  console.error(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "error",
+      msg: "unhandled error",
+      requestId: req.requestId,
+      method: req.method,
+      error: String((error as Error)?.stack ?? error),
+    }),
+  );
+  refusePlain(res, 500, "Internal Server Error");
+}
+
 function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
   const { env } = app;
   const server = express();
@@ -140,21 +160,7 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
       getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
     }),
   );
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    const status = Number((error as { status?: unknown }).status);
-    if (status >= 400 && status < 500) return refuse(res, status, "Bad request");
-    console.error(
-      JSON.stringify({
-        time: new Date().toISOString(),
-        level: "error",
-        msg: "unhandled error",
-        requestId: (req as TaggedRequest).requestId,
-        method: req.method,
-        error: String((error as Error)?.stack ?? error),
-      }),
-    );
-    refuse(res, 500, "Internal Server Error");
-  };
+  const onError: ErrorRequestHandler = (error, req, res, _next) => answerError(req, res, error);
   server.use(onError);
   return server;
 }
@@ -168,19 +174,25 @@ async function main() {
     process.exit(1);
   }
   const expressApp = createServerApp(build, app);
+  const directPage = createDirectPageHandler({
+    build,
+    getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
+    onError: answerError,
+  });
   const pageCache = app.createPageCache();
   const feeStream = app.createFeeStream();
   // Sign-in floods are refused in a few bytes before express (app/server/http/sign-in-guard.server.ts).
   const signInGuard = app.createSignInGuard();
   const tagRequest = requestTagger(app.env);
   const secure = responseSecurity(app.env);
-  // Cached public pages and the live fee stream are answered before express runs
-  // (app/server/page-cache.server.ts, app/server/http/fee-stream.server.ts).
+  // Cached public pages, the live fee stream and the public pages' first renders are answered before
+  // express runs (app/server/page-cache.server.ts, app/server/http/fee-stream.server.ts,
+  // app/server/http/direct-page.server.ts).
   const httpServer = http.createServer((req, res) => {
     tagRequest(req, res);
     pageCache(req, res, () => {
       secure(req, res);
-      feeStream(req, res, () => signInGuard(req, res, () => expressApp(req, res)));
+      feeStream(req, res, () => (isDirectPageRequest(req) ? void directPage(req, res) : signInGuard(req, res, () => expressApp(req, res))));
     });
   });
   httpServer.on("error", (error) => {
@@ -204,6 +216,8 @@ async function main() {
     httpServer.close(async () => {
       clearTimeout(force);
       await app.stopApp();
+      // What the page cache held at the end (npm run bench reports pages held per MB from it).
+      console.log(JSON.stringify({ msg: "page cache", ...pageCache.stats() }));
       console.log(JSON.stringify({ msg: "stopped" }));
       process.exit(0);
     });

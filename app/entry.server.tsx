@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 
 import type { AppLoadContext, EntryContext } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -15,6 +15,11 @@ declare module "react-router" {
     cspNonce?: string;
     /** The X-Request-Id of this request, for log lines. */
     requestId?: string;
+    /**
+     * Set by the direct page path (app/server/http/direct-page.server.ts): the page is rendered whole
+     * into `body` and the Response carries no stream (the page goes out in one write anyway).
+     */
+    renderInto?: { body?: Buffer };
   }
 }
 
@@ -64,8 +69,9 @@ export default function handleRequest(
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
+    const whole = loadContext?.renderInto;
     let readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode
+      whole || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
         ? "onAllReady"
         : "onShellReady";
 
@@ -84,6 +90,26 @@ export default function handleRequest(
         nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
+          if (whole) {
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            const chunks: Buffer[] = [];
+            pipe(
+              new Writable({
+                write(chunk: Buffer, _encoding, callback) {
+                  chunks.push(chunk);
+                  callback();
+                },
+                final(callback) {
+                  clearTimeout(timeoutId);
+                  timeoutId = undefined;
+                  whole.body = Buffer.concat(chunks);
+                  callback();
+                  resolve(new Response(null, { headers: responseHeaders, status: responseStatusCode }));
+                },
+              }),
+            );
+            return;
+          }
           const body = new PassThrough({
             final(callback) {
               // Clear the timeout to prevent retaining the closure and memory leak

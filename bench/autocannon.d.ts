@@ -16,6 +16,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Stop after this many requests (duration is then ignored). */
+    amount?: number;
     pipelining?: number;
     headers?: Record<string, string>;
     requests?: Array<{ method?: string; path?: string; headers?: Record<string, string>; setupRequest?: (request: { path: string }) => { path: string } }>;
@@ -27,6 +29,8 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Seconds the run took. */
+    duration: number;
     "2xx": number;
     statusCodeStats: Record<string, { count: number }>;
   }

@@ -1,7 +1,8 @@
 // `npm run bench`: throughput and latency of the public pages against two baselines measured in the same
 // run on the same machine, page weights, server times over 100,000 domains, the live-fee fan-out to many
-// subscribers, and Lighthouse. Options: --duration=8 --connections=50 --domains=100000 --subscribers=10000
-// --rounds=3 --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
+// subscribers, the "crawl" (every name once, in random order) and Lighthouse. Options: --duration=8
+// --connections=50 --domains=100000 --subscribers=10000 --rounds=3 --crawl=100000 --crawl-connections=10
+// --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +22,10 @@ const CONNECTIONS = option("connections", 50);
 const DOMAINS = option("domains", 100_000);
 const SUBSCRIBERS = option("subscribers", 10_000);
 const ROUNDS = option("rounds", 3);
+const CRAWL = option("crawl", DOMAINS);
+const CRAWL_CONNECTIONS = option("crawl-connections", 10);
+// What a search engine's crawler sends: it takes compressed pages and is recognised as a bot.
+const CRAWLER_HEADERS = { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Accept-Encoding": "gzip, deflate, br" };
 const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123" };
 
 interface Measured {
@@ -84,7 +89,7 @@ async function measure(label: string, url: string, init: Omit<Target, "label" | 
 }
 
 async function startApp(extraEnv: Record<string, string> = {}): Promise<Running> {
-  const app = await startProcess(["--import", "tsx", "server.ts"], {
+  const app = await startProcess(["build/server.js"], {
     cwd: root,
     env: {
       PORT: "0",
@@ -152,6 +157,67 @@ async function pageWeights(pageUrl: string): Promise<{ htmlBytes: number; htmlGz
   return { htmlBytes: page.body.length, htmlGzipBytes: gzipSync(page.body).length, jsGzipBytes, jsFiles: seen.size };
 }
 
+interface CrawlResult {
+  crawl: Measured;
+  stock: Measured;
+  cache: { entries: number; bytes: number; hits: number; misses: number } | null;
+}
+
+/**
+ * Every seeded name once, in random order, with a crawler's headers, on a fresh server whose page cache
+ * is on at its default size: nearly every request is a first render. It runs in ROUNDS parts with the
+ * stock baseline measured (same headers, same connections) between them, so the ratio is from the same
+ * stretch of machine load. Pages held per MB come from the page cache's own count at shutdown.
+ */
+async function crawlRun(stockUrl: string, domainPath: string): Promise<CrawlResult> {
+  const names = Array.from({ length: Math.min(CRAWL, DOMAINS) }, (_, index) => generatedDomainName(index));
+  for (let i = names.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [names[i], names[j]] = [names[j]!, names[i]!];
+  }
+  const server = await startApp();
+  const perRound = Math.max(2, Math.round(DURATION / ROUNDS));
+  const parts: Array<{ requests: number; seconds: number; p50: number; p99: number; errors: number }> = [];
+  const stockRounds: Measured[] = [];
+  let next = 0;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const amount = Math.floor(((round + 1) * names.length) / ROUNDS) - Math.floor((round * names.length) / ROUNDS);
+    const result = await autocannon({
+      url: server.url,
+      connections: CRAWL_CONNECTIONS,
+      amount,
+      headers: CRAWLER_HEADERS,
+      requests: [{ setupRequest: (request: { path: string }) => ({ ...request, path: `/domain/${names[next++ % names.length]!.replace(/\.com$/, "")}` }) }],
+    });
+    parts.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx });
+    const baseline = await autocannon({ url: new URL(domainPath, stockUrl).href, connections: CRAWL_CONNECTIONS, duration: perRound, headers: CRAWLER_HEADERS });
+    stockRounds.push({ label: "", rps: baseline.requests.average, p50: baseline.latency.p50, p99: baseline.latency.p99, errors: baseline.errors + baseline.timeouts + baseline.non2xx });
+  }
+  await server.stop();
+  const cacheLine = server.output().split("\n").find((line) => line.includes('"msg":"page cache"'));
+  const requests = parts.reduce((sum, part) => sum + part.requests, 0);
+  const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+  return {
+    crawl: {
+      label: `crawl: ${fmt(requests)} names once each, ${CRAWL_CONNECTIONS} conn.`,
+      rps: requests / seconds,
+      p50: median(parts.map((part) => part.p50)),
+      p99: Math.max(...parts.map((part) => part.p99)),
+      errors: parts.reduce((sum, part) => sum + part.errors, 0),
+      note: `parts: ${parts.map((part) => fmt(part.requests / part.seconds)).join(" / ")} req/s; p99 is the worst part's`,
+    },
+    stock: {
+      label: `stock baseline, crawler headers, ${CRAWL_CONNECTIONS} conn.`,
+      rps: median(stockRounds.map((round) => round.rps)),
+      p50: median(stockRounds.map((round) => round.p50)),
+      p99: median(stockRounds.map((round) => round.p99)),
+      errors: stockRounds.reduce((sum, round) => sum + round.errors, 0),
+      note: `rounds: ${stockRounds.map((round) => fmt(round.rps)).join(" / ")}`,
+    },
+    cache: cacheLine ? (JSON.parse(cacheLine) as CrawlResult["cache"]) : null,
+  };
+}
+
 function printTable(rows: Measured[], ceiling: Measured, stock: Measured) {
   log(`\n${"".padEnd(44)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"of ceiling".padStart(12)}${"x stock".padStart(9)}`);
   for (const row of rows) {
@@ -217,14 +283,16 @@ async function main() {
   running.push(stockServer);
   await waitForHttp(new URL(domainPath, stockServer.url).href);
 
+  // The search timings ask /?q=nova 40 times from one address: lift the per-address search limit.
+  const uncachedApp = await startApp({ PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" });
   log("Measuring...");
-  const [ceiling, stock, domain] = (await interleaved([
+  const [ceiling, stock, domain, uncached] = (await interleaved([
     { label: "bare node:http, same bytes (ceiling)", url: ceilingServer.url },
     { label: "react-router-serve, stock app (baseline)", url: new URL(domainPath, stockServer.url).href },
     { label: `${domainPath}`, url: new URL(domainPath, app.url).href },
-  ])) as [Measured, Measured, Measured];
+    { label: `${domainPath}, page cache off`, url: new URL(domainPath, uncachedApp.url).href },
+  ])) as [Measured, Measured, Measured, Measured];
   await ceilingServer.stop();
-  await stockServer.stop();
   const names = Array.from({ length: 2000 }, (_, i) => generatedDomainName(Math.floor((i * DOMAINS) / 2000)));
   const shortName = (name: string) => name.replace(/^www\./, "").replace(/\.com$/, "");
   const spread = await measure(`/domain/* (2,000 names, random)`, app.url, {
@@ -234,9 +302,6 @@ async function main() {
   const cookie = await adminCookie(app.url);
   const admin = cookie ? await measure("/admin (signed in, first page)", new URL("/admin", app.url).href, { headers: { Cookie: cookie } }) : null;
 
-  // The search timings below ask /?q=nova 40 times from one address: lift the per-address search limit.
-  const uncachedApp = await startApp({ PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" });
-  const uncached = await measure(`${domainPath}, page cache off`, new URL(domainPath, uncachedApp.url).href);
   const serverTimes: Array<[string, { p50: number; p95: number; status: number } | null]> = [
     ["/domain/{short}, page cache off", await sequentialTimings(new URL(domainPath, uncachedApp.url).href, 40)],
     ["/ browse, page cache off", await sequentialTimings(new URL("/", uncachedApp.url).href, 40)],
@@ -245,6 +310,10 @@ async function main() {
     ["/admin?q=nova search", cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null],
   ];
   await uncachedApp.stop();
+
+  log(`Crawl: ${fmt(CRAWL)} names once each in random order, ${CRAWL_CONNECTIONS} connections, on a fresh server (page cache on, default size)...`);
+  const crawl = await crawlRun(stockServer.url, domainPath);
+  await stockServer.stop();
 
   const weights = await pageWeights(new URL(domainPath, app.url).href);
   const etag = domainPage.headers.etag;
@@ -292,6 +361,13 @@ async function main() {
   printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : [])], ceiling, stock);
   if (!admin) log("/admin: not measured (no admin login form on this build)");
 
+  log(`\n== Crawl (crawler headers: gzip/br, Googlebot user agent; ratio against the stock app with the same headers, measured between the parts) ==`);
+  printTable([crawl.stock, crawl.crawl], ceiling, crawl.stock);
+  const pagesPerMb = crawl.cache && crawl.cache.bytes > 0 ? crawl.cache.entries / (crawl.cache.bytes / 1024 / 1024) : NaN;
+  log(crawl.cache
+    ? `page cache after the crawl: ${fmt(crawl.cache.entries)} pages in ${fmt(crawl.cache.bytes / 1024 / 1024, 1)} MB (${fmt(pagesPerMb)} pages per MB), ${fmt(crawl.cache.hits)} hits, ${fmt(crawl.cache.misses)} misses`
+    : "page cache after the crawl: not reported");
+
   log("\n== Server time, one request at a time over loopback (p50 / p95) ==");
   for (const [label, timing] of serverTimes) {
     log(`${label.padEnd(44)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
@@ -324,6 +400,12 @@ async function main() {
   log(`${verdict(domain.rps >= 0.25 * ceiling.rps)} /domain/{short} >= 25% of bare node:http: ${fmt((domain.rps / ceiling.rps) * 100)}%`);
   log(`${verdict(domain.p99 < 20)} /domain/{short} p99 < 20 ms: ${fmt(domain.p99)} ms`);
   log(`${verdict(revisit?.status === 304)} repeat visitors get ETag/304`);
+  log(`${verdict(uncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off >= 2x stock react-router-serve: ${fmt(uncached.rps / stock.rps, 1)}x`);
+  const uncachedTime = serverTimes[0]![1];
+  if (uncachedTime) log(`${verdict(uncachedTime.p50 < 1.5)} /domain/{short}, page cache off, server time p50 < 1.5 ms: ${fmt(uncachedTime.p50, 1)} ms`);
+  log(`${verdict(crawl.crawl.rps >= 2 * crawl.stock.rps)} crawl >= 2x stock react-router-serve: ${fmt(crawl.crawl.rps / crawl.stock.rps, 1)}x`);
+  log(`${verdict(crawl.crawl.p99 < 100)} crawl p99 < 100 ms: ${fmt(crawl.crawl.p99)} ms`);
+  log(`info   page cache holds ${fmt(pagesPerMb)} domain pages per MB (${fmt(pagesPerMb * 64)} in the default 64 MB)`);
   for (const [label, timing] of serverTimes.slice(3)) {
     log(timing ? `${verdict(timing.p50 < 50)} ${label} < 50 ms server time: ${fmt(timing.p50, 1)} ms` : `n/a    ${label}: no /admin on this build`);
   }

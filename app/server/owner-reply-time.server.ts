@@ -7,6 +7,7 @@
 import type { Domain } from "../../db/schema";
 import { typicalReplyDays } from "../lib/response-window";
 import { lazyStatement } from "./db.server";
+import { currentContentVersion } from "./page-cache.server";
 
 const RECENT_ANSWERS = 100;
 
@@ -22,9 +23,26 @@ const byDomain = lazyStatement<[number, number], { ms: number }>(
    ORDER BY answered_at DESC LIMIT ?`,
 );
 
+// One figure per owner serves all of the owner's domain pages: remembered while the content version
+// (migrations 0030 and 0051: bumped by every write to domains and to answered inquiries, from any
+// process) is the one it was computed at.
+const MAX_REMEMBERED = 10_000;
+const remembered = new Map<string, number | null>();
+let rememberedVersion = -1;
+
 /** Whole days (at least 1), or null while fewer than 3 of the owner's inquiries are answered. */
 export function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): number | null {
   const owner = domain.owner_email.trim().toLowerCase();
+  const key = owner ? `owner ${owner}` : `domain ${domain.id}`;
+  const version = currentContentVersion();
+  if (version !== rememberedVersion || remembered.size >= MAX_REMEMBERED) {
+    remembered.clear();
+    rememberedVersion = version;
+  }
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
   const rows = owner ? byOwner().all(owner, RECENT_ANSWERS) : byDomain().all(domain.id, RECENT_ANSWERS);
-  return typicalReplyDays(rows.map((row) => row.ms));
+  const days = typicalReplyDays(rows.map((row) => row.ms));
+  remembered.set(key, days);
+  return days;
 }

@@ -4,6 +4,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { canonicalPageUrl } from "../lib/page-url";
 import { sqlite } from "./db.server";
+import { acceptsGzip } from "./http/accept-encoding.server";
 import { env } from "./env.server";
 import { publicProtocolOf } from "./http/client-address.server";
 
@@ -144,13 +145,15 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   }
 
   // Quality 5 costs about a millisecond per page; 9 and up cost tens of milliseconds for a few percent.
-  function addVariant(entry: Entry, encoding: Exclude<Encoding, "identity">): Buffer {
+  // A first render (a miss) gets gzip at level 1 instead: most pages of a large portfolio are seen once
+  // (crawlers), and for those the smaller br variant would cost more CPU than the render saved.
+  function addVariant(entry: Entry, encoding: Exclude<Encoding, "identity">, firstRender = false): Buffer {
     const body =
       encoding === "br"
         ? brotliCompressSync(entry.identity, {
             params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.identity.length },
           })
-        : gzipSync(entry.identity, { level: 9 });
+        : gzipSync(entry.identity, { level: firstRender ? zlib.Z_BEST_SPEED : 9 });
     entry.variants[encoding] = body;
     entry.bytes += body.length;
     if (lookup(entry.key) === entry) addBytes(entry, body.length);
@@ -166,7 +169,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       return;
     }
     let encoding = entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
-    const body = encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding));
+    if (cacheState === "MISS" && encoding === "br" && acceptsGzip(req.headers["accept-encoding"])) encoding = "gzip";
+    const body = encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding, cacheState === "MISS"));
     if (encoding !== "identity" && body.length >= entry.identity.length) encoding = "identity";
     let headers = entry.headers[encoding];
     if (!headers) {

@@ -2,6 +2,7 @@
 // React Router request handler (the @react-router/express adapter, plus a pre-read body and a safe URL).
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { isPrivatePath } from "./security.server";
@@ -16,11 +17,18 @@ function isMultipart(req: ExpressRequest): boolean {
 }
 
 export function refuse(res: ExpressResponse, status: number, message: string): void {
+  refusePlain(res, status, message);
+}
+
+/** A short plain-text refusal on any node response (express's or the direct page path's). */
+export function refusePlain(res: ServerResponse, status: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).type("text/plain; charset=utf-8").setHeader("Cache-Control", "no-store");
+  res.statusCode = status;
+  res.setHeader("Content-Type", "text/plain; charset=utf-8");
+  res.setHeader("Cache-Control", "no-store");
   res.end(`${message}\n`);
 }
 
@@ -114,7 +122,7 @@ interface RouteNode {
   children: RouteNode[];
 }
 
-function routeTree(build: ServerBuild): RouteNode[] {
+export function routeTree(build: ServerBuild): RouteNode[] {
   const nodes = new Map<string, RouteNode>();
   for (const route of Object.values(build.routes)) {
     if (!route) continue;
@@ -163,20 +171,30 @@ export function pageActionContentType(build: ServerBuild): RequestHandler {
 
 const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5})?$/i;
 
-function createFetchRequest(req: WithBody, res: ExpressResponse, protocol: "http" | "https"): Request | null {
+/**
+ * The fetch Request React Router sees for a node request, or null when its target or method cannot be
+ * one. `protocol` is the scheme as the server decided it (trust proxy). Shared by the express route and
+ * the direct page path (direct-page.server.ts).
+ */
+export function fetchRequestFrom(
+  req: IncomingMessage & { preReadBody?: Buffer },
+  res: ServerResponse,
+  protocol: string,
+): Request | null {
+  const target = req.url ?? "";
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
   // cannot steer the URL the app sees.
-  if (!req.originalUrl.startsWith("/") || req.originalUrl.startsWith("//")) return null;
+  if (!target.startsWith("/") || target.startsWith("//")) return null;
   // A malformed Host ("[::1", a bad port) is treated as no host at all: the app sees "localhost".
-  const hostHeader = req.get("host") ?? "";
+  const hostHeader = req.headers.host ?? "";
   let host = SAFE_HOST.test(hostHeader) ? hostHeader : "localhost";
   let url: URL;
   try {
-    url = new URL(`${protocol}://${host}${req.originalUrl}`);
+    url = new URL(`${protocol}://${host}${target}`);
   } catch {
     host = "localhost";
     try {
-      url = new URL(`${protocol}://${host}${req.originalUrl}`);
+      url = new URL(`${protocol}://${host}${target}`);
     } catch {
       return null;
     }
@@ -208,6 +226,21 @@ function createFetchRequest(req: WithBody, res: ExpressResponse, protocol: "http
   }
 }
 
+/** A route's response headers onto the node response: a route's own header replaces a server-wide default. */
+export function copyResponseHeaders(response: Response, res: ServerResponse, path: string): void {
+  for (const [key, value] of response.headers.entries()) {
+    if (key === "set-cookie") continue;
+    res.setHeader(key, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) {
+    const earlier = res.getHeader("set-cookie");
+    res.setHeader("Set-Cookie", [...(earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [String(earlier)]), ...cookies]);
+  }
+  // Admin and payment pages: whatever a route said, no cache keeps them.
+  if (isPrivatePath(path)) res.setHeader("Cache-Control", "no-store");
+}
+
 export function reactRouterHandler(options: {
   build: ServerBuild;
   /** The scheme the browser used (behind a TLS proxy: https), so the URL the app sees is the browser's. */
@@ -217,7 +250,7 @@ export function reactRouterHandler(options: {
   const handle = createRequestHandler(options.build, "production");
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const request = createFetchRequest(req, res, options.protocolOf(req));
+      const request = fetchRequestFrom(req as WithBody, res, options.protocolOf(req));
       if (!request) return refuse(res, 400, "Bad request");
       const response = await handle(request, options.getLoadContext(req, res));
       if (res.destroyed || res.writableEnded) {
@@ -226,14 +259,7 @@ export function reactRouterHandler(options: {
       }
       res.statusMessage = response.statusText;
       res.status(response.status);
-      // A route's own header (e.g. a stricter Referrer-Policy) replaces the server-wide default.
-      for (const [key, value] of response.headers.entries()) {
-        if (key === "set-cookie") continue;
-        res.setHeader(key, value);
-      }
-      for (const cookie of response.headers.getSetCookie()) res.append("Set-Cookie", cookie);
-      // Admin and payment pages: whatever a route said, no cache keeps them.
-      if (isPrivatePath(req.path)) res.setHeader("Cache-Control", "no-store");
+      copyResponseHeaders(response, res, req.path);
       if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
       if (!response.body) return void res.end();
       try {
