@@ -303,7 +303,7 @@ describe("admin inbox: mark answered", () => {
 describe("owner's link after the admin acted (issue #12 item 8: say what happened)", () => {
   const adminPost = async (form: Record<string, string>) => {
     const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
-    return http(app, "/admin/inquiries", { cookie, form, headers: { Origin: new URL(app.url).origin } });
+    return http(app, "/admin/inquiries", { cookie, form, headers: { Origin: app.origin } });
   };
 
   it("after a refund in the inbox, says the fee was refunded, not that the reply window has ended", async () => {
