@@ -48,9 +48,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const heading = status === 404 ? "Page not found" : status < 500 ? "Request refused" : "Something went wrong";
   if (status >= 500) console.error(error);
+  const siteName = isRouteErrorResponse(error) && typeof error.data?.siteName === "string" ? error.data.siteName : null;
   return (
     <main className="mx-auto max-w-xl px-6 py-24 text-center">
-      <title>{heading}</title>
+      <title>{siteName ? `${heading} | ${siteName}` : heading}</title>
       <meta name="description" content={status === 404 ? "There is nothing at this address." : "Please try again in a moment."} />
       <h1 className="text-3xl font-semibold">{heading}</h1>
       <p className="mt-4 text-slate-300">

@@ -1,7 +1,9 @@
 import { data } from "react-router";
+import { env } from "../server/env.server";
 
 export function loader() {
-  throw data(null, { status: 404 });
+  // The error boundary's title names the site, as every other page's title does.
+  throw data({ siteName: env.SITE_NAME }, { status: 404 });
 }
 
 export default function NotFound() {

@@ -155,6 +155,26 @@ test("inline price edit: Save, Cancel and an invalid price", async ({ page, app 
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("$2,750.50");
 });
 
+test("with JavaScript, Escape cancels the inline price edit and a new sort applies at once", async ({ page, app, javaScriptOn }) => {
+  test.skip(!javaScriptOn, "Keyboard shortcuts and applying a select on change need JavaScript; without it Cancel and Search do this.");
+  const name = uniqueDomainName("escape");
+  insertDomain(app.db(), { name, priceCents: 150_000 });
+  await signInAdmin(page);
+  await page.goto(`/admin?q=${name}`);
+  const row = page.getByRole("row").filter({ hasText: name });
+  await row.getByRole("link", { name: `Edit price of ${name}` }).click();
+  const input = row.getByLabel(`New price for ${name}`);
+  await input.fill("9");
+  await input.press("Escape");
+  await expect(input).toBeHidden();
+  await expect(row).toContainText("$1,500");
+  expect(app.db().prepare("SELECT asking_price_cents FROM domains WHERE domain_name = ?").pluck().get(name)).toBe(150_000);
+
+  await page.getByLabel("Sort by").selectOption("price-asc");
+  await expect(page).toHaveURL(/sort=price-asc/);
+  await expect(page).toHaveURL(new RegExp(`q=${name}`));
+});
+
 test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({ page, app, javaScriptOn }) => {
   const name = uniqueDomainName("delete");
   const id = insertDomain(app.db(), { name, priceCents: 10_000 });

@@ -34,6 +34,14 @@ function rowText(html: string, name: string): string {
 }
 
 describe("per-domain funnel in the admin", () => {
+  it("says the highest day had 0 views when no day had any (not 1)", async () => {
+    const name = uniqueDomainName("noviews");
+    const id = insertDomain(app.db(), { name, priceCents: 100 });
+    const text = visibleText((await http(app, `/admin/domains/${id}`, { cookie })).body);
+    expect(text).toMatch(/Views \(highest day: 0 ?\)/);
+    expect(text).not.toMatch(/highest day: 1\b/);
+  });
+
   it("counts scripted visits, inquiries started and paid, shows them in the table, sorted, and on the detail page", async () => {
     const popular = newDomain("popular");
     const quiet = newDomain("quiet");

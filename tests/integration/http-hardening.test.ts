@@ -141,7 +141,7 @@ describe("page meta", () => {
     ["/admin", /Admin Login/],
     ["/domain/not-listed-anywhere", /Domain not found/],
     ["/payment/not-listed-anywhere", /Domain not found/],
-    ["/no/such/page", /Page not found/],
+    ["/no/such/page", /^Page not found \| DomainVault$/],
   ])("%s has a real <title> and a description", async (urlPath, title) => {
     const { body } = await get(urlPath);
     const titles = [...body.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]!);

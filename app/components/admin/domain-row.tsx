@@ -100,6 +100,12 @@ function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serve
         step="0.01"
         min="0"
         autoFocus
+        onKeyDown={(event) => {
+          // Escape cancels, as the Cancel button does.
+          if (event.key !== "Escape") return;
+          event.preventDefault();
+          onClose();
+        }}
         defaultValue={centsToDollarText(row.asking_price_cents)}
         aria-label={`New price for ${row.domain_name}`}
         aria-invalid={error ? true : undefined}

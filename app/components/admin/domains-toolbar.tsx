@@ -19,7 +19,8 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
             Sort by
           </label>
           {/* Keyed by the sort: a column header link changes it by client-side navigation too. */}
-          <select key={sort} id="admin-sort" name="sort" defaultValue={sort} className={`${inputClass} w-48`}>
+          {/* With JavaScript a new sort applies at once; without it, with the Search button. */}
+          <select key={sort} id="admin-sort" name="sort" defaultValue={sort} onChange={(event) => event.currentTarget.form?.requestSubmit()} className={`${inputClass} w-48`}>
             {DOMAIN_SORTS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

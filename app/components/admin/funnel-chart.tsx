@@ -16,11 +16,12 @@ function dayLabel(day: string): string {
  * above their day; the same numbers are in a table for screen readers and for reading exact values.
  */
 export function FunnelChart({ days }: { days: FunnelDay[] }) {
-  const peak = Math.max(1, ...days.map((day) => day.views));
+  const highest = Math.max(0, ...days.map((day) => day.views));
+  const peak = Math.max(1, highest); // the scale; the caption says the real highest day, 0 included
   const totalViews = days.reduce((sum, day) => sum + day.views, 0);
   const first = days[0]?.day ?? "";
   const last = days[days.length - 1]?.day ?? "";
-  const summary = `Page views per day from ${dayLabel(first)} to ${dayLabel(last)}: ${totalViews.toLocaleString("en-US")} in total, at most ${peak.toLocaleString("en-US")} a day.`;
+  const summary = `Page views per day from ${dayLabel(first)} to ${dayLabel(last)}: ${totalViews.toLocaleString("en-US")} in total, at most ${highest.toLocaleString("en-US")} a day.`;
   return (
     <figure className="mt-4">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 24}`} className="h-auto w-full" role="img" aria-label={summary}>
@@ -47,7 +48,7 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
       <figcaption className="mt-2 flex flex-wrap gap-4 text-sm text-slate-300">
         <span>
           <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-sm bg-blue-500" />
-          Views (highest day: {peak.toLocaleString("en-US")})
+          Views (highest day: {highest.toLocaleString("en-US")})
         </span>
         <span>
           <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full bg-amber-300" />
