@@ -6,6 +6,7 @@ import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
 import { autoRefundTask } from "./auto-refund.server";
 import { outboxTask } from "./mail.server";
+import { reconcilerTask } from "./payments/reconciler.server";
 import { plannerStatsTask } from "./planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
 import { upsertAdmin } from "./users.server";
@@ -22,6 +23,7 @@ export function registerBackgroundTask(task: Task): void {
 registerBackgroundTask(outboxTask);
 registerBackgroundTask(plannerStatsTask);
 registerBackgroundTask(autoRefundTask);
+registerBackgroundTask(reconcilerTask);
 
 async function isBrandNewDatabase(): Promise<boolean> {
   const row = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'domains'`.execute(db);
