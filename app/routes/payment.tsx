@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
 import { PaymentStep } from "../components/payment/payment-step";
-import { PaymentSuccess } from "../components/payment/payment-success";
+import { PaymentNotice, PaymentSuccess } from "../components/payment/payment-success";
 import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
 import { useLiveFee } from "../components/use-live-fee";
 import { shortDomainName } from "../lib/domain-name";
@@ -11,37 +11,59 @@ import { findDomainByParam } from "../server/domains.server";
 import { env } from "../server/env.server";
 import { activeProviderName } from "../server/payments/index.server";
 import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
-import { findInquiryByPublicId } from "../server/payments/inquiries.server";
+import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { getInquiryFeeCents } from "../server/settings.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
 const PROVIDER_DOWN_TEXT = "We could not reach the payment provider. Please try again in a moment.";
 const CANCELED_TEXT = "Payment canceled. You have not been charged.";
+const PROCESSING_TEXT = "Payment processing: we will email you when it completes. There is nothing more to pay.";
+const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot be paid. You have not been charged.";
+const EXPIRED_TEXT = "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
 const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
-  const domain = findDomainByParam(params.domainName);
-  if (!domain) return data({ siteName, step: "not-found" as const }, { status: 404 });
-  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name) };
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
-  if (!publicId) {
-    return { siteName, step: "form" as const, domain: view, feeCents: getInquiryFeeCents(), testMode: activeProviderName() === "test" };
+  const domain = findDomainByParam(params.domainName);
+  // A domain deleted while its buyer was paying: the inquiry is still found, so the payment is recorded.
+  const delistedInquiry = !domain && publicId ? findInquiryForDelistedDomain(params.domainName, publicId) : null;
+  if (!domain && !delistedInquiry) return data({ siteName, step: "not-found" as const }, { status: 404 });
+  const domainName = domain?.domain_name ?? delistedInquiry!.domain_name;
+  const view = { name: domainName, short: shortDomainName(domainName) };
+  const formStep = (notice: string | null, values: Partial<InquiryValues> = {}) => ({
+    siteName,
+    step: "form" as const,
+    domain: view,
+    feeCents: getInquiryFeeCents(),
+    testMode: activeProviderName() === "test",
+    notice,
+    values,
+  });
+  if (!publicId) return formStep(null);
+  const found = delistedInquiry ?? findInquiryByPublicId(publicId);
+  if (!found || !domain || found.domain_id !== domain.id) {
+    if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
-  const found = findInquiryByPublicId(publicId);
-  if (!found || found.domain_id !== domain.id) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   let state;
   try {
-    state = await reconcileInquiry(found);
+    state = await reconcileInquiry(found!);
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found.id, error: (error as Error).message }));
-    state = { inquiry: found, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT };
+    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
+    state = { inquiry: found!, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT, processing: false };
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
-    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded" };
+    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded", delisted: !domain };
+  }
+  if (state.processing) return { siteName, step: "processing" as const, domain: view };
+  if (!domain) return { siteName, step: "delisted" as const, domain: view };
+  if (inquiry.expired_at) {
+    // Started again at today's fee, with what the buyer wrote.
+    const { name, email, phone, offer, message } = inquiry;
+    return formStep(EXPIRED_TEXT, { name, email, phone, offer, message });
   }
   const notice = url.searchParams.has("failed") ? PAYMENT_TEXTS.initFailed : url.searchParams.has("canceled") ? CANCELED_TEXT : null;
   return {
@@ -85,7 +107,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (form.intent === "checkout") {
     const inquiry = findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
-    if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
+    if (inquiry.status !== "pending" || inquiry.expired_at) return redirect(paymentPagePath(inquiry), 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {
@@ -118,9 +140,9 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               domainName={domain.name}
               feeCents={feeCents}
               testMode={loaderData.testMode}
-              error={actionData?.error ?? null}
+              error={actionData?.error ?? loaderData.notice}
               fieldErrors={actionData?.fieldErrors ?? {}}
-              values={actionData?.values ?? {}}
+              values={actionData?.values ?? loaderData.values}
               belowMinimum={actionData?.belowMinimum ?? false}
             />
           </>
@@ -131,7 +153,11 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
             <PaymentStep domainName={domain.name} {...loaderData.payment} />
           </>
         )}
-        {loaderData.step === "success" && <PaymentSuccess domainName={domain.name} refunded={loaderData.refunded} />}
+        {loaderData.step === "success" && (
+          <PaymentSuccess domainName={domain.name} refunded={loaderData.refunded} delisted={loaderData.delisted} />
+        )}
+        {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}
+        {loaderData.step === "delisted" && <PaymentNotice title="Domain no longer listed" text={DELISTED_TEXT} />}
       </section>
     </PageShell>
   );
@@ -153,7 +179,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData || loaderData.step === "not-found") {
     return [{ title: `Domain not found | ${siteName}` }, { name: "description", content: "Domain not found." }, { name: "robots", content: "noindex" }];
   }
-  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
+  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful", processing: "Payment processing", delisted: "Domain no longer listed" } as const;
   return [
     { title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` },
     { name: "description", content: `${loaderData.domain.name} is for sale. Send your inquiry to the owner.` },

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Domain, Inquiry } from "../../../db/schema";
+import { lookupCandidates } from "../../lib/domain-name";
 import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { nowIso } from "../clock.server";
 import { lazyStatement } from "../db.server";
@@ -71,6 +72,7 @@ const insertPaymentRef = lazyStatement<[{ refId: string; inquiryId: number; kind
   `INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
    VALUES (@refId, @inquiryId, @kind, @createdAt, @checkAt)`,
 );
+const selectDeletedDomain = lazyStatement<[number], { id: number }>("SELECT id FROM domains WHERE id = ? AND deleted_at IS NOT NULL");
 const setCheckoutId = lazyStatement<[string, number]>("UPDATE inquiries SET checkout_session_id = ? WHERE id = ?");
 
 export function createInquiry(options: {
@@ -101,6 +103,13 @@ export function createInquiry(options: {
 export function findInquiryByPublicId(publicId: string): Inquiry | null {
   if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId)) return null;
   return selectByPublicId().get(publicId) ?? null;
+}
+
+/** An inquiry whose domain was deleted (it is not live any more), named by the payment page's parameter. */
+export function findInquiryForDelistedDomain(domainParam: string, publicId: string): Inquiry | null {
+  const inquiry = findInquiryByPublicId(publicId);
+  if (!inquiry || !lookupCandidates(domainParam).includes(inquiry.domain_name)) return null;
+  return selectDeletedDomain().get(inquiry.domain_id) ? inquiry : null;
 }
 
 export function findInquiryByPaymentId(paymentId: string): Inquiry | null {

@@ -95,6 +95,16 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
   return state;
 }
 
+const askNow = lazyStatement<[string, string]>(
+  "UPDATE stray_payments SET next_attempt_at = ? WHERE payment_id = ? AND state = 'pending'",
+);
+
+/** Stripe said a pending refund changed (webhook): ask about it now rather than at its next check. */
+export async function followStrayRefund(paymentId: string): Promise<StrayPayment["state"] | null> {
+  if (askNow().run(nowIso(), paymentId).changes !== 1) return null;
+  return refundStrayPayment(paymentId);
+}
+
 /** Every due refund once; the reconciler's pass calls it. */
 export async function runStrayRefundPass(): Promise<void> {
   for (const { payment_id } of selectDue().all({ now: nowIso() })) {
