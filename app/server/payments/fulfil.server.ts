@@ -54,7 +54,7 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     return { ok: false, reason: "unknown_inquiry", message: "No inquiry belongs to this payment", state };
   }
   if (state.status !== "succeeded") {
-    if (inquiry.status !== "pending" && inquiry.payment_intent_id === state.paymentId) {
+    if ((inquiry.status === "paid" || inquiry.status === "refunded") && inquiry.payment_intent_id === state.paymentId) {
       // e.g. refunded later: the inquiry's own status already says so.
       return { ok: true, inquiry, newlyPaid: false };
     }

@@ -35,9 +35,7 @@ const rescheduleRef = lazyStatement<[{ refId: string; nextAt: string; checks: nu
   "UPDATE payment_refs SET checks = @checks, next_check_at = @nextAt WHERE ref_id = @refId AND done_at IS NULL",
 );
 const finishRef = lazyStatement<[string, string]>("UPDATE payment_refs SET done_at = ? WHERE ref_id = ? AND done_at IS NULL");
-const selectOpenRefsOf = lazyStatement<[number], PaymentRef>(
-  "SELECT * FROM payment_refs WHERE inquiry_id = ? AND done_at IS NULL",
-);
+const selectRefsOf = lazyStatement<[number], PaymentRef>("SELECT * FROM payment_refs WHERE inquiry_id = ?");
 const selectPendingRefunds = lazyStatement<[], { id: number }>(
   "SELECT id FROM inquiries WHERE refund_state = 'pending' AND status = 'paid' LIMIT 100",
 );
@@ -98,7 +96,8 @@ async function reconcileRef(ref: RefRow): Promise<void> {
  */
 async function expireInquiry(inquiry: Inquiry): Promise<"expired" | "paid" | "kept"> {
   const provider = getPaymentProvider(inquiry.provider as ProviderName);
-  for (const ref of selectOpenRefsOf().all(inquiry.id)) {
+  // Every payment ever made for it, even one the reconciler stopped asking about.
+  for (const ref of selectRefsOf().all(inquiry.id)) {
     const result = await checkRef(ref, inquiry.provider);
     if (result.ok) {
       finishRef().run(nowIso(), ref.ref_id);
