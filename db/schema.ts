@@ -73,6 +73,7 @@ export interface InquiriesTable {
   refund_id: string | null;
   refund_key_seq: Generated<number>;
   expired_at: string | null;
+  declines: Generated<number>;
 }
 
 export interface PaymentRefsTable {

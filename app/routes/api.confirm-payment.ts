@@ -8,6 +8,8 @@ import { fulfilPayment } from "../server/payments/fulfil.server";
 import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
 import { findInquiryByPaymentId, findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
+import { countDecline, providerAskRateLimit, throttledAsk, TOO_MANY_CHECKS_TEXT } from "../server/payments/card-testing.server";
+import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/api.confirm-payment";
 
 export async function action({ request }: Route.ActionArgs) {
@@ -22,7 +24,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
-    const result = await fulfilPayment(provider, { paymentId });
+    const ipKey = `provider-ask:${clientIp(request)}`;
+    if (!providerAskRateLimit.hit(ipKey)) {
+      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(providerAskRateLimit.retryAfterSeconds(ipKey)) });
+    }
+    const result = await throttledAsk(paymentId, () => fulfilPayment(provider, { paymentId }));
+    if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "requires_payment_method" && result.state.lastError) {
+      await countDecline(result.state.inquiryPublicId);
+    }
     if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "processing" && result.state.inquiryPublicId) {
       // Paid but not settled yet (e.g. a bank debit): recorded when it succeeds; the page says so.
       const inquiry = findInquiryByPublicId(result.state.inquiryPublicId);

@@ -13,6 +13,9 @@ import { activeProviderName } from "../server/payments/index.server";
 import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
 import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { getInquiryFeeCents } from "../server/settings.server";
+import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
+import type { ProviderName } from "../server/payments/index.server";
+import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
@@ -48,8 +51,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
   let state;
+  const askKey = `provider-ask:${clientIp(request)}`;
   try {
-    state = await reconcileInquiry(found!);
+    const mayAsk = found!.status !== "pending" || providerAskRateLimit.hit(askKey);
+    state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
     console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
     state = { inquiry: found!, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT, processing: false };
@@ -60,12 +65,18 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
   if (!domain) return { siteName, step: "delisted" as const, domain: view };
-  if (inquiry.expired_at) {
-    // Started again at today's fee, with what the buyer wrote.
+  if (inquiry.status === "failed") {
+    // Expired, or closed after repeated declines: started again at today's fee, with what the buyer wrote.
     const { name, email, phone, offer, message } = inquiry;
-    return formStep(EXPIRED_TEXT, { name, email, phone, offer, message });
+    return formStep(inquiry.expired_at ? EXPIRED_TEXT : TOO_MANY_DECLINES_TEXT, { name, email, phone, offer, message });
   }
-  const notice = url.searchParams.has("failed") ? PAYMENT_TEXTS.initFailed : url.searchParams.has("canceled") ? CANCELED_TEXT : null;
+  const notice = url.searchParams.has("failed")
+    ? PAYMENT_TEXTS.initFailed
+    : url.searchParams.has("paused")
+      ? PAYMENTS_PAUSED_TEXT
+      : url.searchParams.has("canceled")
+        ? CANCELED_TEXT
+        : null;
   return {
     siteName,
     step: "payment" as const,
@@ -107,7 +118,8 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (form.intent === "checkout") {
     const inquiry = findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
-    if (inquiry.status !== "pending" || inquiry.expired_at) return redirect(paymentPagePath(inquiry), 303);
+    if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
+    if (!mayCreatePayment(request, inquiry.provider as ProviderName)) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {

@@ -9,7 +9,8 @@ import { sql, type Kysely } from "kysely";
 //   inquiries        refund_state: NULL (none), 'pending' (the provider has not finished), 'gave_up'
 //                    (a refusal that will not change), 'settled' (the admin dealt with it);
 //                    refund_id, refund_key_seq (one idempotency key per attempt after a definite
-//                    failure), expired_at (a pending inquiry past 24 hours).
+//                    failure), expired_at (a pending inquiry past 24 hours), declines (card
+//                    declines counted against card testing).
 //   outbox           dead_at: a message refused permanently (SMTP 5xx) is not retried any more.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -24,6 +25,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`CREATE INDEX payment_refs_due ON payment_refs (next_check_at) WHERE done_at IS NULL`.execute(db);
   await sql`CREATE INDEX payment_refs_inquiry ON payment_refs (inquiry_id)`.execute(db);
+  // The site-wide cap on payments created per hour counts these.
+  await sql`CREATE INDEX payment_refs_created ON payment_refs (created_at)`.execute(db);
   // Payments already attached to pending inquiries are reconciled too.
   await sql`INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
             SELECT payment_intent_id, id, 'payment', created_at, created_at FROM inquiries
@@ -55,6 +58,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("inquiries").addColumn("refund_id", "text").execute();
   await db.schema.alterTable("inquiries").addColumn("refund_key_seq", "integer", (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable("inquiries").addColumn("expired_at", "text").execute();
+  await db.schema.alterTable("inquiries").addColumn("declines", "integer", (c) => c.notNull().defaultTo(0)).execute();
   await sql`CREATE INDEX inquiries_refund_state ON inquiries (refund_state) WHERE refund_state IS NOT NULL`.execute(db);
   await sql`CREATE INDEX inquiries_pending_created ON inquiries (created_at) WHERE status = 'pending'`.execute(db);
   await sql`CREATE INDEX inquiries_expired ON inquiries (expired_at) WHERE expired_at IS NOT NULL`.execute(db);
@@ -67,7 +71,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const index of ["inquiries_expired", "inquiries_pending_created", "inquiries_refund_state"]) {
     await sql`DROP INDEX IF EXISTS ${sql.raw(index)}`.execute(db);
   }
-  for (const column of ["expired_at", "refund_key_seq", "refund_id", "refund_state"]) {
+  for (const column of ["declines", "expired_at", "refund_key_seq", "refund_id", "refund_state"]) {
     await db.schema.alterTable("inquiries").dropColumn(column).execute();
   }
   await db.schema.dropTable("stray_payments").execute();

@@ -35,6 +35,8 @@ beforeAll(async () => {
       REFUND_RETRY_BASE_MS: "1500",
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      // Every call here comes from one address; the caps have their own server below.
+      MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "1000",
     },
   });
   setFeeCents(app.db(), 1999);
@@ -239,6 +241,72 @@ describe("finding 5: a payment still processing", () => {
     await pastFirstCheck();
     await waitFor(() => row(started.publicId).status === "paid", 10_000, "processing payment fulfilled");
     await waitFor(() => mailsTo(started.buyerEmail, "Receipt").length === 1, 10_000, "buyer receipt");
+  });
+});
+
+describe("finding 6: card testing", () => {
+  it("cancels the payment and closes the inquiry after 5 declines; the buyer is told", async () => {
+    const started = await startIntent("cardtesting");
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      fake.confirm(started.intentId, "pm_card_chargeDeclined");
+      const declined = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+      expect(declined.status).toBe(402);
+      expect(row(started.publicId).declines).toBe(attempt);
+    }
+    expect(fake.paymentIntents.get(started.intentId)!.status).toBe("canceled");
+    expect(row(started.publicId).status).toBe("failed");
+    const text = visibleText((await request(app, started.redirect)).body);
+    expect(text).toContain("This payment was declined too many times and has been canceled");
+    expect(text).not.toContain("Complete Payment");
+  });
+
+  it("asks Stripe about one payment at most once per 2 seconds however often the page and confirm are called", async () => {
+    const started = await startIntent("askonce");
+    const gets = () => fake.requestsTo("GET", `/v1/payment_intents/${started.intentId}`).length;
+    const before = gets();
+    const startedAt = Date.now();
+    const calls = [
+      ...Array.from({ length: 10 }, () => postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short })),
+      ...Array.from({ length: 10 }, () => request(app, started.redirect)),
+    ];
+    const answers = await Promise.all(calls);
+    expect(answers.every((answer) => answer.status < 500)).toBe(true);
+    // 20 calls: one question, plus at most one per 2 seconds the calls took (calls that came in
+    // while one was asked share its answer; later ones wait for the interval, so none is stale).
+    const asked = gets() - before;
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(asked).toBeLessThanOrEqual(1 + Math.floor((Date.now() - startedAt) / 2000));
+    expect(asked).toBeLessThan(4);
+  });
+
+  it("caps Stripe payments created per hour per address and site-wide", async () => {
+    const capped = await startAppServer({
+      env: {
+        STRIPE_SECRET_KEY: "sk_test_fake",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+        STRIPE_API_BASE: fake.url,
+        TRUST_PROXY: "true",
+        MAX_PAYMENTS_PER_HOUR: "3",
+        MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "2",
+      },
+    });
+    try {
+      setFeeCents(capped.db(), 1999);
+      const domain = newDomain(capped, { prefix: "caps" });
+      const start = (address: string) =>
+        postJson(capped, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER }, { "X-Forwarded-For": address });
+      expect((await start("203.0.113.1")).status).toBe(200);
+      expect((await start("203.0.113.1")).status).toBe(200);
+      const perAddress = await start("203.0.113.1");
+      expect(perAddress.status).toBe(429);
+      expect(perAddress.json.error).toBe("Too many payments are being started right now. Please try again later.");
+      expect((await start("203.0.113.2")).status).toBe(200);
+      expect((await start("203.0.113.3")).status).toBe(429);
+      expect(fake.requestsTo("POST", "/v1/payment_intents").filter((r) => r.body.metadata?.domain === domain.name)).toHaveLength(3);
+    } finally {
+      await capped.stop();
+      removeDataDir(capped);
+    }
   });
 });
 

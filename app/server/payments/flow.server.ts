@@ -8,6 +8,7 @@ import { offerFloorWarning } from "../offer-floor.server";
 import { clientIp } from "../rate-limit.server";
 import { getInquiryFeeCents } from "../settings.server";
 import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
+import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";
 import {
   attachCheckout,
@@ -39,6 +40,7 @@ export function startInquiry(request: Request, domain: Domain, raw: Record<strin
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
+  if (!mayCreatePayment(request, provider)) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
   try {
     // One transaction: a free inquiry is stored fulfilled or not at all.
     return sqlite.transaction((): StartResult => {
@@ -128,12 +130,14 @@ export async function reconcileInquiry(inquiry: Inquiry): Promise<PaymentStepSta
   let lastError: string | null = null;
   let processing = false;
   if (inquiry.checkout_session_id) {
-    const result = await fulfilPayment(provider, { checkoutId: inquiry.checkout_session_id });
+    const checkoutId = inquiry.checkout_session_id;
+    const result = await throttledAsk(checkoutId, () => fulfilPayment(provider, { checkoutId }));
     if (result.ok) return { ...done, inquiry: result.inquiry };
     processing ||= isTaken(result);
   }
   if (inquiry.payment_intent_id) {
-    const result = await fulfilPayment(provider, { paymentId: inquiry.payment_intent_id });
+    const paymentId = inquiry.payment_intent_id;
+    const result = await throttledAsk(paymentId, () => fulfilPayment(provider, { paymentId }));
     if (result.ok) return { ...done, inquiry: result.inquiry };
     clientSecret = result.state?.clientSecret ?? null;
     lastError = result.state?.lastError ?? null;

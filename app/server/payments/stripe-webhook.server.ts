@@ -10,6 +10,7 @@ import { getStripeClient } from "./stripe.server";
 import { refundInquiry } from "../refunds.server";
 import { findInquiryByPaymentId } from "./inquiries.server";
 import { followStrayRefund } from "./stray-payments.server";
+import { countDecline } from "./card-testing.server";
 
 const selectProcessed = lazyStatement<[string], { id: string }>("SELECT id FROM processed_events WHERE id = ?");
 const insertProcessed = lazyStatement<[string, string, string]>(
@@ -53,6 +54,11 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
     case "checkout.session.async_payment_succeeded": {
       const result = await fulfilPayment(provider, { checkoutId: event.data.object.id });
       outcome = result.ok ? "fulfilled" : result.reason;
+      break;
+    }
+    case "payment_intent.payment_failed": {
+      await countDecline(event.data.object.metadata?.inquiry_id);
+      outcome = "decline counted";
       break;
     }
     // A refund that was pending finished (or failed): the refund's state is asked of Stripe, not taken from the event.

@@ -76,7 +76,7 @@ function createPaymentRow(request: PaymentRequest): TestPaymentRow {
 
 export type CardConfirmation =
   | { ok: true; payment: PaymentState }
-  | { ok: false; message: string; payment: PaymentState | null };
+  | { ok: false; message: string; payment: PaymentState | null; declined?: boolean };
 
 export interface TestPaymentProvider extends PaymentProvider {
   /** What Stripe.js does for a real card: confirm the payment named by its client secret. */
@@ -157,7 +157,7 @@ export function createTestProvider(): TestPaymentProvider {
       const check = checkTestCard(card);
       if (check.outcome !== "approved") {
         if (check.outcome === "declined") recordDecline().run(check.message, nowIso(), row.id);
-        return { ok: false, message: check.message, payment: toState(selectPayment().get(row.id)!) };
+        return { ok: false, message: check.message, payment: toState(selectPayment().get(row.id)!), declined: check.outcome === "declined" };
       }
       markSucceeded().run(nowIso(), row.id);
       return { ok: true, payment: toState(selectPayment().get(row.id)!) };
