@@ -20,6 +20,8 @@ beforeAll(async () => {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.url,
       MAIL_RETRY_BASE_MS: "50",
+      // Every buyer here shares one address; the card-testing caps are tested in money-path.test.ts.
+      MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "1000",
     },
   });
 });
