@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (!providerAskRateLimit.hit(ipKey)) {
       return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(providerAskRateLimit.retryAfterSeconds(ipKey)) });
     }
-    const result = await throttledAsk(paymentId, () => fulfilPayment(provider, { paymentId }));
+    const result = await throttledAsk(`confirm:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
     if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "requires_payment_method" && result.state.lastError) {
       await countDecline(result.state.inquiryPublicId);
     }

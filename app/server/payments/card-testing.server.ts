@@ -4,8 +4,9 @@
 //     declines); at MAX_DECLINES its payments are canceled and the inquiry is closed;
 //   - Stripe payments created per hour are capped site-wide (MAX_PAYMENTS_PER_HOUR, counted in SQLite
 //     so every process sees them) and per client address (MAX_PAYMENTS_PER_ADDRESS_PER_HOUR);
-//   - the payment page and the confirm call ask the provider about one payment at most once per
-//     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk).
+//   - the payment page and the confirm call each ask the provider about one payment at most once per
+//     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk). Each has its own key, so the
+//     buyer's confirm right after the page loaded is not held back.
 import type { Inquiry } from "../../../db/schema";
 import { now } from "../clock.server";
 import { lazyStatement } from "../db.server";

@@ -131,13 +131,13 @@ export async function reconcileInquiry(inquiry: Inquiry): Promise<PaymentStepSta
   let processing = false;
   if (inquiry.checkout_session_id) {
     const checkoutId = inquiry.checkout_session_id;
-    const result = await throttledAsk(checkoutId, () => fulfilPayment(provider, { checkoutId }));
+    const result = await throttledAsk(`page:${checkoutId}`, () => fulfilPayment(provider, { checkoutId }));
     if (result.ok) return { ...done, inquiry: result.inquiry };
     processing ||= isTaken(result);
   }
   if (inquiry.payment_intent_id) {
     const paymentId = inquiry.payment_intent_id;
-    const result = await throttledAsk(paymentId, () => fulfilPayment(provider, { paymentId }));
+    const result = await throttledAsk(`page:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
     if (result.ok) return { ...done, inquiry: result.inquiry };
     clientSecret = result.state?.clientSecret ?? null;
     lastError = result.state?.lastError ?? null;
