@@ -50,14 +50,16 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!found || !domain || found.domain_id !== domain.id) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
-  let state;
+  let state: Awaited<ReturnType<typeof reconcileInquiry>>;
   const askKey = `provider-ask:${clientIp(request)}`;
   try {
     const mayAsk = found!.status !== "pending" || providerAskRateLimit.hit(askKey);
     state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
     console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
-    state = { inquiry: found!, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT, processing: false };
+    // Busy while recording: the provider has just said the payment succeeded, so no Pay button is offered.
+    if (isDatabaseBusy(error)) return { siteName, step: "busy" as const, domain: view, message: BUSY_MESSAGE };
+    state = { inquiry: found!, clientSecret: null, lastError: PROVIDER_DOWN_TEXT, processing: false };
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
@@ -170,6 +172,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
         )}
         {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}
         {loaderData.step === "delisted" && <PaymentNotice title="Domain no longer listed" text={DELISTED_TEXT} />}
+        {loaderData.step === "busy" && <PaymentNotice title="Payment processing" text={loaderData.message} />}
       </section>
     </PageShell>
   );
@@ -191,7 +194,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData || loaderData.step === "not-found") {
     return [{ title: `Domain not found | ${siteName}` }, { name: "description", content: "Domain not found." }, { name: "robots", content: "noindex" }];
   }
-  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful", processing: "Payment processing", delisted: "Domain no longer listed" } as const;
+  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful", processing: "Payment processing", delisted: "Domain no longer listed", busy: "Payment processing" } as const;
   return [
     { title: `${titles[loaderData.step]}: ${loaderData.domain.name} | ${siteName}` },
     { name: "description", content: `${loaderData.domain.name} is for sale. Send your inquiry to the owner.` },
