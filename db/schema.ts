@@ -68,6 +68,42 @@ export interface InquiriesTable {
   refund_next_attempt_at: string | null;
   refund_last_error: string | null;
   refund_lease_until: string | null;
+  /** Migration 0080 (money path). NULL: no refund under way; see db/migrations/0080_money_path.ts. */
+  refund_state: "pending" | "gave_up" | "settled" | null;
+  refund_id: string | null;
+  refund_key_seq: Generated<number>;
+  expired_at: string | null;
+  declines: Generated<number>;
+}
+
+export interface PaymentRefsTable {
+  ref_id: string;
+  inquiry_id: number;
+  kind: "payment" | "checkout";
+  created_at: string;
+  checks: Generated<number>;
+  next_check_at: string;
+  done_at: string | null;
+}
+
+export type StrayPaymentState = "due" | "pending" | "refunded" | "gave_up" | "settled";
+
+/** A successful payment that cannot count for its inquiry and is refunded (migration 0080). */
+export interface StrayPaymentsTable {
+  payment_id: string;
+  inquiry_id: number | null;
+  provider: string;
+  reason: "duplicate" | "mismatch" | "expired";
+  amount_cents: number;
+  state: StrayPaymentState;
+  attempts: Generated<number>;
+  key_seq: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  refund_id: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface OutboxTable {
@@ -85,6 +121,8 @@ export interface OutboxTable {
   created_at: string;
   /** Claimed by a sending process until then (migration 0060); NULL when nobody is sending it. */
   lease_until: string | null;
+  /** Refused permanently (SMTP 5xx) after a few attempts: not retried, shown in the admin (0080). */
+  dead_at: string | null;
 }
 
 export interface ProcessedEventsTable {
@@ -98,7 +136,7 @@ export interface TestPaymentsTable {
   client_secret: string;
   amount_cents: number;
   currency: string;
-  status: "requires_payment_method" | "succeeded" | "failed" | "refunded";
+  status: "requires_payment_method" | "succeeded" | "failed" | "refunded" | "canceled";
   inquiry_public_id: string;
   domain_name: string;
   last_error: string | null;
@@ -153,6 +191,8 @@ export interface Database {
   domain_view_totals: DomainViewTotalsTable;
   content_version: ContentVersionTable;
   domain_totals: DomainTotalsTable;
+  payment_refs: PaymentRefsTable;
+  stray_payments: StrayPaymentsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

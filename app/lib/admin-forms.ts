@@ -44,6 +44,8 @@ export const NOTICES: Record<string, string> = {
   "inquiry-answered": "Inquiry marked as answered.",
   "inquiry-refunded": "Inquiry refunded.",
   "inquiry-already-refunded": "This inquiry was already refunded.",
+  "refund-pending": "Refund requested: the payment provider has not finished it yet.",
+  "problem-settled": "Marked as settled.",
   "response-window-updated": "Response window updated.",
   "inquiry-answer-refused": "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
 };

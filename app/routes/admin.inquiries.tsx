@@ -2,12 +2,13 @@ import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { AdminHeader } from "../components/admin/admin-header";
 import { InquiryCard } from "../components/admin/inquiry-card";
+import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
 import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin-actions.server";
-import { listInbox, markInquiryAnswered } from "../server/admin-inquiries.server";
+import { listInbox, listPaymentProblems, markInquiryAnswered, settleProblem } from "../server/admin-inquiries.server";
 import { env } from "../server/env.server";
 import { refundInquiry } from "../server/refunds.server";
 import { requireAdmin } from "../server/session.server";
@@ -24,8 +25,9 @@ const InboxQuery = z.object({
 });
 
 const InboxAction = z.object({
-  intent: z.enum(["answer", "refund"]),
-  id: z.coerce.number().int().positive(),
+  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment"]),
+  id: z.coerce.number().int().positive().optional(),
+  paymentId: z.string().max(255).optional(),
   returnTo: z.string().catch("/admin/inquiries"),
   confirmed: z.string().optional(),
 });
@@ -36,7 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
-  return { siteName: env.SITE_NAME, email: user.email, query, inbox, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
+  const problems = listPaymentProblems();
+  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -49,6 +52,15 @@ export async function action({ request }: Route.ActionArgs) {
     url.searchParams.set("notice", notice);
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
+  if (intent === "settle-payment") {
+    if (!parsed.data.paymentId || !settleProblem({ paymentId: parsed.data.paymentId })) return data({ error: "Nothing to settle." }, { status: 409 });
+    return back("problem-settled");
+  }
+  if (!id) return data({ error: "Unknown action." }, { status: 400 });
+  if (intent === "settle-refund") {
+    if (!settleProblem({ inquiryId: id })) return data({ error: "Nothing to settle." }, { status: 409 });
+    return back("problem-settled");
+  }
   if (intent === "answer") {
     return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
   }
@@ -57,16 +69,18 @@ export async function action({ request }: Route.ActionArgs) {
   const outcome = await refundInquiry(id);
   if (outcome.status === "refunded") return back("inquiry-refunded");
   if (outcome.status === "already-refunded") return back("inquiry-already-refunded");
+  if (outcome.status === "pending") return back("refund-pending");
   return data({ error: outcome.message }, { status: outcome.status === "not-found" ? 404 : outcome.status === "not-refundable" ? 409 : 502 });
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, query, inbox, notice } = loaderData;
+  const { email, query, inbox, problems, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} title="Inquiries" />
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
+      <PaymentProblems {...problems} />
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="filter-domain" className="text-sm text-slate-300">

@@ -7,20 +7,36 @@ import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.serv
 import { fulfilPayment } from "../server/payments/fulfil.server";
 import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
-import { findInquiryByPaymentId } from "../server/payments/inquiries.server";
+import { findInquiryByPaymentId, findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
+import { countDecline, providerAskRateLimit, throttledAsk, TOO_MANY_CHECKS_TEXT } from "../server/payments/card-testing.server";
+import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/api.confirm-payment";
 
 export async function action({ request }: Route.ActionArgs) {
   const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
   if (body instanceof Response) return body;
   const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id.slice(0, 255) : "";
-  const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
-  if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
+  const domainParam = typeof body.domain_name === "string" ? body.domain_name.slice(0, 300) : "";
   // A payment no inquiry points at any more (a second tab's payment) is still looked up, so it gets refunded.
-  const known = findInquiryByPaymentId(paymentId);
+  const known = paymentId ? findInquiryByPaymentId(paymentId) : null;
+  // A domain deleted while its buyer paid is not live any more; its inquiry still records the payment.
+  const domain = findDomainByParam(domainParam) ?? (known && findInquiryForDelistedDomain(domainParam, known.public_id) ? { id: known.domain_id } : null);
+  if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
-    const result = await fulfilPayment(provider, { paymentId });
+    const ipKey = `provider-ask:${clientIp(request)}`;
+    if (!providerAskRateLimit.hit(ipKey)) {
+      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(providerAskRateLimit.retryAfterSeconds(ipKey)) });
+    }
+    const result = await throttledAsk(`confirm:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
+    if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "requires_payment_method" && result.state.lastError) {
+      await countDecline(result.state.inquiryPublicId);
+    }
+    if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "processing" && result.state.inquiryPublicId) {
+      // Paid but not settled yet (e.g. a bank debit): recorded when it succeeds; the page says so.
+      const inquiry = findInquiryByPublicId(result.state.inquiryPublicId);
+      if (inquiry && inquiry.domain_id === domain.id) return jsonResponse({ ok: true, processing: true, redirect: paymentPagePath(inquiry) }, 202);
+    }
     if (!result.ok) {
       const message = result.reason === "not_succeeded" ? "The payment has not been completed." : PAYMENT_TEXTS.confirmFailed;
       return jsonResponse({ error: message }, result.reason === "not_succeeded" ? 402 : result.reason === "not_found" ? 404 : 409);

@@ -4,6 +4,7 @@ import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.serv
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { clientIp } from "../server/rate-limit.server";
+import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/api.test-payments.confirm";
 
 export async function action({ request }: Route.ActionArgs) {
@@ -20,7 +21,10 @@ export async function action({ request }: Route.ActionArgs) {
     expiry: text("expiry"),
     cvc: text("cvc"),
   });
-  if (!result.ok) return jsonResponse({ error: result.message }, 402);
+  if (!result.ok) {
+    if (result.declined) await countDecline(result.payment?.inquiryPublicId);
+    return jsonResponse({ error: result.message }, 402);
+  }
   return jsonResponse({ status: result.payment.status, payment_intent_id: result.payment.paymentId });
 }
 

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
 import { PaymentStep } from "../components/payment/payment-step";
-import { PaymentSuccess } from "../components/payment/payment-success";
+import { PaymentNotice, PaymentSuccess } from "../components/payment/payment-success";
 import { BackLink, card, NotFoundView, PageShell } from "../components/ui";
 import { useLiveFee } from "../components/use-live-fee";
 import { displayDomainName, shortDomainName } from "../lib/domain-name";
@@ -11,46 +11,75 @@ import { findDomainByParam } from "../server/domains.server";
 import { env } from "../server/env.server";
 import { activeProviderName } from "../server/payments/index.server";
 import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
-import { findInquiryByPublicId } from "../server/payments/inquiries.server";
+import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { getInquiryFeeCents } from "../server/settings.server";
+import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
+import type { ProviderName } from "../server/payments/index.server";
+import { clientIp } from "../server/rate-limit.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
 const PROVIDER_DOWN_TEXT = "We could not reach the payment provider. Please try again in a moment.";
 const CANCELED_TEXT = "Payment canceled. You have not been charged.";
+const PROCESSING_TEXT = "Payment processing: we will email you when it completes. There is nothing more to pay.";
+const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot be paid. You have not been charged.";
+const EXPIRED_TEXT = "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
 const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
-  const domain = findDomainByParam(params.domainName);
-  if (!domain) return data({ siteName, step: "not-found" as const }, { status: 404 });
-  const view = { name: domain.domain_name, short: shortDomainName(domain.domain_name), display: displayDomainName(domain.domain_name) };
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
-  if (!publicId) {
-    return {
-      siteName,
-      step: "form" as const,
-      domain: view,
-      feeCents: getInquiryFeeCents(),
-      testMode: activeProviderName() === "test",
-      values: editedValues(url.searchParams.get("edit"), domain.id),
-    };
+  const domain = findDomainByParam(params.domainName);
+  // A domain deleted while its buyer was paying: the inquiry is still found, so the payment is recorded.
+  const delistedInquiry = !domain && publicId ? findInquiryForDelistedDomain(params.domainName, publicId) : null;
+  if (!domain && !delistedInquiry) return data({ siteName, step: "not-found" as const }, { status: 404 });
+  const domainName = domain?.domain_name ?? delistedInquiry!.domain_name;
+  const view = { name: domainName, short: shortDomainName(domainName), display: displayDomainName(domainName) };
+  const formStep = (notice: string | null, values: Partial<InquiryValues> = {}) => ({
+    siteName,
+    step: "form" as const,
+    domain: view,
+    feeCents: getInquiryFeeCents(),
+    testMode: activeProviderName() === "test",
+    notice,
+    values,
+  });
+  // "Edit details" on the payment step comes back here with the unpaid inquiry's values filled in.
+  if (!publicId) return formStep(null, (domain && editedValues(url.searchParams.get("edit"), domain.id)) || {});
+  const found = delistedInquiry ?? findInquiryByPublicId(publicId);
+  if (!found || !domain || found.domain_id !== domain.id) {
+    if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
-  const found = findInquiryByPublicId(publicId);
-  if (!found || found.domain_id !== domain.id) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
-  let state;
+  let state: Awaited<ReturnType<typeof reconcileInquiry>>;
+  const askKey = `provider-ask:${clientIp(request)}`;
   try {
-    state = await reconcileInquiry(found);
+    const mayAsk = found!.status !== "pending" || providerAskRateLimit.hit(askKey);
+    state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found.id, error: (error as Error).message }));
-    state = { inquiry: found, clientSecret: null, lastError: isDatabaseBusy(error) ? BUSY_MESSAGE : PROVIDER_DOWN_TEXT };
+    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
+    // Busy while recording: the provider has just said the payment succeeded, so no Pay button is offered.
+    if (isDatabaseBusy(error)) return { siteName, step: "busy" as const, domain: view, message: BUSY_MESSAGE };
+    state = { inquiry: found!, clientSecret: null, lastError: PROVIDER_DOWN_TEXT, processing: false };
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
-    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded" };
+    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded", delisted: !domain };
   }
-  const notice = url.searchParams.has("failed") ? PAYMENT_TEXTS.initFailed : url.searchParams.has("canceled") ? CANCELED_TEXT : null;
+  if (state.processing) return { siteName, step: "processing" as const, domain: view };
+  if (!domain) return { siteName, step: "delisted" as const, domain: view };
+  if (inquiry.status === "failed") {
+    // Expired, or closed after repeated declines: started again at today's fee, with what the buyer wrote.
+    const { name, email, phone, offer, message } = inquiry;
+    return formStep(inquiry.expired_at ? EXPIRED_TEXT : TOO_MANY_DECLINES_TEXT, { name, email, phone, offer, message });
+  }
+  const notice = url.searchParams.has("failed")
+    ? PAYMENT_TEXTS.initFailed
+    : url.searchParams.has("paused")
+      ? PAYMENTS_PAUSED_TEXT
+      : url.searchParams.has("canceled")
+        ? CANCELED_TEXT
+        : null;
   return {
     siteName,
     step: "payment" as const,
@@ -101,6 +130,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     const inquiry = findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
     if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
+    if (!mayCreatePayment(request, inquiry.provider as ProviderName)) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {
@@ -133,7 +163,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               domainName={domain.name}
               feeCents={feeCents}
               testMode={loaderData.testMode}
-              error={actionData?.error ?? null}
+              error={actionData?.error ?? loaderData.notice}
               fieldErrors={actionData?.fieldErrors ?? {}}
               values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
@@ -146,7 +176,12 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
             <PaymentStep domainName={domain.name} {...loaderData.payment} />
           </>
         )}
-        {loaderData.step === "success" && <PaymentSuccess domainName={domain.display} refunded={loaderData.refunded} />}
+        {loaderData.step === "success" && (
+          <PaymentSuccess domainName={domain.display} refunded={loaderData.refunded} delisted={loaderData.delisted} />
+        )}
+        {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}
+        {loaderData.step === "delisted" && <PaymentNotice title="Domain no longer listed" text={DELISTED_TEXT} />}
+        {loaderData.step === "busy" && <PaymentNotice title="Payment processing" text={loaderData.message} />}
       </section>
     </PageShell>
   );
@@ -168,7 +203,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData || loaderData.step === "not-found") {
     return [{ title: `Domain not found | ${siteName}` }, { name: "description", content: "Domain not found." }, { name: "robots", content: "noindex" }];
   }
-  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful" } as const;
+  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful", processing: "Payment processing", delisted: "Domain no longer listed", busy: "Payment processing" } as const;
   return [
     { title: `${titles[loaderData.step]}: ${loaderData.domain.display} | ${siteName}` },
     { name: "description", content: `${loaderData.domain.display} is for sale. Send your inquiry to the owner.` },

@@ -8,6 +8,7 @@ import { env } from "../server/env.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { clientIp } from "../server/rate-limit.server";
+import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/test-checkout";
 
 // The test provider's hosted checkout page (the no-JavaScript path): like Stripe Checkout, it is
@@ -49,6 +50,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     expiry: String(form.get("expiry") ?? ""),
     cvc: String(form.get("cvc") ?? ""),
   });
+  if (!result.ok && result.declined) await countDecline(result.payment?.inquiryPublicId);
   if (!result.ok) return data({ error: `Payment failed: ${result.message || PAYMENT_TEXTS.cardErrorFallback}` }, { status: 402 });
   return redirect(successUrl(checkout), 303);
 }

@@ -2,7 +2,9 @@
 import type { Inquiry } from "../../db/schema";
 import type { InboxStatus } from "../lib/admin-forms";
 import { lookupCandidates } from "../lib/domain-name";
-import { db } from "./db.server";
+import { db, lazyStatement } from "./db.server";
+import { listOpenStrayPayments, markStrayPaymentSettled } from "./payments/stray-payments.server";
+import { markRefundSettled } from "./refunds.server";
 import { markInquiryAnswered as markAnsweredOnce } from "./refund-promise.server";
 
 
@@ -59,4 +61,25 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
  */
 export async function markInquiryAnswered(id: number): Promise<boolean> {
   return markAnsweredOnce(id, "admin").ok;
+}
+
+export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
+export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
+
+const selectProblemRefunds = lazyStatement<[], ProblemRefund>(
+  `SELECT id, domain_name, email, amount_cents, refund_state, refund_id, last_error, refund_last_error FROM inquiries
+   WHERE status = 'paid' AND refund_state IN ('pending', 'gave_up') ORDER BY id DESC LIMIT 100`,
+);
+const selectDeadLetters = lazyStatement<[], DeadLetter>(
+  "SELECT id, kind, to_address, subject, attempts, last_error, dead_at FROM outbox WHERE dead_at IS NOT NULL ORDER BY id DESC LIMIT 100",
+);
+
+/** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
+export function listPaymentProblems() {
+  return { strays: listOpenStrayPayments(), refunds: selectProblemRefunds().all(), deadLetters: selectDeadLetters().all() };
+}
+
+/** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
+export function settleProblem(target: { inquiryId: number } | { paymentId: string }): boolean {
+  return "inquiryId" in target ? markRefundSettled(target.inquiryId) : markStrayPaymentSettled(target.paymentId);
 }

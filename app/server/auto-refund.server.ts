@@ -8,23 +8,21 @@
 // A provider failure releases the lease and schedules a retry with exponential backoff; the attempt
 // count, next attempt and last error stay on the inquiry for the admin inbox. Nothing is dropped.
 import type { Inquiry } from "../../db/schema";
-import { formatUsd } from "../lib/money";
 import { now, nowIso } from "./clock.server";
 import { lazyStatement, sqlite } from "./db.server";
 import { env } from "./env.server";
-import { queueEmail } from "./mail.server";
-import { formatUtc } from "./refund-promise.server";
-import { refundInquiry } from "./refunds.server";
+import { refundInquiry, type RefundOutcome } from "./refunds.server";
 
-/** Refunds one inquiry through the payment provider; resolves once the provider accepted the refund, throws otherwise. */
-export type RefundOneInquiry = (inquiryId: number) => Promise<unknown>;
+/** Refunds one inquiry through the payment provider (refunds.server.ts records the answer and emails the buyer). */
+export type RefundOneInquiry = (inquiryId: number, failedAttempts: number) => Promise<RefundOutcome>;
 
-export const REFUND_EMAIL_KIND = "refund";
+export { REFUND_EMAIL_KIND } from "./refunds.server";
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 const BATCH_SIZE = 25;
 
-const DUE = `status = 'paid' AND answered_at IS NULL AND amount_cents > 0
+// refund_state: a pending refund is followed by the reconciler; one that gave up or was settled waits for the admin.
+const DUE = `status = 'paid' AND answered_at IS NULL AND amount_cents > 0 AND refund_state IS NULL
   AND reply_deadline_at IS NOT NULL AND reply_deadline_at <= @now
   AND (refund_next_attempt_at IS NULL OR refund_next_attempt_at <= @now)
   AND (refund_lease_until IS NULL OR refund_lease_until <= @now)`;
@@ -36,11 +34,7 @@ const claim = lazyStatement<[{ now: string; lease: string; id: number }]>(
   `UPDATE inquiries SET refund_lease_until = @lease, refund_attempts = refund_attempts + 1 WHERE id = @id AND ${DUE}`,
 );
 const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
-const recordRefunded = lazyStatement<[{ now: string; id: number }]>(
-  `UPDATE inquiries SET status = 'refunded', refunded_at = coalesce(refunded_at, @now), refund_lease_until = NULL,
-     refund_next_attempt_at = NULL, refund_last_error = NULL
-   WHERE id = @id AND status IN ('paid', 'refunded') AND answered_at IS NULL`,
-);
+const releaseLease = lazyStatement<[number]>("UPDATE inquiries SET refund_lease_until = NULL WHERE id = ?");
 const recordFailure = lazyStatement<[{ error: string; retryAt: string; id: number }]>(
   `UPDATE inquiries SET refund_last_error = @error, refund_next_attempt_at = @retryAt, refund_lease_until = NULL
    WHERE id = @id AND status = 'paid'`,
@@ -54,51 +48,33 @@ export function refundBackoffMs(attempts: number): number {
   return Math.min(env.REFUND_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_BACKOFF_MS);
 }
 
-function refundEmailText(inquiry: Inquiry): string {
-  return [
-    `Hello ${inquiry.name},`,
-    "",
-    `The owner of ${inquiry.domain_name} did not confirm a reply to your inquiry by ${formatUtc(inquiry.reply_deadline_at!)}.`,
-    `As promised, your inquiry fee of ${formatUsd(inquiry.amount_cents)} has been refunded in full to your original payment method.`,
-    "Depending on your bank it can take 5-10 business days to appear on your statement.",
-    "",
-    `Reference: ${inquiry.public_id}`,
-  ].join("\n");
-}
-
 /** One inquiry: claim, refund, record. Returns what happened, for the pass's summary and the tests' logs. */
 async function refundOne(id: number, refund: RefundOneInquiry): Promise<"refunded" | "failed" | "skipped"> {
   const claimedAt = now();
   const claimed = claim().run({ now: claimedAt.toISOString(), lease: new Date(claimedAt.getTime() + LEASE_MS).toISOString(), id });
   if (claimed.changes !== 1) return "skipped";
+  const attempts = selectInquiry().get(id)?.refund_attempts ?? 1;
+  let outcome: RefundOutcome;
   try {
-    await refund(id);
+    outcome = await refund(id, attempts - 1);
   } catch (error) {
-    const message = ((error as Error).message || String(error)).slice(0, 500);
-    const attempts = selectInquiry().get(id)?.refund_attempts ?? 1;
-    const retryAt = new Date(now().getTime() + refundBackoffMs(attempts)).toISOString();
-    if (sqlite.open) recordFailure().run({ error: message, retryAt, id });
-    log("automatic refund failed", { inquiryId: id, attempt: attempts, retryAt, error: message }, "error");
-    return "failed";
+    outcome = { status: "failed", message: (error as Error).message || String(error), permanent: false };
   }
-  const recorded = sqlite.transaction(() => {
-    if (recordRefunded().run({ now: nowIso(), id }).changes !== 1) return null;
-    const inquiry = selectInquiry().get(id)!;
-    queueEmail({
-      kind: REFUND_EMAIL_KIND,
-      to: inquiry.email,
-      subject: `Your inquiry fee for ${inquiry.domain_name} has been refunded`,
-      text: refundEmailText(inquiry),
-      inquiryId: inquiry.id,
-    });
-    return inquiry;
-  })();
-  if (!recorded) {
-    log("refund accepted but the inquiry changed meanwhile", { inquiryId: id }, "error");
+  if (!sqlite.open) return "skipped";
+  if (outcome.status === "refunded" || outcome.status === "already-refunded") {
+    log("inquiry refunded automatically", { inquiryId: id });
+    return "refunded";
+  }
+  if (outcome.status === "pending") {
+    releaseLease().run(id);
+    log("automatic refund pending at the provider", { inquiryId: id, refundId: outcome.refundId });
     return "skipped";
   }
-  log("inquiry refunded automatically", { inquiryId: id, amountCents: recorded.amount_cents });
-  return "refunded";
+  const message = outcome.message.slice(0, 500);
+  const retryAt = new Date(now().getTime() + refundBackoffMs(attempts)).toISOString();
+  recordFailure().run({ error: message, retryAt, id });
+  log("automatic refund failed", { inquiryId: id, attempt: attempts, retryAt, error: message }, "error");
+  return "failed";
 }
 
 /** One pass over every due inquiry. Safe to run concurrently with itself and in other processes. */
@@ -153,11 +129,4 @@ export function createAutoRefundTask(refund: RefundOneInquiry) {
   };
 }
 
-/** The admin inbox's refund (refunds.server.ts), the one way a fee goes back: a refusal becomes an error to retry. */
-async function refundThroughProvider(inquiryId: number): Promise<void> {
-  const outcome = await refundInquiry(inquiryId);
-  if (outcome.status === "refunded" || outcome.status === "already-refunded") return;
-  throw new Error(outcome.message);
-}
-
-export const autoRefundTask = createAutoRefundTask(refundThroughProvider);
+export const autoRefundTask = createAutoRefundTask(refundInquiry);

@@ -66,6 +66,13 @@ const EnvSchema = z.object({
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
   /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
   REFUND_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /** How often the payment reconciler asks the provider about open payments (payments/reconciler.server.ts). */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
+  /** How long after a payment or checkout is created the reconciler first asks about it. */
+  PAYMENT_RECONCILE_AFTER_MS: z.coerce.number().int().min(0).max(86_400_000).default(120_000),
+  /** Card testing: Stripe payments (intents and checkouts) created per hour, site-wide and per client address. */
+  MAX_PAYMENTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** First retry delay of a failed automatic refund; doubles per attempt up to six hours. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
 });

@@ -43,7 +43,7 @@ const insertMessage = lazyStatement<[string, string, string | null, string, stri
 );
 const selectDue = lazyStatement<[{ now: string; limit: number }], OutboxRow>(
   `SELECT id, kind, to_address, reply_to, subject, text_body, inquiry_id, attempts FROM outbox
-   WHERE sent_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+   WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
    ORDER BY next_attempt_at, id LIMIT @limit`,
 );
 // Another process on the same database may be draining too: only the process whose UPDATE changed
@@ -51,18 +51,21 @@ const selectDue = lazyStatement<[{ now: string; limit: number }], OutboxRow>(
 // leaves the message to be sent again once its lease expires (at least once, never lost).
 const claimMessage = lazyStatement<[{ now: string; lease: string; id: number }]>(
   `UPDATE outbox SET lease_until = @lease
-   WHERE id = @id AND sent_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
+   WHERE id = @id AND sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
 );
 // A message another process holds a lease on is due again only when that lease runs out.
 const selectNextDue = lazyStatement<[], { next_attempt_at: string }>(
   `SELECT max(next_attempt_at, coalesce(lease_until, next_attempt_at)) AS next_attempt_at FROM outbox
-   WHERE sent_at IS NULL ORDER BY 1 LIMIT 1`,
+   WHERE sent_at IS NULL AND dead_at IS NULL ORDER BY 1 LIMIT 1`,
 );
 const markSent = lazyStatement<[string, number]>(
   "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
 );
 const markFailed = lazyStatement<[string, string, number]>(
   "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
+);
+const markDead = lazyStatement<[string, string, number]>(
+  "UPDATE outbox SET attempts = attempts + 1, last_error = ?, dead_at = ?, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
 );
 const markOwnerNotified = lazyStatement<[string, number]>(
   "UPDATE inquiries SET owner_notified_at = ? WHERE id = ? AND owner_notified_at IS NULL",
@@ -138,6 +141,16 @@ async function deliver(row: OutboxRow): Promise<void> {
   }
 }
 
+/**
+ * A permanent refusal (SMTP 5xx, e.g. "550 no such user") is tried a few times (a misconfigured
+ * server may be fixed meanwhile), then stops and shows in the admin inbox as undeliverable.
+ */
+export const DEAD_AFTER_ATTEMPTS = 3;
+function isPermanentRefusal(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
 function backoffMs(attempts: number): number {
   return Math.min(env.MAIL_RETRY_BASE_MS * 2 ** Math.min(attempts, 20), MAX_BACKOFF_MS);
 }
@@ -168,9 +181,13 @@ export async function drainOutbox(): Promise<void> {
         } catch (error) {
           const message = (error as Error).message.slice(0, 500);
           const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
-          if (sqlite.open) markFailed().run(message, retryAt, row.id);
+          const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
+          if (sqlite.open) {
+            if (dead) markDead().run(message, nowIso(), row.id);
+            else markFailed().run(message, retryAt, row.id);
+          }
           console.error(
-            JSON.stringify({ msg: "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt, error: message }),
+            JSON.stringify({ msg: dead ? "mail undeliverable" : "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }),
           );
         }
         if (!running) return;

@@ -6,6 +6,7 @@ import { env } from "./env.server";
 import { closeAllStreams } from "./events.server";
 import { autoRefundTask } from "./auto-refund.server";
 import { outboxTask } from "./mail.server";
+import { reconcilerTask } from "./payments/reconciler.server";
 import { plannerStatsTask } from "./planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "./settings.server";
 import { PasswordPolicyError, upsertAdmin } from "./users.server";
@@ -22,6 +23,7 @@ export function registerBackgroundTask(task: Task): void {
 registerBackgroundTask(outboxTask);
 registerBackgroundTask(plannerStatsTask);
 registerBackgroundTask(autoRefundTask);
+registerBackgroundTask(reconcilerTask);
 
 async function isBrandNewDatabase(): Promise<boolean> {
   const row = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'domains'`.execute(db);
@@ -53,7 +55,7 @@ function warnAboutPaymentSettings(): void {
   const warn = (msg: string) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg }));
   if (env.payments === "stripe" && !env.STRIPE_WEBHOOK_SECRET) {
     warn(
-      "STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused, so a buyer who pays and closes the tab is recorded (and the owner emailed) only when they come back to the payment page; set it to the signing secret of the endpoint /webhooks/stripe",
+      "STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused, so a buyer who pays and closes the tab is recorded (and the owner emailed) only when the payment reconciler next asks Stripe (minutes later, not at once), and refunds finished in the Stripe dashboard are seen late; set it to the signing secret of the endpoint /webhooks/stripe",
     );
   }
   if (env.payments === "stripe" && !env.STRIPE_PUBLISHABLE_KEY) {

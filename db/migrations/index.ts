@@ -9,6 +9,7 @@ import * as m0050 from "./0050_refund_promise";
 import * as m0051 from "./0051_inquiries_content_version";
 import * as m0060 from "./0060_outbox_lease";
 import * as m0070 from "./0070_refund_uncounts_inquiry";
+import * as m0080 from "./0080_money_path";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0051_inquiries_content_version": m0051,
   "0060_outbox_lease": m0060,
   "0070_refund_uncounts_inquiry": m0070,
+  "0080_money_path": m0080,
 };

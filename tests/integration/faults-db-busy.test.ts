@@ -163,6 +163,8 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
       expect(back.status).toBe(200);
       expect(back.body).toContain(BUSY_TEXT);
       expect(back.body).not.toContain("Payment Successful!");
+      // The payment went through: the page offers no second one while it cannot record it.
+      expect(back.body).not.toContain("Pay $");
 
       const fee = await adminPost(impatient, cookie, { intent: "fee", fee: "31.00" });
       replies.push({ what: "admin fee", status: fee.status });

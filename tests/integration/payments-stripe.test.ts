@@ -20,6 +20,8 @@ beforeAll(async () => {
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.url,
       MAIL_RETRY_BASE_MS: "50",
+      // Every buyer here shares one address; the card-testing caps are tested in money-path.test.ts.
+      MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "1000",
     },
   });
 });
@@ -238,6 +240,42 @@ describe("Stripe webhooks", () => {
     expect(inquiryCount(domain.id)).toBe(1);
     expect((await request(app, successUrl)).body).toContain("Payment Successful!");
     expect(inquiryCount(domain.id)).toBe(1);
+  });
+
+  it("refund.updated finishes a refund that was pending (asked of Stripe, not taken from the event)", async () => {
+    const { domain, intent } = await paidIntent();
+    expect((await sendWebhook(stripeEvent("payment_intent.succeeded", intent))).status).toBe(200);
+    const [inquiry] = inquiriesFor(domain.id);
+    // A second payment for the paid inquiry; Stripe answers its refund with "pending".
+    const twin = await new Stripe("sk_test_fake", { host: "127.0.0.1", port: Number(new URL(fake.url).port), protocol: "http" }).paymentIntents.create({
+      amount: 1999,
+      currency: "usd",
+      metadata: { inquiry_id: inquiry.public_id, domain: domain.name },
+    });
+    fake.confirm(twin.id);
+    fake.nextRefundStatus("pending");
+    expect((await sendWebhook(stripeEvent("payment_intent.succeeded", fake.paymentIntents.get(twin.id)!))).status).toBe(200);
+    const stray = () => app.db().prepare("SELECT state, refund_id FROM stray_payments WHERE payment_id = ?").get(twin.id) as { state: string; refund_id: string };
+    expect(stray().state).toBe("pending");
+    // An event claiming success while Stripe still says pending changes nothing.
+    const refund = fake.refunds.get(stray().refund_id)!;
+    expect((await sendWebhook(stripeEvent("refund.updated", { ...refund, status: "succeeded" }))).status).toBe(200);
+    expect(stray().state).toBe("pending");
+    fake.settleRefund(refund.id, "succeeded");
+    expect((await sendWebhook(stripeEvent("refund.updated", refund))).status).toBe(200);
+    expect(stray().state).toBe("refunded");
+  });
+
+  it("payment_intent.payment_failed counts declines: the fifth cancels the payment and closes the inquiry", async () => {
+    const domain = newDomain();
+    const created = await createIntent(domain);
+    const intentId = created.json.payment_intent_id;
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      fake.confirm(intentId, "pm_card_chargeDeclined");
+      expect((await sendWebhook(stripeEvent("payment_intent.payment_failed", { ...fake.paymentIntents.get(intentId)! }))).status).toBe(200);
+    }
+    expect(fake.paymentIntents.get(intentId)!.status).toBe("canceled");
+    expect(inquiriesFor(domain.id)[0]).toMatchObject({ status: "failed", declines: 5 });
   });
 
   it("answers 500 when Stripe cannot be reached, so Stripe retries, and the retry fulfils", async () => {

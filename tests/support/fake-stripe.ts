@@ -20,6 +20,8 @@ interface Failure {
   times: number;
   status: number;
   error: { type: string; message: string; code?: string };
+  /** Stored under the request's Idempotency-Key like any answer, so a retry with that key gets it again (Stripe does this for 24 h). */
+  stored?: boolean;
 }
 
 export interface FakeStripe {
@@ -43,6 +45,12 @@ export interface FakeStripe {
   confirm(paymentIntentId: string, paymentMethod?: "pm_card_visa" | "pm_card_chargeDeclined"): Json;
   /** What the buyer does on Checkout: pay; returns the success URL with the session id filled in. */
   completeCheckout(sessionId: string): { paymentIntent: Json; successUrl: string };
+  /** A bank debit or delayed method: the intent is processing until confirm() completes it. */
+  startProcessing(paymentIntentId: string): Json;
+  /** The next refunds are created with this status (Stripe: pending for some methods, or requires_action). */
+  nextRefundStatus(status: "succeeded" | "pending" | "requires_action" | "failed", times?: number): void;
+  /** What Stripe does later to a pending refund; a failed one gives the amount back to the intent. */
+  settleRefund(refundId: string, status: "succeeded" | "failed" | "canceled", failureReason?: string): Json;
   stop(): Promise<void>;
 }
 
@@ -74,12 +82,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, { status: number; body: Json }>();
   const failures: Failure[] = [];
   const delays: { method: string; path: string; ms: number; times: number }[] = [];
+  const refundStatuses: string[] = [];
   let base = "";
 
   function confirm(intentId: string, paymentMethod = "pm_card_visa"): Json {
     const intent = paymentIntents.get(intentId);
     if (!intent) throw new Error(`no payment intent ${intentId}`);
-    if (intent.status === "succeeded") return intent;
+    if (intent.status === "succeeded" || intent.status === "canceled") return intent;
     if (paymentMethod === "pm_card_chargeDeclined") {
       intent.status = "requires_payment_method";
       intent.last_payment_error = { type: "card_error", code: "card_declined", message: "Your card was declined." };
@@ -139,6 +148,27 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const intent = paymentIntents.get(match[1]!);
       return intent ? { status: 200, body: intent } : missing("payment_intent", match[1]!);
     }
+    if ((match = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && method === "POST") {
+      const intent = paymentIntents.get(match[1]!);
+      if (!intent) return missing("payment_intent", match[1]!);
+      if (!["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"].includes(intent.status)) {
+        return unexpectedState(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`);
+      }
+      intent.status = "canceled";
+      intent.cancellation_reason = body.cancellation_reason ?? null;
+      return { status: 200, body: intent };
+    }
+    if ((match = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === "POST") {
+      const session = sessions.get(match[1]!);
+      if (!session) return missing("checkout.session", match[1]!);
+      if (session.status !== "open") return unexpectedState("Only Checkout Sessions with a status of open can be expired.");
+      session.status = "expired";
+      return { status: 200, body: session };
+    }
+    if ((match = /^\/v1\/refunds\/([^/]+)$/.exec(path)) && method === "GET") {
+      const refund = refunds.get(match[1]!);
+      return refund ? { status: 200, body: refund } : missing("refund", match[1]!);
+    }
     if ((match = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path)) && method === "POST") {
       if (!paymentIntents.has(match[1]!)) return missing("payment_intent", match[1]!);
       const intent = confirm(match[1]!, body.payment_method);
@@ -181,11 +211,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (intent.status !== "succeeded") {
         return { status: 400, body: errorBody({ type: "invalid_request_error", message: "This PaymentIntent has no successful charge to refund." }) };
       }
-      const refund = { id: id("re"), object: "refund", amount: intent.amount, payment_intent: intent.id, status: "succeeded", currency: intent.currency };
+      if ((intent.amount_refunded ?? 0) >= intent.amount_received) {
+        return { status: 400, body: errorBody({ type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${intent.latest_charge} has already been refunded.` }) };
+      }
+      const status = refundStatuses.shift() ?? "succeeded";
+      const refund = { id: id("re"), object: "refund", amount: intent.amount_received, payment_intent: intent.id, charge: intent.latest_charge, status, failure_reason: status === "failed" ? "expired_or_canceled_card" : null, currency: intent.currency };
       refunds.set(refund.id, refund);
+      if (status !== "failed" && status !== "canceled") intent.amount_refunded = (intent.amount_refunded ?? 0) + refund.amount;
       return { status: 200, body: refund };
     }
     return { status: 404, body: errorBody({ type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` }) };
+  }
+
+  function unexpectedState(message: string) {
+    return { status: 400, body: errorBody({ type: "invalid_request_error", code: "payment_intent_unexpected_state", message }) };
   }
 
   function missing(kind: string, objectId: string) {
@@ -225,6 +264,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const failure = failures.find((f) => f.method === method && path.startsWith(f.path) && f.times > 0);
       if (failure) {
         failure.times -= 1;
+        const key = method === "POST" ? req.headers["idempotency-key"] : undefined;
+        if (failure.stored && typeof key === "string") idempotent.set(key, { status: failure.status, body: errorBody(failure.error) });
         return send(failure.status, errorBody(failure.error));
       }
       const key = method === "POST" ? req.headers["idempotency-key"] : undefined;
@@ -252,6 +293,26 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     clearDelays: () => void delays.splice(0),
     confirm: (intentId, paymentMethod) => confirm(intentId, paymentMethod),
     completeCheckout,
+    startProcessing: (intentId) => {
+      const intent = paymentIntents.get(intentId);
+      if (!intent) throw new Error(`no payment intent ${intentId}`);
+      intent.status = "processing";
+      return intent;
+    },
+    nextRefundStatus: (status, times = 1) => {
+      for (let i = 0; i < times; i += 1) refundStatuses.push(status);
+    },
+    settleRefund: (refundId, status, failureReason) => {
+      const refund = refunds.get(refundId);
+      if (!refund) throw new Error(`no refund ${refundId}`);
+      if (refund.status !== "failed" && status === "failed") {
+        const intent = paymentIntents.get(refund.payment_intent)!;
+        intent.amount_refunded -= refund.amount;
+      }
+      refund.status = status;
+      refund.failure_reason = status === "failed" ? (failureReason ?? "expired_or_canceled_card") : null;
+      return refund;
+    },
     stop: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -18,7 +18,8 @@ export interface TestSmtp {
 }
 
 /** acceptDelayMs: the server takes that long to accept each message (a slow mail server). */
-export async function startSmtp(port = 0, options: { acceptDelayMs?: number } = {}): Promise<TestSmtp> {
+/** refuseRecipients: recipients matching it are refused permanently (550), as a server does for an unknown user. */
+export async function startSmtp(port = 0, options: { acceptDelayMs?: number; refuseRecipients?: RegExp } = {}): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
   const state = { port };
@@ -28,6 +29,13 @@ export async function startSmtp(port = 0, options: { acceptDelayMs?: number } = 
       authOptional: true,
       disabledCommands: ["STARTTLS", "AUTH"],
       logger: false,
+      onRcptTo(address, _session, callback) {
+        if (options.refuseRecipients?.test(address.address)) {
+          const error = Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 });
+          return callback(error);
+        }
+        callback();
+      },
       onData(stream, session, callback) {
         let raw = "";
         stream.on("data", (chunk) => (raw += chunk));

@@ -36,7 +36,10 @@ export function useConfirmInquiry(domainName: string, returnPath: string) {
   const navigate = useNavigate();
   return async (paymentIntentId: string): Promise<string | null> => {
     const result = await postJson<{ ok: true }>("/api/confirm-payment", { payment_intent_id: paymentIntentId, domain_name: domainName });
-    if (!result.ok) return result.status === 0 ? PAYMENT_TEXTS.unexpected : (result.error ?? PAYMENT_TEXTS.confirmFailed);
+    // 402: the provider says the payment did not go through; the buyer may try again. Any other failure
+    // comes after the provider took the money: the page (which asks the provider itself) shows the
+    // outcome instead of a Pay button that would charge again.
+    if (!result.ok && result.status === 402) return result.error ?? PAYMENT_TEXTS.confirmFailed;
     navigate(returnPath, { replace: true });
     return null;
   };

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { primaryButton } from "../ui";
 
-export function PaymentSuccess({ domainName, refunded }: { domainName: string; refunded: boolean }) {
+export function PaymentSuccess({ domainName, refunded, delisted = false }: { domainName: string; refunded: boolean; delisted?: boolean }) {
   return (
     <div className="text-center">
       <div aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-500/15 text-3xl text-emerald-300">
@@ -12,7 +12,23 @@ export function PaymentSuccess({ domainName, refunded }: { domainName: string; r
       <p className="mt-3 text-slate-300">
         The owner will receive your contact information and message, and will reach out to you directly.
       </p>
+      {delisted && <p className="mt-3 text-slate-300">{`${domainName} was taken off the list while you paid; your inquiry was still delivered to its owner.`}</p>}
       {refunded && <p className="mt-3 text-slate-300">Your inquiry fee has since been refunded.</p>}
+      <Link to="/" className={`${primaryButton} mt-8`}>
+        Browse More Domains
+      </Link>
+    </div>
+  );
+}
+
+/** A payment outcome that is neither success nor a form: processing, or a domain gone while paying. */
+export function PaymentNotice({ title, text }: { title: string; text: string }) {
+  return (
+    <div className="text-center">
+      <h1 className="text-3xl font-semibold">{title}</h1>
+      <p role="status" className="mt-4 text-lg text-slate-200">
+        {text}
+      </p>
       <Link to="/" className={`${primaryButton} mt-8`}>
         Browse More Domains
       </Link>

@@ -7,7 +7,8 @@ import { env } from "../env.server";
 import { offerFloorWarning } from "../offer-floor.server";
 import { clientIp } from "../rate-limit.server";
 import { getInquiryFeeCents } from "../settings.server";
-import { fulfilFreeInquiry, fulfilPayment } from "./fulfil.server";
+import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
+import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";
 import {
   attachCheckout,
@@ -41,6 +42,7 @@ export function startInquiry(request: Request, domain: Domain, raw: Record<strin
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
+  if (!mayCreatePayment(request, provider)) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
   try {
     // One transaction: a free inquiry is stored fulfilled or not at all.
     return sqlite.transaction((): StartResult => {
@@ -111,6 +113,11 @@ export interface PaymentStepState {
   inquiry: Inquiry;
   clientSecret: string | null;
   lastError: string | null;
+  /**
+   * The provider took (or is taking) the buyer's money but it is not recorded yet: a payment still
+   * processing, or one whose recording failed. The page then offers no second payment.
+   */
+  processing: boolean;
 }
 
 /**
@@ -118,19 +125,29 @@ export interface PaymentStepState {
  * come back, or reloaded): a succeeded one is fulfilled here, so the success return needs no webhook.
  */
 export async function reconcileInquiry(inquiry: Inquiry): Promise<PaymentStepState> {
-  if (inquiry.status !== "pending" || inquiry.provider === "free") return { inquiry, clientSecret: null, lastError: null };
+  const done = { inquiry, clientSecret: null, lastError: null, processing: false };
+  if (inquiry.status !== "pending" || inquiry.provider === "free") return done;
   const provider = providerFor(inquiry);
   let clientSecret: string | null = null;
   let lastError: string | null = null;
+  let processing = false;
   if (inquiry.checkout_session_id) {
-    const result = await fulfilPayment(provider, { checkoutId: inquiry.checkout_session_id });
-    if (result.ok) return { inquiry: result.inquiry, clientSecret: null, lastError: null };
+    const checkoutId = inquiry.checkout_session_id;
+    const result = await throttledAsk(`page:${checkoutId}`, () => fulfilPayment(provider, { checkoutId }));
+    if (result.ok) return { ...done, inquiry: result.inquiry };
+    processing ||= isTaken(result);
   }
   if (inquiry.payment_intent_id) {
-    const result = await fulfilPayment(provider, { paymentId: inquiry.payment_intent_id });
-    if (result.ok) return { inquiry: result.inquiry, clientSecret: null, lastError: null };
+    const paymentId = inquiry.payment_intent_id;
+    const result = await throttledAsk(`page:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
+    if (result.ok) return { ...done, inquiry: result.inquiry };
     clientSecret = result.state?.clientSecret ?? null;
     lastError = result.state?.lastError ?? null;
+    processing ||= isTaken(result);
   }
-  return { inquiry: findInquiryByPublicId(inquiry.public_id) ?? inquiry, clientSecret, lastError };
+  return { inquiry: findInquiryByPublicId(inquiry.public_id) ?? inquiry, clientSecret, lastError, processing };
+}
+
+function isTaken(result: Extract<FulfilResult, { ok: false }>): boolean {
+  return result.reason === "not_succeeded" && result.state?.status === "processing";
 }

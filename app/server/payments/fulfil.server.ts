@@ -12,10 +12,11 @@ import { OWNER_INQUIRY_KIND, queueEmail } from "../mail.server";
 import { openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refund-promise.server";
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
+import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
 
 export type FulfilResult =
   | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
-  | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch"; message: string; state?: PaymentState };
+  | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired"; message: string; state?: PaymentState };
 
 export type PaymentReference = { paymentId: string } | { checkoutId: string };
 
@@ -54,7 +55,7 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     return { ok: false, reason: "unknown_inquiry", message: "No inquiry belongs to this payment", state };
   }
   if (state.status !== "succeeded") {
-    if (inquiry.status !== "pending" && inquiry.payment_intent_id === state.paymentId) {
+    if ((inquiry.status === "paid" || inquiry.status === "refunded") && inquiry.payment_intent_id === state.paymentId) {
       // e.g. refunded later: the inquiry's own status already says so.
       return { ok: true, inquiry, newlyPaid: false };
     }
@@ -64,11 +65,14 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     const message = `Payment ${state.paymentId} does not match the inquiry (amount ${state.amountCents} ${state.currency}, domain ${state.domainName})`;
     recordError().run(message, inquiry.id);
     log("payment mismatch", { inquiryId: inquiry.id, paymentId: state.paymentId, message });
+    // The buyer's money was taken but cannot count: it goes back (retried until it does).
+    recordStrayPayment({ paymentId: state.paymentId, inquiryId: inquiry.id, provider: provider.name, reason: "mismatch", amountCents: state.amountCents });
+    await refundStrayPayment(state.paymentId);
     return { ok: false, reason: "mismatch", message, state };
   }
 
   const paymentId = state.paymentId;
-  const outcome = sqlite.transaction((): "paid" | "already" | "duplicate" => {
+  const outcome = sqlite.transaction((): "paid" | "already" | "duplicate" | "expired" => {
     const paid = markPaid().run(nowIso(), paymentId, inquiry.id).changes === 1;
     if (paid) {
       incrementCount().run(nowIso(), inquiry.domain_id);
@@ -77,23 +81,21 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
       queueBuyerReceipt(paidInquiry);
       return "paid";
     }
-    return selectInquiry().get(inquiry.id)!.payment_intent_id === paymentId ? "already" : "duplicate";
+    const row = selectInquiry().get(inquiry.id)!;
+    // A payment for an inquiry that expired unpaid (its payments were canceled; one got through anyway).
+    const reason = row.status === "failed" ? "expired" : row.payment_intent_id === paymentId ? "already" : "duplicate";
+    if (reason !== "already") {
+      recordStrayPayment({ paymentId, inquiryId: inquiry.id, provider: provider.name, reason, amountCents: state.amountCents });
+    }
+    return reason;
   })();
 
   const current = selectInquiry().get(inquiry.id)!;
   if (outcome === "paid") log("inquiry paid", { inquiryId: inquiry.id, paymentId, amountCents: state.amountCents });
-  if (outcome === "duplicate") await refundDuplicate(provider, paymentId, current);
+  // A second successful payment (two tabs, two checkouts) is returned now; the reconciler retries a failure.
+  if (outcome === "duplicate" || outcome === "expired") await refundStrayPayment(paymentId);
+  if (outcome === "expired") return { ok: false, reason: "expired", message: "This inquiry expired; the payment is refunded.", state };
   return { ok: true, inquiry: current, newlyPaid: outcome === "paid" };
-}
-
-/** A second successful payment for an inquiry that is already paid (two tabs, two checkouts) is returned. */
-async function refundDuplicate(provider: PaymentProvider, paymentId: string, inquiry: Inquiry): Promise<void> {
-  try {
-    const refund = await provider.refund(paymentId, `duplicate-refund:${paymentId}`);
-    log("duplicate payment refunded", { inquiryId: inquiry.id, paymentId, refundId: refund.refundId });
-  } catch (error) {
-    console.error(JSON.stringify({ msg: "duplicate payment NOT refunded", inquiryId: inquiry.id, paymentId, error: (error as Error).message }));
-  }
 }
 
 /** Fee 0: no payment to check, the inquiry is fulfilled at once (the caller rate-limits). */

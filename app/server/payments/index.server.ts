@@ -4,7 +4,7 @@ import { createStripeProvider } from "./stripe.server";
 import { createTestProvider, type TestPaymentProvider } from "./test-provider.server";
 
 export type { PaymentProvider, PaymentState, ProviderName, RefundResult } from "./provider.server";
-export { PaymentNotFoundError } from "./provider.server";
+export { PaymentNotFoundError, RefundError } from "./provider.server";
 
 let stripeProvider: PaymentProvider | undefined;
 let testProvider: TestPaymentProvider | undefined;

@@ -2,10 +2,12 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Domain, Inquiry } from "../../../db/schema";
+import { lookupCandidates } from "../../lib/domain-name";
 import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { nowIso } from "../clock.server";
 import { lazyStatement } from "../db.server";
 import { createRateLimit } from "../rate-limit.server";
+import { env } from "../env.server";
 
 const requiredText = (max: number, label: string) =>
   z.string().trim().min(1, REQUIRED_FIELDS_MESSAGE).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
@@ -66,6 +68,11 @@ const insertInquiry = lazyStatement<
 const selectByPublicId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE public_id = ?");
 const selectByPaymentId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE payment_intent_id = ?");
 const setPaymentId = lazyStatement<[string, number]>("UPDATE inquiries SET payment_intent_id = ? WHERE id = ?");
+const insertPaymentRef = lazyStatement<[{ refId: string; inquiryId: number; kind: string; createdAt: string; checkAt: string }]>(
+  `INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
+   VALUES (@refId, @inquiryId, @kind, @createdAt, @checkAt)`,
+);
+const selectDeletedDomain = lazyStatement<[number], { id: number }>("SELECT id FROM domains WHERE id = ? AND deleted_at IS NOT NULL");
 const setCheckoutId = lazyStatement<[string, number]>("UPDATE inquiries SET checkout_session_id = ? WHERE id = ?");
 
 export function createInquiry(options: {
@@ -98,14 +105,31 @@ export function findInquiryByPublicId(publicId: string): Inquiry | null {
   return selectByPublicId().get(publicId) ?? null;
 }
 
+/** An inquiry whose domain was deleted (it is not live any more), named by the payment page's parameter. */
+export function findInquiryForDelistedDomain(domainParam: string, publicId: string): Inquiry | null {
+  const inquiry = findInquiryByPublicId(publicId);
+  if (!inquiry || !lookupCandidates(domainParam).includes(inquiry.domain_name)) return null;
+  return selectDeletedDomain().get(inquiry.domain_id) ? inquiry : null;
+}
+
 export function findInquiryByPaymentId(paymentId: string): Inquiry | null {
   return selectByPaymentId().get(paymentId) ?? null;
 }
 
 export function attachPayment(inquiry: Inquiry, paymentId: string): void {
   if (inquiry.payment_intent_id !== paymentId) setPaymentId().run(paymentId, inquiry.id);
+  recordPaymentRef(inquiry.id, "payment", paymentId);
 }
 
+/** The inquiry keeps its newest checkout; every checkout ever made stays in payment_refs for the reconciler. */
 export function attachCheckout(inquiry: Inquiry, checkoutId: string): void {
   if (inquiry.checkout_session_id !== checkoutId) setCheckoutId().run(checkoutId, inquiry.id);
+  recordPaymentRef(inquiry.id, "checkout", checkoutId);
+}
+
+/** Every payment and checkout made for an inquiry: the reconciler (reconciler.server.ts) asks about each. */
+export function recordPaymentRef(inquiryId: number, kind: "payment" | "checkout", refId: string): void {
+  const createdAt = nowIso();
+  const checkAt = new Date(Date.parse(createdAt) + env.PAYMENT_RECONCILE_AFTER_MS).toISOString();
+  insertPaymentRef().run({ refId, inquiryId, kind, createdAt, checkAt });
 }

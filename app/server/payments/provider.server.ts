@@ -35,7 +35,24 @@ export class PaymentNotFoundError extends Error {}
 
 export interface RefundResult {
   refundId: string;
+  /** Stripe's pending and requires_action are "pending": the money is not back yet. */
   status: "succeeded" | "pending" | "failed";
+  failureReason?: string | null;
+}
+
+/**
+ * A refund request that did not go through. `definite`: the provider answered (its idempotency key
+ * now replays this answer, so the next attempt needs a new key); otherwise (timeout, connection) the
+ * same key is used again. `permanent`: retrying cannot help (e.g. the charge is disputed).
+ */
+export class RefundError extends Error {
+  constructor(
+    message: string,
+    readonly definite: boolean,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export interface PaymentProvider {
@@ -50,5 +67,12 @@ export interface PaymentProvider {
   retrieveCheckoutUrl(checkoutId: string): Promise<string | null>;
   /** Resolves a completed checkout to its payment. */
   retrieveCheckoutPayment(checkoutId: string): Promise<PaymentState | null>;
+  /** Throws RefundError; a payment already refunded in full answers succeeded. */
   refund(paymentId: string, idempotencyKey: string): Promise<RefundResult>;
+  /** The current state of a refund that was pending. */
+  retrieveRefund(refundId: string): Promise<RefundResult>;
+  /** Cancels a payment that has not been paid; false when it can no longer be canceled (paid or processing). */
+  cancelPayment(paymentId: string): Promise<boolean>;
+  /** Closes a checkout page that is still open (no-op otherwise). */
+  expireCheckout(checkoutId: string): Promise<void>;
 }

@@ -7,6 +7,10 @@ import { env } from "../env.server";
 import { fulfilPayment } from "./fulfil.server";
 import { getPaymentProvider } from "./index.server";
 import { getStripeClient } from "./stripe.server";
+import { refundInquiry } from "../refunds.server";
+import { findInquiryByPaymentId } from "./inquiries.server";
+import { followStrayRefund } from "./stray-payments.server";
+import { countDecline } from "./card-testing.server";
 
 const selectProcessed = lazyStatement<[string], { id: string }>("SELECT id FROM processed_events WHERE id = ?");
 const insertProcessed = lazyStatement<[string, string, string]>(
@@ -28,6 +32,13 @@ export function verifyStripeEvent(rawBody: string, signature: string): Stripe.Ev
   }
 }
 
+async function followRefundsOf(paymentId: string): Promise<string> {
+  const inquiry = findInquiryByPaymentId(paymentId);
+  if (inquiry?.refund_state === "pending") return (await refundInquiry(inquiry.id)).status;
+  const stray = await followStrayRefund(paymentId);
+  return stray ?? "ignored";
+}
+
 /** Returns false for an event already handled. Throws when Stripe cannot be reached (Stripe retries). */
 export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
   if (selectProcessed().get(event.id)) return false;
@@ -43,6 +54,20 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
     case "checkout.session.async_payment_succeeded": {
       const result = await fulfilPayment(provider, { checkoutId: event.data.object.id });
       outcome = result.ok ? "fulfilled" : result.reason;
+      break;
+    }
+    case "payment_intent.payment_failed": {
+      await countDecline(event.data.object.metadata?.inquiry_id);
+      outcome = "decline counted";
+      break;
+    }
+    // A refund that was pending finished (or failed): the refund's state is asked of Stripe, not taken from the event.
+    case "refund.updated":
+    case "refund.failed":
+    case "charge.refunded": {
+      const intent = event.data.object.payment_intent;
+      const paymentId = typeof intent === "string" ? intent : intent?.id;
+      if (paymentId) outcome = await followRefundsOf(paymentId);
       break;
     }
   }

@@ -4,6 +4,8 @@ import Stripe from "stripe";
 import { env } from "../env.server";
 import {
   PaymentNotFoundError,
+  RefundError,
+  type RefundResult,
   type CheckoutRequest,
   type PaymentProvider,
   type PaymentRequest,
@@ -61,6 +63,22 @@ function toState(intent: Stripe.PaymentIntent): PaymentState {
 
 function isMissing(error: unknown): boolean {
   return error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing";
+}
+
+function toRefundResult(refund: Stripe.Refund): RefundResult {
+  const status = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
+  return { refundId: refund.id, status, failureReason: refund.failure_reason ?? null };
+}
+
+// Refusals that a retry cannot change: the admin settles these by hand.
+const PERMANENT_REFUND_CODES = new Set(["charge_disputed", "charge_expired_for_capture", "amount_too_large", "resource_missing"]);
+
+function toRefundError(error: unknown): RefundError {
+  const message = (error as Error).message || String(error);
+  if (!(error instanceof Stripe.errors.StripeError)) return new RefundError(message, false, false);
+  // No answer (timeout, connection): Stripe may not have seen the request, so the same key is reused.
+  if (error instanceof Stripe.errors.StripeConnectionError) return new RefundError(message, false, false);
+  return new RefundError(message, true, PERMANENT_REFUND_CODES.has(error.code ?? ""));
 }
 
 export function createStripeProvider(): PaymentProvider {
@@ -148,9 +166,45 @@ export function createStripeProvider(): PaymentProvider {
     },
 
     async refund(paymentId, idempotencyKey) {
-      const refund = await getStripeClient().refunds.create({ payment_intent: paymentId }, { idempotencyKey });
-      const status = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
-      return { refundId: refund.id, status };
+      try {
+        return toRefundResult(await getStripeClient().refunds.create({ payment_intent: paymentId }, { idempotencyKey }));
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeError && error.code === "charge_already_refunded") {
+          return { refundId: "already_refunded", status: "succeeded" };
+        }
+        throw toRefundError(error);
+      }
+    },
+
+    async retrieveRefund(refundId) {
+      try {
+        return toRefundResult(await getStripeClient().refunds.retrieve(refundId));
+      } catch (error) {
+        throw toRefundError(error);
+      }
+    },
+
+    async cancelPayment(paymentId) {
+      try {
+        await getStripeClient().paymentIntents.cancel(paymentId);
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return true;
+        // Stripe answers payment_intent_unexpected_state for a succeeded, processing or canceled intent.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state") {
+          return (await getStripeClient().paymentIntents.retrieve(paymentId)).status === "canceled";
+        }
+        throw error;
+      }
+    },
+
+    async expireCheckout(checkoutId) {
+      try {
+        const session = await getStripeClient().checkout.sessions.retrieve(checkoutId);
+        if (session.status === "open") await getStripeClient().checkout.sessions.expire(checkoutId);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
     },
   };
 }

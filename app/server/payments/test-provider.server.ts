@@ -8,6 +8,7 @@ import { lazyStatement, sqlite } from "../db.server";
 import { createRateLimit } from "../rate-limit.server";
 import {
   PaymentNotFoundError,
+  RefundError,
   type CheckoutRequest,
   type PaymentProvider,
   type PaymentRequest,
@@ -38,6 +39,9 @@ const recordDecline = lazyStatement<[string, string, string]>(
 );
 const markRefunded = lazyStatement<[string, string]>(
   "UPDATE test_payments SET status = 'refunded', updated_at = ? WHERE id = ? AND status = 'succeeded'",
+);
+const cancelPaymentRow = lazyStatement<[string, string]>(
+  "UPDATE test_payments SET status = 'canceled', updated_at = ? WHERE id = ? AND status = 'requires_payment_method'",
 );
 const insertCheckout = lazyStatement<[string, string, string, string, string]>(
   "INSERT OR IGNORE INTO test_checkouts (id, payment_id, success_url, cancel_url, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -72,7 +76,7 @@ function createPaymentRow(request: PaymentRequest): TestPaymentRow {
 
 export type CardConfirmation =
   | { ok: true; payment: PaymentState }
-  | { ok: false; message: string; payment: PaymentState | null };
+  | { ok: false; message: string; payment: PaymentState | null; declined?: boolean };
 
 export interface TestPaymentProvider extends PaymentProvider {
   /** What Stripe.js does for a real card: confirm the payment named by its client secret. */
@@ -125,8 +129,22 @@ export function createTestProvider(): TestPaymentProvider {
         if (row.status !== "succeeded") return false;
         return markRefunded().run(nowIso(), paymentId).changes === 1;
       })();
-      if (!refunded) throw new Error("Only a succeeded payment can be refunded");
+      if (!refunded) throw new RefundError("Only a succeeded payment can be refunded", true, false);
       return { refundId, status: "succeeded" };
+    },
+
+    async retrieveRefund(refundId) {
+      return { refundId, status: "succeeded" };
+    },
+
+    async cancelPayment(paymentId) {
+      cancelPaymentRow().run(nowIso(), paymentId);
+      const row = selectPayment().get(paymentId);
+      return !row || row.status === "canceled";
+    },
+
+    async expireCheckout() {
+      // The local checkout page closes with its payment (cancelPayment).
     },
 
     confirmWithCard(clientSecret, card) {
@@ -139,7 +157,7 @@ export function createTestProvider(): TestPaymentProvider {
       const check = checkTestCard(card);
       if (check.outcome !== "approved") {
         if (check.outcome === "declined") recordDecline().run(check.message, nowIso(), row.id);
-        return { ok: false, message: check.message, payment: toState(selectPayment().get(row.id)!) };
+        return { ok: false, message: check.message, payment: toState(selectPayment().get(row.id)!), declined: check.outcome === "declined" };
       }
       markSucceeded().run(nowIso(), row.id);
       return { ok: true, payment: toState(selectPayment().get(row.id)!) };

@@ -1,0 +1,103 @@
+// Card testing: fraudsters use open payment forms to try stolen cards, and each try costs the account
+// Stripe API calls and its reputation. Three bounds:
+//   - declines are counted per inquiry (confirm answers, payment_intent.payment_failed, test-card
+//     declines); at MAX_DECLINES its payments are canceled and the inquiry is closed;
+//   - Stripe payments created per hour are capped site-wide (MAX_PAYMENTS_PER_HOUR, counted in SQLite
+//     so every process sees them) and per client address (MAX_PAYMENTS_PER_ADDRESS_PER_HOUR);
+//   - the payment page and the confirm call each ask the provider about one payment at most once per
+//     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk). Each has its own key, so the
+//     buyer's confirm right after the page loaded is not held back.
+import type { Inquiry } from "../../../db/schema";
+import { now } from "../clock.server";
+import { lazyStatement } from "../db.server";
+import { env } from "../env.server";
+import { clientIp, createRateLimit } from "../rate-limit.server";
+import { getPaymentProvider, type ProviderName } from "./index.server";
+
+export const MAX_DECLINES = 5;
+export const TOO_MANY_DECLINES_TEXT =
+  "This payment was declined too many times and has been canceled. Please check with your bank, then send your inquiry again.";
+export const PAYMENTS_PAUSED_TEXT = "Too many payments are being started right now. Please try again later.";
+const ASK_INTERVAL_MS = 2_000;
+
+const bumpDeclines = lazyStatement<[string], Pick<Inquiry, "id" | "declines" | "provider">>(
+  "UPDATE inquiries SET declines = declines + 1 WHERE public_id = ? AND status = 'pending' RETURNING id, declines, provider",
+);
+const selectRefs = lazyStatement<[number], { ref_id: string; kind: "payment" | "checkout" }>(
+  "SELECT ref_id, kind FROM payment_refs WHERE inquiry_id = ?",
+);
+const closeInquiry = lazyStatement<[string, number]>("UPDATE inquiries SET status = 'failed', last_error = ? WHERE id = ? AND status = 'pending'");
+const countRecentPayments = lazyStatement<[string], { n: number }>("SELECT count(*) AS n FROM payment_refs WHERE created_at >= ?");
+
+/** One more decline for the inquiry; at MAX_DECLINES its payments are canceled and it is closed. */
+export async function countDecline(inquiryPublicId: string | null | undefined): Promise<void> {
+  if (!inquiryPublicId) return;
+  const row = bumpDeclines().get(inquiryPublicId);
+  if (!row || row.declines < MAX_DECLINES) return;
+  const provider = getPaymentProvider(row.provider as ProviderName);
+  for (const ref of selectRefs().all(row.id)) {
+    try {
+      if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
+      else await provider.expireCheckout(ref.ref_id);
+    } catch (error) {
+      console.error(JSON.stringify({ msg: "cancel after declines failed", inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }));
+    }
+  }
+  closeInquiry().run(TOO_MANY_DECLINES_TEXT, row.id);
+  console.error(JSON.stringify({ msg: "inquiry closed after repeated declines", inquiryId: row.id, declines: row.declines }));
+}
+
+export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
+  return inquiry.status === "failed" && !inquiry.expired_at && inquiry.declines >= MAX_DECLINES;
+}
+
+// Per address, like createRateLimit but with the limit read from env at each call (a setting).
+let addressCounts = new Map<string, { count: number; resetAt: number }>();
+
+/** Whether a new Stripe payment may be created for this request (and counts it when it may). */
+export function mayCreatePayment(request: Request, provider: ProviderName | "free"): boolean {
+  if (provider !== "stripe") return true;
+  const hourAgo = new Date(now().getTime() - 60 * 60 * 1000).toISOString();
+  if (countRecentPayments().get(hourAgo)!.n >= env.MAX_PAYMENTS_PER_HOUR) return false;
+  const key = clientIp(request);
+  const at = Date.now();
+  if (addressCounts.size > 100_000) addressCounts = new Map();
+  const entry = addressCounts.get(key);
+  if (!entry || entry.resetAt <= at) {
+    addressCounts.set(key, { count: 1, resetAt: at + 60 * 60 * 1000 });
+    return true;
+  }
+  if (entry.count >= env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR) return false;
+  entry.count += 1;
+  return true;
+}
+
+/** Asks for the provider's answers on the buyer's paths, per client address. */
+export const providerAskRateLimit = createRateLimit({ limit: 60, windowMs: 60 * 1000 });
+export const TOO_MANY_CHECKS_TEXT = "Too many payment checks from your address. Please wait a minute.";
+
+const asks = new Map<string, { at: number; pending: Promise<unknown> | null }>();
+
+/**
+ * One provider question per key (a payment or checkout id) per ASK_INTERVAL_MS: a call during a
+ * question shares its answer; one soon after waits for the interval, then asks afresh (never stale).
+ */
+export function throttledAsk<T>(key: string, ask: () => Promise<T>): Promise<T> {
+  const entry = asks.get(key);
+  if (entry?.pending) return entry.pending as Promise<T>;
+  if (asks.size > 10_000) {
+    const cutoff = Date.now() - ASK_INTERVAL_MS;
+    for (const [k, v] of asks) if (!v.pending && v.at < cutoff) asks.delete(k);
+  }
+  const wait = entry ? entry.at + ASK_INTERVAL_MS - Date.now() : 0;
+  const pending = (async () => {
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      return await ask();
+    } finally {
+      asks.set(key, { at: Date.now(), pending: null });
+    }
+  })();
+  asks.set(key, { at: Date.now() + Math.max(wait, 0), pending });
+  return pending;
+}
