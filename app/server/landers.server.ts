@@ -1,17 +1,17 @@
 import type { Domain } from "../../db/schema";
-import { hostNameFromHeader, hostNamesFromConfig, LOCAL_HOST_NAMES } from "../lib/host";
+import { hostNameFromHeader } from "../lib/host";
 import type { DomainPageData } from "../lib/seo";
 import { domainPagePath } from "../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "./env.server";
+import { operatorHostNames } from "./hosts.server";
 import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import { repeatOnCacheHit } from "./page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
-const operatorHostNames = new Set([...LOCAL_HOST_NAMES, ...hostNamesFromConfig(env.PUBLIC_URL, env.EXTRA_HOSTS)]);
 
 /** The listed domain a request's Host names, or null for the operator's hosts and unknown or malformed ones. */
 export function landerDomainFor(request: Request): Domain | null {

@@ -6,6 +6,7 @@ import { canonicalPageUrl } from "../lib/page-url";
 import { sqlite } from "./db.server";
 import { acceptsGzip } from "./http/accept-encoding.server";
 import { env } from "./env.server";
+import { isKnownHost } from "./hosts.server";
 import { publicProtocolOf } from "./http/client-address.server";
 
 /*
@@ -16,8 +17,9 @@ import { publicProtocolOf } from "./http/client-address.server";
  * on the very next request. Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
  * what a page reads: Host, the scheme a trusted proxy reports, the path and the query parameters the
  * page knows (others are dropped before rendering, so `?utm_source=...` is a hit). Only 200 and 404
- * responses that set no cookie are kept. Search results and 404s, which anyone can make up by the
- * million, share a small part of the budget of their own, so they cannot push real pages out.
+ * responses that set no cookie are kept. Search results, 404s and pages for Hosts nobody configured,
+ * which anyone can make up by the million, share a small part of the budget of their own, so they
+ * cannot push real pages out.
  * The stored headers (Content-Security-Policy included) go out with the stored body, so a nonce in the
  * page always matches its header. Compressed variants are made once per entry, not once per request.
  */
@@ -219,7 +221,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     res.once("close", () => pendingHitEffects.delete(token));
     capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
       pendingHitEffects.delete(token);
-      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, canonical.search || status === 404);
+      // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
+      const minor = canonical.search || status === 404 || !isKnownHost(headers.host);
+      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, minor);
       // A write landed while the page rendered: serve what was rendered, but do not keep it.
       if (currentContentVersion() === version) remember(entry);
       send(req, res, entry, "MISS", writeHead, end);

@@ -63,6 +63,17 @@ describe("made-up searches and 404s cannot evict real pages", () => {
   });
 });
 
+describe("made-up Host headers cannot evict real pages either", () => {
+  it("500 domain pages asked under 500 made-up Hosts later, the real pages are still cached", async () => {
+    const realPages = ["/domain/velora", "/contact/quantix"];
+    for (const path of realPages) await get(direct, path);
+    await inBatches(500, (i) => get(direct, "/domain/velora", { Host: `made-up-${i}-${Date.now()}.example` }));
+    const after = await Promise.all(realPages.map((path) => get(direct, path)));
+    console.log(`page cache churn: after 500 made-up Hosts, real pages: ${after.map((page) => page.cache).join(", ")}`);
+    expect(after.map((page) => page.cache)).toEqual(realPages.map(() => "HIT"));
+  });
+});
+
 describe("searches are limited per address", () => {
   it("30 new searches a minute per address; the 31st is refused (429), a cached search still answers", async () => {
     const from = { "X-Forwarded-For": "10.30.0.1" };
