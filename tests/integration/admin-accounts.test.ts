@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -46,7 +46,8 @@ describe("files in the data folder are the server user's alone", () => {
     try {
       await payInquiry(app, "velora"); // an owner email, written to data/mail without SMTP
       const mailDir = path.join(dataDir, "mail");
-      const mail = await waitFor(() => readdirSync(mailDir, { withFileTypes: true }).find((entry) => entry.name.endsWith(".eml")), 20_000, "a mail file");
+      // The folder appears with the first mail, which the outbox writes a moment after the payment.
+      const mail = await waitFor(() => existsSync(mailDir) && readdirSync(mailDir, { withFileTypes: true }).find((entry) => entry.name.endsWith(".eml")), 20_000, "a mail file");
       const backup = await runScript(app, "backup.ts");
       expect(backup.code, backup.output).toBe(0);
       const backupFile = readdirSync(path.join(dataDir, "backups"))[0]!;

@@ -74,7 +74,7 @@ async function paidInquiry(prefix: string) {
   return started;
 }
 
-const adminRefund = (id: number) => http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id) } });
+const adminRefund = (id: number) => http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
 
 describe("finding 1: the reconciler finishes payments without a webhook", () => {
   it("records a payment whose buyer closed the tab (JavaScript path), once, with one owner email", async () => {
