@@ -28,12 +28,22 @@ export const TEXT = {
   confirmDelete: "Are you sure you want to delete this domain?",
   deleteFailed: "Error deleting domain. Please try again.",
   loginFailed: "Invalid email or password.",
-  loginLimited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
   loginBusy: "Too many sign-in attempts right now. Please try again in a moment.",
   loginTooManyAtOnce: "Too many sign-in attempts at once from your address. Please try again in a moment.",
   loading: "Loading domains...",
   empty: "No domains added yet.",
 } as const;
+
+/** The sign-in lockout message, with the wait the Retry-After header gives (rounded up, never less). */
+export function loginLimitedText(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const wait = seconds < 60 ? plural(seconds, "second") : plural(Math.ceil(seconds / 60), "minute");
+  return `Too many failed sign-in attempts. Please wait ${wait} and try again.`;
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
 
 /** Messages shown after a redirect (Post/Redirect/Get), keyed by the `notice` search parameter. */
 export const NOTICES: Record<string, string> = {

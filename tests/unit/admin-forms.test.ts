@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainEntrySchema, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
+import { DomainEntrySchema, loginLimitedText, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
 
 describe("admin form rules", () => {
   it("parses a price as a decimal of at least 0", () => {
@@ -50,5 +50,15 @@ describe("admin form rules", () => {
     const bad = DomainEntrySchema.safeParse({ domainName: "nodot", askingPrice: "x", trackingId: "", ownerEmail: "nope" });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["domainName", "askingPrice", "trackingId", "ownerEmail"]);
+  });
+});
+
+describe("loginLimitedText", () => {
+  it("states the Retry-After wait, rounded up to whole minutes, or seconds in the last minute", () => {
+    expect(loginLimitedText(900)).toBe("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+    expect(loginLimitedText(241)).toContain("Please wait 5 minutes");
+    expect(loginLimitedText(60)).toContain("Please wait 1 minute and");
+    expect(loginLimitedText(59)).toContain("Please wait 59 seconds");
+    expect(loginLimitedText(1)).toContain("Please wait 1 second and");
   });
 });
