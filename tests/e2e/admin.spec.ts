@@ -175,6 +175,26 @@ test("with JavaScript, Escape cancels the inline price edit and a new sort appli
   await expect(page).toHaveURL(new RegExp(`q=${name}`));
 });
 
+test("the admin search finds a domain by its tracking ID or its owner email", async ({ page, app }) => {
+  const tag = `s${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+  const byTracking = uniqueDomainName("tracked");
+  const byEmail = uniqueDomainName("owned");
+  insertDomain(app.db(), { name: byTracking, priceCents: 10_000, trackingId: `Broker-${tag}` });
+  insertDomain(app.db(), { name: byEmail, priceCents: 10_000, ownerEmail: `ann.${tag}@owners.example` });
+  await signInAdmin(page);
+  const search = async (term: string) => {
+    await page.getByLabel("Search domains").fill(term);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`q=${encodeURIComponent(term).replace(/\./g, "\\.")}`));
+  };
+  await search(`broker-${tag}`);
+  await expect(page.getByRole("row").filter({ hasText: byTracking })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: byEmail })).toHaveCount(0);
+  await search(`ann.${tag}@owners`);
+  await expect(page.getByRole("row").filter({ hasText: byEmail })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: byTracking })).toHaveCount(0);
+});
+
 test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({ page, app, javaScriptOn }) => {
   const name = uniqueDomainName("delete");
   const id = insertDomain(app.db(), { name, priceCents: 10_000 });
