@@ -195,6 +195,25 @@ test("the admin search finds a domain by its tracking ID or its owner email", as
   await expect(page.getByRole("row").filter({ hasText: byTracking })).toHaveCount(0);
 });
 
+test("the domains table links to page numbers, the current one marked", async ({ page, app }) => {
+  const tag = `tbl${Date.now().toString(36)}`;
+  // 50 a page: 6 pages; newest first, so the oldest (000) is on the last page.
+  for (let i = 0; i < 260; i++) insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 10_000, createdAt: new Date(Date.UTC(2031, 0, 1, 0, i)).toISOString() });
+  await signInAdmin(page);
+  await page.goto(`/admin?q=${tag}`);
+  const pages = page.getByRole("navigation", { name: "Pagination" });
+  await expect(pages.getByRole("link", { name: "Page 1", exact: true })).toHaveAttribute("aria-current", "page");
+  await pages.getByRole("link", { name: "Page 6", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${tag}&page=6`));
+  await expect(pages.getByRole("link", { name: "Page 6", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("row").filter({ hasText: `${tag}-000.com` })).toBeVisible();
+  await pages.getByRole("link", { name: "Page 5", exact: true }).click();
+  await pages.getByRole("link", { name: "Page 4", exact: true }).click();
+  await expect(page.getByText("Page 4 of 6")).toBeVisible();
+  await expect(pages.getByRole("link", { name: "Page 3", exact: true })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: `${tag}-100.com` })).toBeVisible();
+});
+
 test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({ page, app, javaScriptOn }) => {
   const name = uniqueDomainName("delete");
   const id = insertDomain(app.db(), { name, priceCents: 10_000 });

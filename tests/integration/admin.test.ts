@@ -349,6 +349,13 @@ describe("domains table: pages of 50, search and sort as GET parameters", () => 
     expect(first).toContain("Page 1 of 3");
     expect(first.match(new RegExp(`${tag}-\\d{3}\\.com`, "g"))!.length).toBe(50);
     expect(first.indexOf(`${tag}-119.com`)).toBeGreaterThan(-1);
+    // Page-number links, not only Previous/Next; the current page is marked for assistive technology.
+    const firstHtml = (await http(app, `/admin?q=${tag}&page=2`, { cookie })).body;
+    const pageLink = (label: string) => new RegExp(`<a[^>]*aria-label="${label}"[^>]*>`).exec(firstHtml)?.[0] ?? "";
+    expect(pageLink("Page 1")).toContain(`href="/admin?q=${tag}"`);
+    expect(pageLink("Page 2")).toContain('aria-current="page"');
+    expect(pageLink("Page 3")).toContain(`href="/admin?q=${tag}&amp;page=3"`);
+    expect(pageLink("Page 3")).not.toContain("aria-current");
     const last = visibleText((await http(app, `/admin?q=${tag}&page=3`, { cookie })).body);
     expect(last.match(new RegExp(`${tag}-\\d{3}\\.com`, "g"))!.length).toBe(20);
     expect(last).toContain(`${tag}-000.com`);
