@@ -1,7 +1,7 @@
 // The admin forms' rules and texts, shared by the actions (validation) and the forms (attributes,
 // messages). Browser-safe: nothing here may import server code.
 import { z } from "zod";
-import { parseStoredDomainName } from "./domain-name";
+import { asciiEmail, parseStoredDomainName } from "./domain-name";
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const DOMAINS_PER_PAGE = 50;
@@ -108,11 +108,21 @@ export function parseFee(input: string): { cents: number } | { error: string } {
   return input.trim() === "" ? { cents: 0 } : parseFeeAmount(input);
 }
 
+/**
+ * The owner email field accepts what a browser's type=email field accepts (the HTML standard's rule),
+ * so a form posted without JavaScript, a script's post and a CSV row are judged alike. The browser sends
+ * an internationalized domain in its ASCII form; the server does the same for whatever it is given.
+ */
 const optionalEmail = z
   .string()
   .trim()
-  .max(254)
-  .refine((value) => value === "" || z.email().safeParse(value).success, "Owner email must be a valid email address");
+  .transform(asciiEmail)
+  .pipe(
+    z
+      .string()
+      .max(254, "Owner email must be a valid email address")
+      .refine((value) => value === "" || z.regexes.html5Email.test(value), "Owner email must be a valid email address"),
+  );
 
 /** One portfolio entry, from the Add Domain form or a CSV row. */
 export const DomainEntrySchema = z.object({

@@ -243,6 +243,12 @@ describe("panel actions over HTTP (no JavaScript)", () => {
 
     const empty = await http(app, "/admin", { cookie, form: { intent: "add", domainName: uniqueDomainName("e"), askingPrice: "", trackingId: "", ownerEmail: "" } });
     expect(empty.status).toBe(400);
+
+    // Posted as typed (a script, or a browser that does not convert it): stored as a browser sends it.
+    const idn = uniqueDomainName("idnowner");
+    const unicodeOwner = await http(app, "/admin?add=1", { cookie, form: { ...form, domainName: idn, ownerEmail: "owner@münchen.de" } });
+    expect(unicodeOwner.status).toBe(303);
+    expect(domainRow(idn)).toMatchObject({ owner_email: "owner@xn--mnchen-3ya.de" });
   });
 
   it("opens the Add Domain modal by URL", async () => {
