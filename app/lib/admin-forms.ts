@@ -1,7 +1,7 @@
 // The admin forms' rules and texts, shared by the actions (validation) and the forms (attributes,
 // messages). Browser-safe: nothing here may import server code.
 import { z } from "zod";
-import { parseStoredDomainName } from "./domain-name";
+import { asciiEmail, parseStoredDomainName } from "./domain-name";
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const DOMAINS_PER_PAGE = 50;
@@ -28,12 +28,22 @@ export const TEXT = {
   confirmDelete: "Are you sure you want to delete this domain?",
   deleteFailed: "Error deleting domain. Please try again.",
   loginFailed: "Invalid email or password.",
-  loginLimited: "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
   loginBusy: "Too many sign-in attempts right now. Please try again in a moment.",
   loginTooManyAtOnce: "Too many sign-in attempts at once from your address. Please try again in a moment.",
   loading: "Loading domains...",
   empty: "No domains added yet.",
 } as const;
+
+/** The sign-in lockout message, with the wait the Retry-After header gives (rounded up, never less). */
+export function loginLimitedText(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const wait = seconds < 60 ? plural(seconds, "second") : plural(Math.ceil(seconds / 60), "minute");
+  return `Too many failed sign-in attempts. Please wait ${wait} and try again.`;
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
 
 /** Messages shown after a redirect (Post/Redirect/Get), keyed by the `notice` search parameter. */
 export const NOTICES: Record<string, string> = {
@@ -98,11 +108,21 @@ export function parseFee(input: string): { cents: number } | { error: string } {
   return input.trim() === "" ? { cents: 0 } : parseFeeAmount(input);
 }
 
+/**
+ * The owner email field accepts what a browser's type=email field accepts (the HTML standard's rule),
+ * so a form posted without JavaScript, a script's post and a CSV row are judged alike. The browser sends
+ * an internationalized domain in its ASCII form; the server does the same for whatever it is given.
+ */
 const optionalEmail = z
   .string()
   .trim()
-  .max(254)
-  .refine((value) => value === "" || z.email().safeParse(value).success, "Owner email must be a valid email address");
+  .transform(asciiEmail)
+  .pipe(
+    z
+      .string()
+      .max(254, "Owner email must be a valid email address")
+      .refine((value) => value === "" || z.regexes.html5Email.test(value), "Owner email must be a valid email address"),
+  );
 
 /** One portfolio entry, from the Add Domain form or a CSV row. */
 export const DomainEntrySchema = z.object({

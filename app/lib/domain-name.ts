@@ -69,6 +69,22 @@ export function asciiSearchTerm(term: string): string {
   }
 }
 
+/**
+ * An email address with its domain in ASCII (punycode), as a browser's type=email field submits it:
+ * "owner@münchen.de" becomes "owner@xn--mnchen-3ya.de". Anything else is returned as it is (an invalid
+ * address stays invalid: a "/" or ":" in the domain is never cut off by the URL parser).
+ */
+export function asciiEmail(address: string): string {
+  const at = address.lastIndexOf("@");
+  const domain = address.slice(at + 1);
+  if (at < 0 || !/[^\x00-\x7f]/.test(domain) || /[\s/\\?#@:%]/.test(domain)) return address;
+  try {
+    return `${address.slice(0, at + 1)}${new URL(`http://${domain}`).hostname}`;
+  } catch {
+    return address;
+  }
+}
+
 /** A name stored in the portfolio: valid, with at least one dot (e.g. "example.com"). */
 export function parseStoredDomainName(input: string): string | null {
   const name = normalizeDomainName(input);

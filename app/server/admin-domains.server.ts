@@ -33,10 +33,28 @@ function escapeLike(term: string): string {
 
 const FEW_MATCHES = 5000;
 
-/** "Name contains": a scan of the narrow name index, not of the table. */
+/** A live domain's searchable text, exactly as indexed by domains_live_search (migration 0110). */
+const SEARCH_TEXT = "(domain_name || char(10) || tracking_id || char(10) || coalesce(owner_email, ''))";
+const MATCHES = `${SEARCH_TEXT} LIKE ? ESCAPE '\\'`;
+
+/** Name, tracking ID or owner email "contains": a scan of a narrow index, not of the table. */
 const matchingIds = lazyStatement<[string], number>(
-  "SELECT id FROM domains INDEXED BY domains_live_name WHERE deleted_at IS NULL AND domain_name LIKE ? ESCAPE '\\'",
+  `SELECT id FROM domains INDEXED BY domains_live_search WHERE deleted_at IS NULL AND ${MATCHES}`,
 );
+const matchingIdsEitherForm = lazyStatement<[string, string], number>(
+  `SELECT id FROM domains INDEXED BY domains_live_search WHERE deleted_at IS NULL AND (${MATCHES} OR ${MATCHES})`,
+);
+
+/**
+ * The LIKE patterns for a search term: as typed (tracking IDs) and, when it differs, with names and
+ * email domains in the ASCII form they are stored in ("münchen" and "jo@münchen" as "xn--mnchen-3ya").
+ */
+function searchPatterns(term: string): string[] {
+  const at = term.lastIndexOf("@");
+  const ascii = at < 0 ? asciiSearchTerm(term) : `${term.slice(0, at + 1)}${asciiSearchTerm(term.slice(at + 1))}`;
+  const contains = (text: string) => `%${escapeLike(text)}%`;
+  return ascii === term ? [contains(term)] : [contains(term), contains(ascii)];
+}
 
 const ORDER: Record<
   DomainSort,
@@ -58,7 +76,7 @@ export interface AdminDomainPage {
   pageCount: number;
 }
 
-/** Live domains for the admin table: search (name contains), sort and one page of `perPage`. */
+/** Live domains for the admin table: search (name, tracking ID or owner email contains), sort and one page of `perPage`. */
 export async function listAdminDomains(options: {
   search: string;
   sort: DomainSort;
@@ -68,17 +86,22 @@ export async function listAdminDomains(options: {
   liveTotal?: number;
 }): Promise<AdminDomainPage> {
   // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
-  const term = asciiSearchTerm(options.search.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
+  // Control characters never match: they also keep a term from spanning two of the joined columns.
+  const term = options.search.replace(/[\x00-\x1f]/g, "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   let total = options.liveTotal ?? portfolioStats().totalDomains;
   if (term) {
-    const pattern = `%${escapeLike(term)}%`;
-    // One scan of the narrow name index gives both the count and, when they are few, the ids.
-    const ids = matchingIds().pluck().all(pattern);
+    const patterns = searchPatterns(term);
+    // One scan of the narrow search index gives both the count and, when they are few, the ids.
+    const ids = patterns.length === 1 ? matchingIds().pluck().all(patterns[0]!) : matchingIdsEitherForm().pluck().all(patterns[0]!, patterns[1]!);
     total = ids.length;
     // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
+    const matches = sql.join(
+      patterns.map((pattern) => sql`${sql.raw(SEARCH_TEXT)} LIKE ${pattern} ESCAPE '\\'`),
+      sql` OR `,
+    );
     query = query.where(
-      total <= FEW_MATCHES ? sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<boolean>`domain_name LIKE ${pattern} ESCAPE '\\'`,
+      total <= FEW_MATCHES ? sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<boolean>`(${matches})`,
     );
   }
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));

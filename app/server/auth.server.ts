@@ -8,7 +8,7 @@
 // cannot keep the admin out from another address. Each address has its own limit as well.
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
-import { LoginSchema, TEXT } from "../lib/admin-forms";
+import { LoginSchema, loginLimitedText, TEXT } from "../lib/admin-forms";
 import { env } from "./env.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { clientIp, createRateLimit, type RateLimit } from "./rate-limit.server";
@@ -80,7 +80,10 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
     device?.email === email ? [attemptsByDevice, `login-device:${device.id}`] : [attemptsByEmail, `login-email:${email}`],
   ];
   for (const [limit, key] of counted) {
-    if (!limit.hit(key)) throw new LoginError(TEXT.loginLimited, 429, {}, limit.retryAfterSeconds(key));
+    if (!limit.hit(key)) {
+      const retryAfterSeconds = limit.retryAfterSeconds(key);
+      throw new LoginError(loginLimitedText(retryAfterSeconds), 429, {}, retryAfterSeconds);
+    }
   }
   const user = await findUserByEmail(email);
   let valid: boolean;

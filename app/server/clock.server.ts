@@ -24,7 +24,11 @@ function currentFileOffset(): number {
 }
 
 export function now(): Date {
-  return new Date(Date.now() + offsetMs + currentFileOffset());
+  return new Date(nowMs());
+}
+
+export function nowMs(): number {
+  return Date.now() + offsetMs + currentFileOffset();
 }
 
 export function nowIso(): string {

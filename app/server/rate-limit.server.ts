@@ -1,4 +1,5 @@
 // In-memory fixed-window limits: enough for one process. Keys are e.g. "login-ip:1.2.3.4".
+import { nowMs } from "./clock.server";
 
 interface Window {
   count: number;
@@ -23,7 +24,7 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
 
   function current(key: string): Window | undefined {
     const window = windows.get(key);
-    if (window && window.resetAt <= Date.now()) {
+    if (window && window.resetAt <= nowMs()) {
       windows.delete(key);
       return undefined;
     }
@@ -36,7 +37,7 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
       if (!window) {
         // Bounded memory: a flood of new keys evicts the oldest first.
         if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
-        windows.set(key, { count: 1, resetAt: Date.now() + options.windowMs });
+        windows.set(key, { count: 1, resetAt: nowMs() + options.windowMs });
         return options.limit >= 1;
       }
       window.count += 1;
@@ -55,7 +56,7 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
     },
     retryAfterSeconds(key) {
       const window = current(key);
-      return window ? Math.max(1, Math.ceil((window.resetAt - Date.now()) / 1000)) : 0;
+      return window ? Math.max(1, Math.ceil((window.resetAt - nowMs()) / 1000)) : 0;
     },
   };
 }

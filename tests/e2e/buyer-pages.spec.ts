@@ -32,6 +32,29 @@ test("browse: search as a GET form and pagination", async ({ page, app }) => {
   await expectNoA11yViolations(page);
 });
 
+test("browse: a long list links to the first, the last and the pages around the current one", async ({ page, app }) => {
+  const tag = `pages${Date.now().toString(36)}`;
+  // 24 a page: 8 pages.
+  for (let i = 0; i < 24 * 7 + 5; i++) insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 100_000 + i });
+  await page.goto(`/?q=${tag}`);
+  const pages = page.getByRole("navigation", { name: "Pagination" });
+  await expect(pages.getByRole("link", { name: "Page 1", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(pages.getByRole("link", { name: "Page 2", exact: true })).toBeVisible();
+  await expect(pages.getByRole("link", { name: "Page 5", exact: true })).toHaveCount(0);
+  await pages.getByRole("link", { name: "Page 8", exact: true }).click();
+  await expect(page).toHaveURL(/page=8/);
+  await expect(page.getByText("Page 8 of 8")).toBeVisible();
+  await expect(pages.getByRole("link", { name: "Page 8", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(pages.getByRole("link", { name: "Page 1", exact: true })).not.toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("link", { name: new RegExp(`${tag}-000\\.com`) })).toBeVisible();
+  await pages.getByRole("link", { name: "Page 7", exact: true }).click();
+  await pages.getByRole("link", { name: "Page 6", exact: true }).click();
+  await expect(page.getByText("Page 6 of 8")).toBeVisible();
+  await expect(pages.getByRole("link", { name: "Page 6", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(pages.getByRole("link", { name: "Page 5", exact: true })).toBeVisible();
+  await expectNoA11yViolations(page);
+});
+
 test("search that matches nothing says so", async ({ page }) => {
   await page.goto("/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
   await expect(page.getByText("No domains match your search.")).toBeVisible();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { testClock } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 
 // Its own server: these tests use up the limits. TRUST_PROXY lets each request claim a client address.
@@ -9,8 +10,9 @@ let app: AppServer;
 let domainPath = "";
 /** The admin's own browser: it signed in before the attack began. */
 let device = "";
+const clock = testClock();
 beforeAll(async () => {
-  app = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example", PAYMENTS: "test" } });
+  app = await startAppServer({ env: { TEST_CLOCK_FILE: clock.file, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example", PAYMENTS: "test" } });
   domainPath = `/domain/${uniqueDomainName("limits").replace(/\.com$/, "")}`;
   insertDomain(app.db(), { name: `${domainPath.slice("/domain/".length)}.com`, priceCents: 100_000 });
 });
@@ -49,6 +51,24 @@ describe("failed sign-ins are limited to 10 in 15 minutes", { timeout: 180_000 }
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
     expect(visibleText(limited.body)).toContain("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
     expect(limited.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("the lockout message gives the wait that is left, as Retry-After does", async () => {
+    const left = async (ip: string) => {
+      const answer = await login(ip, TEST_ADMIN.email, "wrong-password");
+      expect(answer.status).toBe(429);
+      return { seconds: Number(answer.headers.get("retry-after")), text: visibleText(answer.body) };
+    };
+    const start = await left("10.0.1.202");
+    await clock.advance((start.seconds - 270) * 1000); // about 4.5 minutes left
+    const later = await left("10.0.1.203");
+    expect(later.seconds).toBeGreaterThan(240);
+    expect(later.seconds).toBeLessThanOrEqual(270);
+    expect(later.text).toContain("Too many failed sign-in attempts. Please wait 5 minutes and try again.");
+    await clock.advance((later.seconds - 40) * 1000); // under a minute left
+    const lastMinute = await left("10.0.1.204");
+    expect(lastMinute.seconds).toBeLessThan(60);
+    expect(lastMinute.text).toContain(`Too many failed sign-in attempts. Please wait ${lastMinute.seconds} seconds and try again.`);
   });
 
   it("but those failures do not lock the admin's own browser out, from any address (OWASP device cookies)", async () => {

@@ -243,6 +243,12 @@ describe("panel actions over HTTP (no JavaScript)", () => {
 
     const empty = await http(app, "/admin", { cookie, form: { intent: "add", domainName: uniqueDomainName("e"), askingPrice: "", trackingId: "", ownerEmail: "" } });
     expect(empty.status).toBe(400);
+
+    // Posted as typed (a script, or a browser that does not convert it): stored as a browser sends it.
+    const idn = uniqueDomainName("idnowner");
+    const unicodeOwner = await http(app, "/admin?add=1", { cookie, form: { ...form, domainName: idn, ownerEmail: "owner@münchen.de" } });
+    expect(unicodeOwner.status).toBe(303);
+    expect(domainRow(idn)).toMatchObject({ owner_email: "owner@xn--mnchen-3ya.de" });
   });
 
   it("opens the Add Domain modal by URL", async () => {
@@ -307,6 +313,39 @@ describe("panel actions over HTTP (no JavaScript)", () => {
   });
 });
 
+describe("admin search: a tracking ID or owner email finds the domain too", () => {
+  it("matches the tracking ID and the owner email (contains, any case), whether few or many match", async () => {
+    const tag = `tr${Date.now().toString(36)}`;
+    const byTracking = uniqueDomainName("bytracking");
+    const byEmail = uniqueDomainName("byemail");
+    insertDomain(app.db(), { name: byTracking, priceCents: 100, trackingId: `Seller-${tag}-7` });
+    insertDomain(app.db(), { name: byEmail, priceCents: 100, ownerEmail: `jane.${tag}@owners.example` });
+    const tracking = visibleText((await http(app, `/admin?q=seller-${tag}`, { cookie })).body);
+    expect(tracking).toContain(`1 domain matching "seller-${tag}"`);
+    expect(tracking).toContain(byTracking);
+    const email = visibleText((await http(app, `/admin?q=${encodeURIComponent(`JANE.${tag}@owners`)}`, { cookie })).body);
+    expect(email).toContain(`1 domain matching "JANE.${tag}@owners"`);
+    expect(email).toContain(byEmail);
+    const both = visibleText((await http(app, `/admin?q=${tag}`, { cookie })).body);
+    expect(both).toContain(`2 domains matching "${tag}"`);
+    // An owner email on an internationalized domain is stored in its ASCII form and found by either form.
+    const idn = uniqueDomainName("idnowner");
+    insertDomain(app.db(), { name: idn, priceCents: 100, ownerEmail: `${tag}@xn--mnchen-3ya.de` });
+    expect(visibleText((await http(app, `/admin?q=${encodeURIComponent(`${tag}@münchen.de`)}`, { cookie })).body)).toContain(idn);
+    // Many matches (beyond the id list): the sort index is walked with the same three conditions.
+    const many = `mt${Date.now().toString(36)}`;
+    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
+    app.db().transaction(() => {
+      for (let i = 0; i < 6000; i++) insert.run(`w${i}-${many.slice(2)}q.com`, i, i % 2 ? `${many}-id` : "t", i % 2 ? "" : `o@${many}.example`, "2031-01-01T00:00:00.000Z", "2031-01-01T00:00:00.000Z");
+    })();
+    const manyPage = visibleText((await http(app, `/admin?q=${many}&sort=price-desc&page=2`, { cookie })).body);
+    expect(manyPage).toContain(`6,000 domains matching "${many}"`);
+    expect(manyPage).toContain("Page 2 of 120");
+    expect(manyPage).toContain(`w5949-${many.slice(2)}q.com`);
+    expect(manyPage).not.toContain(`w5950-${many.slice(2)}q.com`);
+  });
+});
+
 describe("domains table: pages of 50, search and sort as GET parameters", () => {
   it("pages, searches and sorts", async () => {
     const tag = `pg${Date.now().toString(36)}`;
@@ -316,6 +355,13 @@ describe("domains table: pages of 50, search and sort as GET parameters", () => 
     expect(first).toContain("Page 1 of 3");
     expect(first.match(new RegExp(`${tag}-\\d{3}\\.com`, "g"))!.length).toBe(50);
     expect(first.indexOf(`${tag}-119.com`)).toBeGreaterThan(-1);
+    // Page-number links, not only Previous/Next; the current page is marked for assistive technology.
+    const firstHtml = (await http(app, `/admin?q=${tag}&page=2`, { cookie })).body;
+    const pageLink = (label: string) => new RegExp(`<a[^>]*aria-label="${label}"[^>]*>`).exec(firstHtml)?.[0] ?? "";
+    expect(pageLink("Page 1")).toContain(`href="/admin?q=${tag}"`);
+    expect(pageLink("Page 2")).toContain('aria-current="page"');
+    expect(pageLink("Page 3")).toContain(`href="/admin?q=${tag}&amp;page=3"`);
+    expect(pageLink("Page 3")).not.toContain("aria-current");
     const last = visibleText((await http(app, `/admin?q=${tag}&page=3`, { cookie })).body);
     expect(last.match(new RegExp(`${tag}-\\d{3}\\.com`, "g"))!.length).toBe(20);
     expect(last).toContain(`${tag}-000.com`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DomainEntrySchema, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
+import { DomainEntrySchema, loginLimitedText, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
 
 describe("admin form rules", () => {
   it("parses a price as a decimal of at least 0", () => {
@@ -50,5 +50,35 @@ describe("admin form rules", () => {
     const bad = DomainEntrySchema.safeParse({ domainName: "nodot", askingPrice: "x", trackingId: "", ownerEmail: "nope" });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["domainName", "askingPrice", "trackingId", "ownerEmail"]);
+  });
+});
+
+describe("loginLimitedText", () => {
+  it("states the Retry-After wait, rounded up to whole minutes, or seconds in the last minute", () => {
+    expect(loginLimitedText(900)).toBe("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+    expect(loginLimitedText(241)).toContain("Please wait 5 minutes");
+    expect(loginLimitedText(60)).toContain("Please wait 1 minute and");
+    expect(loginLimitedText(59)).toContain("Please wait 59 seconds");
+    expect(loginLimitedText(1)).toContain("Please wait 1 second and");
+  });
+});
+
+describe("owner email", () => {
+  const owner = (ownerEmail: string) => DomainEntrySchema.safeParse({ domainName: "example.com", askingPrice: "10", trackingId: "t", ownerEmail });
+
+  it("stores an internationalized domain in the ASCII form a browser's email field submits", () => {
+    expect(owner(" owner@münchen.de ").data?.ownerEmail).toBe("owner@xn--mnchen-3ya.de");
+    expect(owner("Owner@BÜCHER.example").data?.ownerEmail).toBe("Owner@xn--bcher-kva.example");
+    expect(owner("owner@xn--mnchen-3ya.de").data?.ownerEmail).toBe("owner@xn--mnchen-3ya.de");
+    expect(owner("Jane.Doe@Example.COM").data?.ownerEmail).toBe("Jane.Doe@Example.COM");
+  });
+
+  it("accepts and refuses what the browser's type=email check does", () => {
+    for (const good of ["owner@example.com", "o'brien+deals@example.co.uk", "a!#$%&*/=?^_`{|}~-@example.com", "owner@mail-server"]) {
+      expect(owner(good).success, good).toBe(true);
+    }
+    for (const bad of ["nope", "owner@", "@example.com", "owner@münchen.de/x", "owner@-bad.com", "owner@a..com", "müller@example.com", "a b@example.com", "owner@münchen.de."]) {
+      expect(owner(bad).error?.issues[0]?.message, bad).toBe("Owner email must be a valid email address");
+    }
   });
 });

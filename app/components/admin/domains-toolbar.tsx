@@ -12,7 +12,7 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
           <label htmlFor="admin-q" className="text-sm text-slate-300">
             Search domains
           </label>
-          <input id="admin-q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} className={`${inputClass} w-56`} />
+          <input id="admin-q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Name, tracking ID or owner email" className={`${inputClass} w-56`} />
         </div>
         <div>
           <label htmlFor="admin-sort" className="text-sm text-slate-300">
