@@ -341,7 +341,6 @@ test("the owner email field and the server accept and refuse the same addresses"
   await page.waitForLoadState("networkidle");
   for (const address of addresses) {
     await field.fill(address);
-    await expect(field).toHaveValue(address);
     const browser = await field.evaluate((input: HTMLInputElement) => ({ valid: input.validity.valid, value: input.value }));
     const server = DomainEntrySchema.shape.ownerEmail.safeParse(address);
     expect({ address, valid: server.success }).toEqual({ address, valid: browser.valid });
