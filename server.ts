@@ -156,7 +156,6 @@ function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
     "/{*splat}",
     reactRouterHandler({
       build,
-      protocolOf: (req) => (req as TaggedRequest).publicProtocol ?? "http",
       getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
     }),
   );

@@ -2,7 +2,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import stylesheet from "./app.css?url";
-import { activeProviderName } from "./server/payments/index.server";
+import { testPaymentsEnabled } from "./server/payments/index.server";
 
 // With a precedence React writes the stylesheet ahead of the script preloads, so the one
 // render-blocking request is not queued behind a dozen JavaScript files on a slow connection.
@@ -10,7 +10,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: styl
 
 /** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/env.server.ts). */
 export function loader() {
-  return { testMode: activeProviderName() === "test" };
+  return { testMode: testPaymentsEnabled() };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

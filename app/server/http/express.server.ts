@@ -5,6 +5,7 @@ import type { NextFunction, Request as ExpressRequest, RequestHandler, Response 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
+import { publicProtocolOf } from "./client-address.server";
 import { isPrivatePath } from "./security.server";
 import { isUploadPath } from "./upload-path.server";
 
@@ -243,14 +244,12 @@ export function copyResponseHeaders(response: Response, res: ServerResponse, pat
 
 export function reactRouterHandler(options: {
   build: ServerBuild;
-  /** The scheme the browser used (behind a TLS proxy: https), so the URL the app sees is the browser's. */
-  protocolOf: (req: ExpressRequest) => "http" | "https";
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }): RequestHandler {
   const handle = createRequestHandler(options.build, "production");
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     try {
-      const request = fetchRequestFrom(req as WithBody, res, options.protocolOf(req));
+      const request = fetchRequestFrom(req as WithBody, res, publicProtocolOf(req));
       if (!request) return refuse(res, 400, "Bad request");
       const response = await handle(request, options.getLoadContext(req, res));
       if (res.destroyed || res.writableEnded) {
