@@ -74,6 +74,9 @@ async function paidInquiry(prefix: string) {
   return started;
 }
 
+const strayOf = (paymentId: string) =>
+  app.db().prepare("SELECT reason, state FROM stray_payments WHERE payment_id = ?").get(paymentId) as { reason: string; state: string } | undefined;
+
 const adminRefund = (id: number) => http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
 
 describe("finding 1: the reconciler finishes payments without a webhook", () => {
@@ -110,7 +113,9 @@ describe("finding 1: the reconciler finishes payments without a webhook", () => 
     await clock.advance(2 * RECONCILE_AFTER_MS + 1_000);
     await waitFor(() => refundsOf(first.paymentIntent.id).length === 1, 10_000, "late duplicate refunded");
     expect(refundsOf(second.paymentIntent.id)).toHaveLength(0);
-    expect(app.db().prepare("SELECT reason, state FROM stray_payments WHERE payment_id = ?").get(first.paymentIntent.id)).toEqual({ reason: "duplicate", state: "refunded" });
+    // Stripe answers the refund before the server records it: wait for the record, not only the refund.
+    await waitFor(() => strayOf(first.paymentIntent.id)?.state === "refunded", 10_000, "late duplicate recorded as refunded");
+    expect(strayOf(first.paymentIntent.id)).toEqual({ reason: "duplicate", state: "refunded" });
   });
 
   it("refunds a payment that does not match its inquiry instead of keeping it", async () => {
@@ -120,7 +125,8 @@ describe("finding 1: the reconciler finishes payments without a webhook", () => 
     await pastFirstCheck();
     await waitFor(() => refundsOf(started.intentId).length === 1, 10_000, "mismatch refunded");
     expect(row(started.publicId).status).toBe("pending");
-    expect(app.db().prepare("SELECT reason, state FROM stray_payments WHERE payment_id = ?").get(started.intentId)).toEqual({ reason: "mismatch", state: "refunded" });
+    await waitFor(() => strayOf(started.intentId)?.state === "refunded", 10_000, "mismatch recorded as refunded");
+    expect(strayOf(started.intentId)).toEqual({ reason: "mismatch", state: "refunded" });
   });
 
   it("records a payment for a domain deleted while its buyer paid, and tells the buyer", async () => {
@@ -159,6 +165,7 @@ describe("finding 2: a duplicate payment is recorded and its refund retried", ()
     });
     expect(await inbox()).toContain("Second payment for one inquiry");
     await waitFor(() => refundsOf(twin.id).length === 1, 10_000, "duplicate refund retried");
+    await waitFor(() => strayOf(twin.id)?.state === "refunded", 10_000, "retried refund recorded");
     const keys = fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === twin.id).map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([`duplicate-refund:${twin.id}`, `duplicate-refund:${twin.id}:1`]);
     expect(await inbox()).not.toContain("Second payment for one inquiry");
