@@ -185,7 +185,7 @@ async function main() {
   const tagRequest = requestTagger(app.env);
   const secure = responseSecurity(app.env);
   // Cached public pages, the live fee stream and the public pages' first renders are answered before
-  // express runs (app/server/page-cache.server.ts, app/server/http/fee-stream.server.ts,
+  // express runs (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts,
   // app/server/http/direct-page.server.ts).
   const httpServer = http.createServer((req, res) => {
     tagRequest(req, res);

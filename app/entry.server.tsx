@@ -7,7 +7,7 @@ import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
-import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./server/db.server";
+import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./server/db/database.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -150,11 +150,11 @@ export default function handleRequest(
 
 // server.ts reaches the app's start-up and shutdown through the build's entry module, so it shares
 // the one database connection and event bus that the routes use.
-export { startApp, stopApp } from "./server/startup.server";
-export { env } from "./server/env.server";
-export { createPageCache } from "./server/page-cache.server";
+export { startApp, stopApp } from "./server/runtime/startup.server";
+export { env } from "./server/runtime/env.server";
+export { createPageCache } from "./server/http/page-cache.server";
 export { createFeeStream } from "./server/http/fee-stream.server";
 export { mayUpload } from "./server/http/uploads.server";
 export { createSignInGuard } from "./server/http/sign-in-guard.server";
-export { closeAllStreams, subscriberCount } from "./server/events.server";
-export { beginShutdown } from "./server/lifecycle.server";
+export { closeAllStreams, subscriberCount } from "./server/catalog/events.server";
+export { beginShutdown } from "./server/runtime/lifecycle.server";

@@ -8,7 +8,7 @@ import { testPaymentsEnabled } from "./server/payments/index.server";
 // render-blocking request is not queued behind a dozen JavaScript files on a slow connection.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
-/** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/env.server.ts). */
+/** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/runtime/env.server.ts). */
 export function loader() {
   return { testMode: testPaymentsEnabled() };
 }

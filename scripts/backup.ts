@@ -4,7 +4,7 @@
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { env } from "../app/server/env.server";
+import { env } from "../app/server/runtime/env.server";
 
 function fail(message: string): never {
   console.error(`Backup failed: ${message}`);

@@ -258,7 +258,7 @@ async function main() {
   const domainPath = `/domain/${short}`;
   await fetch(new URL("/healthz", app.url));
   // One listed .com name, so /domain/{short} is the product's usual short link.
-  const { insertDomain } = await import("../app/server/domains.server");
+  const { insertDomain } = await import("../app/server/catalog/domains.server");
   await insertDomain({ domainName: `${short}.com`, askingPriceCents: 2_450_000, trackingId: short, ownerEmail: "owner@example.test" });
   const domainPage = await rawGet(new URL(domainPath, app.url).href);
   if (domainPage.status !== 200) throw new Error(`${domainPath} answered ${domainPage.status}`);
@@ -333,7 +333,7 @@ async function main() {
     // phase made "after minus before" meaningless).
     // Every bench subscriber comes from this one address: lift the per-address limit for it.
     const streamServer = await startApp({ FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS), FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)) });
-    const { setInquiryFee } = await import("../app/server/settings.server");
+    const { setInquiryFee } = await import("../app/server/catalog/settings.server");
     const changes: FeeChange[] = [];
     if (cookie) {
       changes.push({

@@ -1,8 +1,8 @@
 // Creates an admin or resets its password: `npm run create-admin -- admin@example.com 'a long password'`.
 // A new password needs 12 characters and may not be a common one; changing it signs that admin out everywhere.
 import { z } from "zod";
-import { closeDatabase, migrateToLatest } from "../app/server/db.server";
-import { PasswordPolicyError, upsertAdmin } from "../app/server/users.server";
+import { closeDatabase, migrateToLatest } from "../app/server/db/database.server";
+import { PasswordPolicyError, upsertAdmin } from "../app/server/admin/users.server";
 
 const Args = z.tuple([z.email("give a valid email address"), z.string().min(6, "the password needs at least 6 characters")]);
 const parsed = Args.safeParse(process.argv.slice(2, 4));
@@ -21,5 +21,5 @@ try {
   console.error(`Password refused: ${error.message}.`);
   process.exitCode = 2;
 } finally {
-  closeDatabase();
+  await closeDatabase();
 }

@@ -1,6 +1,6 @@
 // Fills the database at DATABASE_URL with generated domains, for benchmarks: `npm run seed-many -- 100000`.
 import { seedManyDomains } from "../db/seed-many";
-import { closeDatabase, migrateToLatest, sqlite } from "../app/server/db.server";
+import { closeDatabase, migrateToLatest, sqlite } from "../app/server/db/database.server";
 
 const count = Number(process.argv[2] ?? "100000");
 if (!Number.isSafeInteger(count) || count < 1) {
@@ -11,4 +11,4 @@ await migrateToLatest();
 const started = performance.now();
 seedManyDomains(sqlite, count);
 console.log(`Inserted ${count.toLocaleString("en-US")} domains in ${Math.round(performance.now() - started)} ms`);
-closeDatabase();
+await closeDatabase();

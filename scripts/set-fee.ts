@@ -1,8 +1,8 @@
 // Sets the inquiry fee from the shell: `npm run set-fee -- 24.99`. Open domain pages update live.
 import { parseFeeAmount } from "../app/lib/admin-forms";
 import { formatUsd } from "../app/lib/money";
-import { closeDatabase, migrateToLatest } from "../app/server/db.server";
-import { setInquiryFee } from "../app/server/settings.server";
+import { closeDatabase, migrateToLatest } from "../app/server/db/database.server";
+import { setInquiryFee } from "../app/server/catalog/settings.server";
 
 const input = process.argv[2] ?? "";
 // The admin form's rules: at most two decimals, 0 (free) or from the $0.50 card minimum to the maximum.
@@ -15,4 +15,4 @@ const cents = parsed.cents;
 await migrateToLatest();
 setInquiryFee(cents);
 console.log(`Inquiry fee set to ${formatUsd(cents)}`);
-closeDatabase();
+await closeDatabase();

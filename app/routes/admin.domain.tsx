@@ -7,9 +7,9 @@ import { parseDollars } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../lib/money";
 import { FUNNEL_DAYS } from "../lib/funnel";
-import { domainFunnel, setMinimumOffer } from "../server/domain-funnel.server";
-import { env } from "../server/env.server";
-import { requireAdmin } from "../server/session.server";
+import { domainFunnel, setMinimumOffer } from "../server/catalog/domain-funnel.server";
+import { env } from "../server/runtime/env.server";
+import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.domain";
 
 const INVALID_AMOUNT = "Please enter a valid amount, or leave it empty for no minimum";

@@ -1,5 +1,5 @@
-import { csvResponse, exportPortfolioCsv } from "../server/portfolio-csv.server";
-import { requireAdmin } from "../server/session.server";
+import { csvResponse, exportPortfolioCsv } from "../server/admin/portfolio-csv.server";
+import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.export.domains";
 
 export async function loader({ request }: Route.LoaderArgs) {

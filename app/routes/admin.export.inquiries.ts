@@ -1,5 +1,5 @@
-import { csvResponse, exportInquiriesCsv } from "../server/portfolio-csv.server";
-import { requireAdmin } from "../server/session.server";
+import { csvResponse, exportInquiriesCsv } from "../server/admin/portfolio-csv.server";
+import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.export.inquiries";
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -7,11 +7,11 @@ import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
 import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
-import { safeReturnTo } from "../server/admin-actions.server";
-import { listInbox, listPaymentProblems, markInquiryAnswered, settleProblem } from "../server/admin-inquiries.server";
-import { env } from "../server/env.server";
-import { refundInquiry } from "../server/refunds.server";
-import { requireAdmin } from "../server/session.server";
+import { safeReturnTo } from "../server/admin/admin-actions.server";
+import { listInbox, listPaymentProblems, markInquiryAnswered, settleProblem } from "../server/admin/admin-inquiries.server";
+import { env } from "../server/runtime/env.server";
+import { refundInquiry } from "../server/refunds/refunds.server";
+import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.inquiries";
 
 const PER_PAGE = 50;

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
-import { env } from "../server/env.server";
+import { env } from "../server/runtime/env.server";
 import { CLEAR_OWNER_EMAIL } from "../lib/admin-forms";
-import { importPortfolioCsv, MAX_IMPORT_BYTES, type RowError } from "../server/portfolio-csv.server";
-import { requireAdmin } from "../server/session.server";
+import { importPortfolioCsv, MAX_IMPORT_BYTES, type RowError } from "../server/admin/portfolio-csv.server";
+import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.portfolio";
 
 const ImportedQuery = z.object({

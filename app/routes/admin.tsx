@@ -13,12 +13,12 @@ import { StatCards } from "../components/admin/stat-cards";
 import { primaryButton } from "../components/ui";
 import { DOMAIN_SORT_VALUES, DOMAINS_PER_PAGE, NOTICES, type DomainSort } from "../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
-import { handleAdminAction } from "../server/admin-actions.server";
-import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/admin-domains.server";
-import { env } from "../server/env.server";
-import { getAdminUser } from "../server/session.server";
-import { getResponseWindowDays } from "../server/refund-promise.server";
-import { getInquiryFeeCents } from "../server/settings.server";
+import { handleAdminAction } from "../server/admin/admin-actions.server";
+import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/admin/admin-domains.server";
+import { env } from "../server/runtime/env.server";
+import { getAdminUser } from "../server/admin/session.server";
+import { getResponseWindowDays } from "../server/refunds/refund-promise.server";
+import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import type { Route } from "./+types/admin";
 
 const PanelQuery = z.object({

@@ -1,15 +1,15 @@
 // POST {payment_intent_id, domain_name, customer_info} -> {ok} or {error}. The server asks the provider
 // whether the payment succeeded (the browser's word is not enough) and fulfils the inquiry once.
 import { PAYMENT_TEXTS } from "../lib/inquiry";
-import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db.server";
-import { findDomainByParam } from "../server/domains.server";
-import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
+import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../server/db/database.server";
+import { findDomainByParam } from "../server/catalog/domains.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { fulfilPayment } from "../server/payments/fulfil.server";
 import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
 import { findInquiryByPaymentId, findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { countDecline, providerAskRateLimit, throttledAsk, TOO_MANY_CHECKS_TEXT } from "../server/payments/card-testing.server";
-import { clientIp } from "../server/rate-limit.server";
+import { clientIp } from "../server/http/rate-limit.server";
 import type { Route } from "./+types/api.confirm-payment";
 
 export async function action({ request }: Route.ActionArgs) {

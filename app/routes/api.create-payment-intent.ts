@@ -1,9 +1,9 @@
 // POST {domain_name, customer_info: {name, email, phone, message, offer}} -> {client_secret,
 // payment_intent_id, inquiry_id, redirect} or {error}. Any amount in the body is ignored: the server's fee is charged.
 import { PAYMENT_TEXTS } from "../lib/inquiry";
-import { BUSY_RETRY_AFTER_SECONDS } from "../server/db.server";
-import { findDomainByParam } from "../server/domains.server";
-import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
+import { BUSY_RETRY_AFTER_SECONDS } from "../server/db/database.server";
+import { findDomainByParam } from "../server/catalog/domains.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
 import type { Route } from "./+types/api.create-payment-intent";
 

@@ -1,9 +1,9 @@
 // The test provider's stand-in for Stripe.js confirming a card: POST {client_secret, card_number,
 // expiry, cvc} -> {status, payment_intent_id} or {error}. No money moves.
-import { jsonObjectOrErrorResponse, jsonResponse } from "../server/json-api.server";
+import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
-import { clientIp } from "../server/rate-limit.server";
+import { clientIp } from "../server/http/rate-limit.server";
 import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/api.test-payments.confirm";
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { LockIcon } from "../components/icons";
 import { card, PageShell, primaryButton, secondaryButton } from "../components/ui";
-import { env } from "../server/env.server";
+import { env } from "../server/runtime/env.server";
 import type { Route } from "./+types/contact";
 
 export function loader() {

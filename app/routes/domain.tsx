@@ -2,9 +2,9 @@ import { data } from "react-router";
 import { DomainView } from "../components/domain-view";
 import { NotFoundView } from "../components/ui";
 import { domainPageMeta } from "../lib/seo";
-import { findDomainByParam } from "../server/domains.server";
-import { env } from "../server/env.server";
-import { loadDomainPage } from "../server/landers.server";
+import { findDomainByParam } from "../server/catalog/domains.server";
+import { env } from "../server/runtime/env.server";
+import { loadDomainPage } from "../server/catalog/landers.server";
 import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";

@@ -1,6 +1,6 @@
-import { env } from "../server/env.server";
-import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../server/events.server";
-import { getInquiryFeeCents } from "../server/settings.server";
+import { env } from "../server/runtime/env.server";
+import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../server/catalog/events.server";
+import { getInquiryFeeCents } from "../server/catalog/settings.server";
 
 /**
  * Server-Sent Events: the current fee on connect, then every change, with a heartbeat comment.

@@ -1,15 +1,16 @@
-import { sqlite } from "../server/db.server";
-import { subscriberCount } from "../server/events.server";
-import { verifications } from "../server/auth.server";
+import { sql } from "kysely";
+import { db, isDatabaseOpen } from "../server/db/database.server";
+import { subscriberCount } from "../server/catalog/events.server";
+import { verifications } from "../server/admin/auth.server";
 import { feeStreamStats } from "../server/http/fee-stream.server";
 import { signInGuardStats } from "../server/http/sign-in-guard.server";
-import { isShuttingDown } from "../server/lifecycle.server";
+import { isShuttingDown } from "../server/runtime/lifecycle.server";
 
 /** For load balancers and monitors: 200 while the database answers and the process is not shutting down. */
-export function loader() {
+export async function loader() {
   let database = false;
   try {
-    database = sqlite.open && sqlite.prepare("SELECT 1 AS ok").get() !== undefined;
+    database = isDatabaseOpen() && (await sql`SELECT 1 AS ok`.execute(db)).rows.length === 1;
   } catch {
     database = false;
   }

@@ -8,11 +8,11 @@ import { displayDomainName, domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { MAX_SEARCH_LENGTH, TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
-import { listPublicDomains } from "../server/domains.server";
-import { env } from "../server/env.server";
-import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/landers.server";
-import { clientIp } from "../server/rate-limit.server";
-import { searchRateLimit } from "../server/search-limit.server";
+import { listPublicDomains } from "../server/catalog/domains.server";
+import { env } from "../server/runtime/env.server";
+import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/catalog/landers.server";
+import { clientIp } from "../server/http/rate-limit.server";
+import { searchRateLimit } from "../server/http/search-limit.server";
 import type { Route } from "./+types/home";
 
 const PER_PAGE = 24;

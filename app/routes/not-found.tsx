@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { env } from "../server/env.server";
+import { env } from "../server/runtime/env.server";
 
 export function loader() {
   // The error boundary's title names the site, as every other page's title does.

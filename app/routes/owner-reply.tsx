@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { card, PageShell, primaryButton } from "../components/ui";
-import { env } from "../server/env.server";
-import { markInquiryAnswered, replyLinkView, type ReplyLinkView } from "../server/refund-promise.server";
+import { env } from "../server/runtime/env.server";
+import { markInquiryAnswered, replyLinkView, type ReplyLinkView } from "../server/refunds/refund-promise.server";
 import type { Route } from "./+types/owner-reply";
 
 // The owner's "I have replied to this buyer" link from the inquiry email. Signed links need no

@@ -1,5 +1,5 @@
-import { siteOrigin } from "../server/landers.server";
-import { robotsTxt } from "../server/sitemap.server";
+import { siteOrigin } from "../server/catalog/landers.server";
+import { robotsTxt } from "../server/catalog/sitemap.server";
 import type { Route } from "./+types/robots";
 
 export function loader({ request }: Route.LoaderArgs) {

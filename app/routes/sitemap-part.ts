@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { siteOrigin } from "../server/landers.server";
-import { SITEMAP_HEADERS, sitemapPartCount, sitemapPartStream } from "../server/sitemap.server";
+import { siteOrigin } from "../server/catalog/landers.server";
+import { SITEMAP_HEADERS, sitemapPartCount, sitemapPartStream } from "../server/catalog/sitemap.server";
 import type { Route } from "./+types/sitemap-part";
 
 /** One part of a large portfolio's sitemap: /sitemaps/{n}.xml. */

@@ -1,5 +1,5 @@
-import { siteOrigin } from "../server/landers.server";
-import { SITEMAP_HEADERS, sitemapIndex, sitemapPartCount, sitemapPartStream } from "../server/sitemap.server";
+import { siteOrigin } from "../server/catalog/landers.server";
+import { SITEMAP_HEADERS, sitemapIndex, sitemapPartCount, sitemapPartStream } from "../server/catalog/sitemap.server";
 import type { Route } from "./+types/sitemap";
 
 /** Every domain page, streamed; beyond the protocol's 50,000 URLs per file, an index of parts. */

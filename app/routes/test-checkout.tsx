@@ -4,10 +4,10 @@ import { card, PageShell, primaryButton, secondaryButton } from "../components/u
 import { PAYMENT_TEXTS } from "../lib/inquiry";
 import { formatUsd } from "../lib/money";
 import { TEST_MODE_LABEL } from "../lib/test-card";
-import { env } from "../server/env.server";
+import { env } from "../server/runtime/env.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
-import { clientIp } from "../server/rate-limit.server";
+import { clientIp } from "../server/http/rate-limit.server";
 import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/test-checkout";
 

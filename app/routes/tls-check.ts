@@ -1,6 +1,6 @@
 // Caddy's on-demand TLS asks here (GET /tls-check?domain=name) before it gets a certificate for a host
 // name it has not seen: 200 for the operator's hosts and listed domains, 404 for anything else.
-import { servesHostName } from "../server/landers.server";
+import { servesHostName } from "../server/catalog/landers.server";
 import type { Route } from "./+types/tls-check";
 
 export function loader({ request }: Route.LoaderArgs) {

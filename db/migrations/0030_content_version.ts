@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 
-// Public pages are cached in memory (app/server/page-cache.server.ts). A cached page is valid only while
+// Public pages are cached in memory (app/server/http/page-cache.server.ts). A cached page is valid only while
 // the version it was rendered at is current, and every write to a table that a public page reads bumps
 // the version here, whichever process or code path made it (the app, scripts, a second server).
 // A table that a public page starts to read needs the same three triggers.

@@ -4,7 +4,7 @@ import { sql, type Kysely } from "kysely";
 // leading % cannot seek, so it scans: this index holds the three joined by newlines (which a search term
 // never contains), so the scan reads one narrow index and tests one LIKE per row, not three. At 100,000
 // names that costs about as much as the name-only scan it replaces (14 against 12 ms; three LIKEs on a
-// three-column index took 23 ms). app/server/admin-domains.server.ts must use the same expression.
+// three-column index took 23 ms). app/server/admin/admin-domains.server.ts must use the same expression.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX domains_live_search ON domains ((domain_name || char(10) || tracking_id || char(10) || coalesce(owner_email, '')))
     WHERE deleted_at IS NULL`.execute(db);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { hashPassword } from "../../app/server/passwords.server";
+import { hashPassword } from "../../app/server/admin/passwords.server";
 import { adminCookie, payInquiry } from "../support/admin";
 import { runScript, startAppServer, type AppServer } from "../support/app-server";
 import { waitFor } from "../support/http";

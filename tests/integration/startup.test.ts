@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { verifyPassword } from "../../app/server/passwords.server";
+import { verifyPassword } from "../../app/server/admin/passwords.server";
 import { startAppServer } from "../support/app-server";
 
 // Every test starts its own processes; on a busy machine each start can take several seconds.

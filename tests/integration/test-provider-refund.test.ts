@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dataDir = mkdtempSync(path.join(tmpdir(), "refund-test-"));
 let modules: {
   payments: typeof import("../../app/server/payments/index.server");
-  db: typeof import("../../app/server/db.server");
+  db: typeof import("../../app/server/db/database.server");
 };
 
 beforeAll(async () => {
   process.env.DATABASE_URL = `file:${path.join(dataDir, "app.db")}`;
   delete process.env.STRIPE_SECRET_KEY;
-  const db = await import("../../app/server/db.server");
+  const db = await import("../../app/server/db/database.server");
   await db.migrateToLatest();
   modules = { db, payments: await import("../../app/server/payments/index.server") };
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalPageUrl } from "../../app/lib/page-url";
-import { createWorkQueue, QueueFullError } from "../../app/server/work-queue.server";
+import { createWorkQueue, QueueFullError } from "../../app/server/runtime/work-queue.server";
 
 describe("canonicalPageUrl: the page cache keys on what a page reads", () => {
   it.each([

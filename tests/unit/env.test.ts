@@ -9,7 +9,7 @@ const base = { DATABASE_URL: `file:${path.join(dataDir, "app.db")}` };
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 // The module also parses process.env when loaded: point it at the temporary folder first.
 process.env.DATABASE_URL = base.DATABASE_URL;
-const { parseEnv, ENV_VARIABLES } = await import("../../app/server/env.server");
+const { parseEnv, ENV_VARIABLES } = await import("../../app/server/runtime/env.server");
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 
 describe("configuration parsing", () => {

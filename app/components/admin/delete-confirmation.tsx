@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { TEXT } from "../../lib/admin-forms";
 import { formatUsd } from "../../lib/money";
-import type { AdminDomainRow } from "../../server/admin-domains.server";
+import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { card, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
 

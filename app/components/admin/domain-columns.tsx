@@ -1,5 +1,5 @@
 import type { DomainSort } from "../../lib/admin-forms";
-import type { AdminDomainRow } from "../../server/admin-domains.server";
+import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { LocalDate } from "./local-date";
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { TEXT, parsePrice, type AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText, formatUsd } from "../../lib/money";
-import type { AdminDomainRow } from "../../server/admin-domains.server";
+import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { PencilIcon, TrashIcon } from "../icons";
 import { inputClass } from "../ui";
 import { DOMAIN_COLUMNS } from "./domain-columns";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { DomainSort } from "../../lib/admin-forms";
-import type { AdminDomainRow } from "../../server/admin-domains.server";
+import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { DOMAIN_COLUMNS } from "./domain-columns";
 import { DomainRow } from "./domain-row";
 import { useAdminHref } from "./hooks";

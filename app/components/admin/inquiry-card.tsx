@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { formatUsd } from "../../lib/money";
-import type { InboxRow } from "../../server/admin-inquiries.server";
+import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
 import { LocalDate } from "./local-date";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { formatUsd } from "../../lib/money";
-import type { DeadLetter, ProblemRefund } from "../../server/admin-inquiries.server";
+import type { DeadLetter, ProblemRefund } from "../../server/admin/admin-inquiries.server";
 import type { StrayPayment } from "../../server/payments/stray-payments.server";
 import { card, secondaryButton } from "../ui";
 import { useReturnTo } from "./hooks";

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { env } from "../env.server";
-import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../events.server";
-import { getInquiryFeeCents } from "../settings.server";
+import { env } from "../runtime/env.server";
+import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../catalog/events.server";
+import { getInquiryFeeCents } from "../catalog/settings.server";
 import { clientIpOfRaw } from "./client-address.server";
 
 /*

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TEXT } from "../../lib/admin-forms";
-import { getAdminUser } from "../session.server";
+import { getAdminUser } from "../admin/session.server";
 import { clientIpOfRaw } from "./client-address.server";
 
 /*

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { getAdminUser } from "../session.server";
+import { getAdminUser } from "../admin/session.server";
 import { isUploadPath } from "./upload-path.server";
 
 /**

@@ -8,10 +8,10 @@
 //     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk). Each has its own key, so the
 //     buyer's confirm right after the page loaded is not held back.
 import type { Inquiry } from "../../../db/schema";
-import { now } from "../clock.server";
-import { lazyStatement } from "../db.server";
-import { env } from "../env.server";
-import { clientIp, createRateLimit } from "../rate-limit.server";
+import { now } from "../runtime/clock.server";
+import { lazyStatement } from "../db/database.server";
+import { env } from "../runtime/env.server";
+import { clientIp, createRateLimit } from "../http/rate-limit.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 
 export const MAX_DECLINES = 5;

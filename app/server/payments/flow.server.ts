@@ -2,11 +2,11 @@
 // (JavaScript). The amount is always the server's current fee, fixed on the inquiry when it is created.
 import type { Domain, Inquiry } from "../../../db/schema";
 import { shortDomainName } from "../../lib/domain-name";
-import { BUSY_MESSAGE, isDatabaseBusy, sqlite } from "../db.server";
-import { env } from "../env.server";
-import { offerFloorWarning } from "../offer-floor.server";
-import { clientIp } from "../rate-limit.server";
-import { getInquiryFeeCents } from "../settings.server";
+import { BUSY_MESSAGE, isDatabaseBusy, sqlite } from "../db/database.server";
+import { env } from "../runtime/env.server";
+import { offerFloorWarning } from "../catalog/offer-floor.server";
+import { clientIp } from "../http/rate-limit.server";
+import { getInquiryFeeCents } from "../catalog/settings.server";
 import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";

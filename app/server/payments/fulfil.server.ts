@@ -5,11 +5,11 @@
 // 'pending') makes any number of concurrent calls record one payment and one increment.
 import type { Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
-import { nowIso } from "../clock.server";
-import { lazyStatement, sqlite } from "../db.server";
-import { env } from "../env.server";
-import { OWNER_INQUIRY_KIND, queueEmail } from "../mail.server";
-import { openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refund-promise.server";
+import { nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+import { env } from "../runtime/env.server";
+import { OWNER_INQUIRY_KIND, queueEmail } from "../mail/mail.server";
+import { openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refunds/refund-promise.server";
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";

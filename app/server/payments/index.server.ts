@@ -1,4 +1,4 @@
-import { env } from "../env.server";
+import { env } from "../runtime/env.server";
 import type { PaymentProvider, ProviderName } from "./provider.server";
 import { createStripeProvider } from "./stripe.server";
 import { createTestProvider, type TestPaymentProvider } from "./test-provider.server";
@@ -9,7 +9,7 @@ export { PaymentNotFoundError, RefundError } from "./provider.server";
 let stripeProvider: PaymentProvider | undefined;
 let testProvider: TestPaymentProvider | undefined;
 
-/** The provider new payments go through: PAYMENTS, or stripe when keys are set (app/server/env.server.ts). */
+/** The provider new payments go through: PAYMENTS, or stripe when keys are set (app/server/runtime/env.server.ts). */
 export function activeProviderName(): ProviderName {
   return env.payments;
 }

@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { Domain, Inquiry } from "../../../db/schema";
 import { lookupCandidates } from "../../lib/domain-name";
 import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
-import { nowIso } from "../clock.server";
-import { lazyStatement } from "../db.server";
-import { createRateLimit } from "../rate-limit.server";
-import { env } from "../env.server";
+import { nowIso } from "../runtime/clock.server";
+import { lazyStatement } from "../db/database.server";
+import { createRateLimit } from "../http/rate-limit.server";
+import { env } from "../runtime/env.server";
 
 const requiredText = (max: number, label: string) =>
   z.string().trim().min(1, REQUIRED_FIELDS_MESSAGE).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);

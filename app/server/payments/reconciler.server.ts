@@ -11,10 +11,10 @@ import type { Selectable } from "kysely";
 import type { Inquiry, PaymentRefsTable } from "../../../db/schema";
 
 type PaymentRef = Selectable<PaymentRefsTable>;
-import { now, nowIso } from "../clock.server";
-import { lazyStatement, sqlite } from "../db.server";
-import { env } from "../env.server";
-import { refundInquiry } from "../refunds.server";
+import { now, nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+import { env } from "../runtime/env.server";
+import { refundInquiry } from "../refunds/refunds.server";
 import { fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 import { runStrayRefundPass } from "./stray-payments.server";

@@ -5,10 +5,10 @@
 // a refusal that will not change stops and waits for the admin, who can mark it settled.
 import type { Selectable } from "kysely";
 import type { StrayPaymentsTable } from "../../../db/schema";
-import { now, nowIso } from "../clock.server";
-import { lazyStatement, sqlite } from "../db.server";
-import { env } from "../env.server";
-import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds.server";
+import { now, nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+import { env } from "../runtime/env.server";
+import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds/refunds.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 
 export type StrayPayment = Selectable<StrayPaymentsTable>;

@@ -1,13 +1,13 @@
 // Stripe webhook events: verified by signature, each event id processed once, and every payment
 // re-read from Stripe (so events arriving late or out of order act on the current state).
 import type Stripe from "stripe";
-import { nowIso } from "../clock.server";
-import { lazyStatement } from "../db.server";
-import { env } from "../env.server";
+import { nowIso } from "../runtime/clock.server";
+import { lazyStatement } from "../db/database.server";
+import { env } from "../runtime/env.server";
 import { fulfilPayment } from "./fulfil.server";
 import { getPaymentProvider } from "./index.server";
 import { getStripeClient } from "./stripe.server";
-import { refundInquiry } from "../refunds.server";
+import { refundInquiry } from "../refunds/refunds.server";
 import { findInquiryByPaymentId } from "./inquiries.server";
 import { followStrayRefund } from "./stray-payments.server";
 import { countDecline } from "./card-testing.server";

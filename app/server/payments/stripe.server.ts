@@ -1,7 +1,7 @@
 // Real card payments through Stripe: PaymentIntents for the JavaScript path, Checkout Sessions for
 // the no-JavaScript path. STRIPE_API_BASE points the SDK at another Stripe-compatible server (tests).
 import Stripe from "stripe";
-import { env } from "../env.server";
+import { env } from "../runtime/env.server";
 import {
   PaymentNotFoundError,
   RefundError,

@@ -3,9 +3,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { TestPaymentsTable } from "../../../db/schema";
 import { checkTestCard, type CardInput } from "../../lib/test-card";
-import { nowIso } from "../clock.server";
-import { lazyStatement, sqlite } from "../db.server";
-import { createRateLimit } from "../rate-limit.server";
+import { nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+import { createRateLimit } from "../http/rate-limit.server";
 import {
   PaymentNotFoundError,
   RefundError,

@@ -1,0 +1,85 @@
+// The admin's inquiry inbox: paid (and later refunded) inquiries, newest payment first.
+import type { Inquiry } from "../../../db/schema";
+import type { InboxStatus } from "../../lib/admin-forms";
+import { lookupCandidates } from "../../lib/domain-name";
+import { db, lazyStatement } from "../db/database.server";
+import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stray-payments.server";
+import { markRefundSettled } from "../refunds/refunds.server";
+import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
+
+
+export type InboxRow = Pick<
+  Inquiry,
+  | "id"
+  | "domain_name"
+  | "name"
+  | "email"
+  | "phone"
+  | "offer"
+  | "message"
+  | "amount_cents"
+  | "currency"
+  | "provider"
+  | "status"
+  | "paid_at"
+  | "answered_at"
+  | "refunded_at"
+  | "last_error"
+  | "reply_deadline_at"
+  | "refund_attempts"
+  | "refund_next_attempt_at"
+>;
+
+export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
+  let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
+  const domain = options.domain.trim().toLowerCase();
+  // The same names a link would find: "velora", "www.velora.com" or "münchen.de" as well as the stored name.
+  if (domain) query = query.where("domain_name", "in", [domain, ...lookupCandidates(domain)]);
+  if (options.status === "awaiting") query = query.where("status", "=", "paid").where("answered_at", "is", null);
+  if (options.status === "answered") query = query.where("status", "=", "paid").where("answered_at", "is not", null);
+  if (options.status === "refunded") query = query.where("status", "=", "refunded");
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const rows: InboxRow[] = await query
+    .select([
+      "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency", "provider",
+      "status", "paid_at", "answered_at", "refunded_at", "last_error",
+      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at",
+    ])
+    .orderBy("paid_at", "desc")
+    .orderBy("id", "desc")
+    .limit(options.perPage)
+    .offset((page - 1) * options.perPage)
+    .execute();
+  return { rows, total: Number(total), page, pageCount };
+}
+
+/**
+ * Marks a paid inquiry answered; true when it changed (a second click changes nothing). The same rule
+ * as the owner's reply link (refund-promise.server.ts): only before the reply deadline, once.
+ */
+export async function markInquiryAnswered(id: number): Promise<boolean> {
+  return markAnsweredOnce(id, "admin").ok;
+}
+
+export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
+export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
+
+const selectProblemRefunds = lazyStatement<[], ProblemRefund>(
+  `SELECT id, domain_name, email, amount_cents, refund_state, refund_id, last_error, refund_last_error FROM inquiries
+   WHERE status = 'paid' AND refund_state IN ('pending', 'gave_up') ORDER BY id DESC LIMIT 100`,
+);
+const selectDeadLetters = lazyStatement<[], DeadLetter>(
+  "SELECT id, kind, to_address, subject, attempts, last_error, dead_at FROM outbox WHERE dead_at IS NOT NULL ORDER BY id DESC LIMIT 100",
+);
+
+/** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
+export function listPaymentProblems() {
+  return { strays: listOpenStrayPayments(), refunds: selectProblemRefunds().all(), deadLetters: selectDeadLetters().all() };
+}
+
+/** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
+export function settleProblem(target: { inquiryId: number } | { paymentId: string }): boolean {
+  return "inquiryId" in target ? markRefundSettled(target.inquiryId) : markStrayPaymentSettled(target.paymentId);
+}

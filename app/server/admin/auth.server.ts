@@ -1,0 +1,103 @@
+// Password sign-in and its limits. Every attempt is counted before its password is verified (so many
+// concurrent posts cannot all pass the check), and verifications run through a small queue: each is a
+// 128 MiB scrypt run on libuv's thread pool, which static files and compression share.
+//
+// Lockout follows OWASP's "device cookie" advice: a browser that has signed in as an admin carries a
+// signed cookie naming that admin. Failures for an email from browsers without it lock out only such
+// browsers; the admin's own browser has its own counter, so an attacker who knows the admin's email
+// cannot keep the admin out from another address. Each address has its own limit as well.
+import { randomBytes } from "node:crypto";
+import { createCookie } from "react-router";
+import { LoginSchema, loginLimitedText, TEXT } from "../../lib/admin-forms";
+import { env } from "../runtime/env.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { clientIp, createRateLimit, type RateLimit } from "../http/rate-limit.server";
+import type { AdminUser } from "./session.server";
+import { findUserByEmail, normalizeEmail } from "./users.server";
+import { createWorkQueue, QueueFullError } from "../runtime/work-queue.server";
+
+const WINDOW_MS = 15 * 60 * 1000;
+export const SIGN_IN_ATTEMPT_LIMIT = 10;
+const attemptsByIp = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+/** Attempts for an email from browsers that have not signed in as that admin before. */
+const attemptsByEmail = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+/** Attempts from one browser that has signed in as that admin before. */
+const attemptsByDevice = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+/** Two scrypt runs at once leave two of libuv's four threads for everything else. */
+export const verifications = createWorkQueue({ concurrency: 2, maxWaiting: 8 });
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+const deviceCookie = createCookie("admin_device", {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/admin",
+  secure: env.PUBLIC_URL?.startsWith("https:") ?? false,
+  secrets: [env.sessionSecret],
+  maxAge: 365 * 24 * 60 * 60,
+});
+
+interface Device {
+  email: string;
+  id: string;
+}
+
+export class LoginError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: Record<string, string> = {},
+    readonly retryAfterSeconds = 0,
+  ) {
+    super(message);
+  }
+}
+
+async function readDevice(request: Request): Promise<Device | null> {
+  const value = (await deviceCookie.parse(request.headers.get("Cookie"))) as unknown;
+  if (typeof value !== "object" || value === null) return null;
+  const { email, id } = value as Record<string, unknown>;
+  return typeof email === "string" && typeof id === "string" ? { email, id } : null;
+}
+
+// An unknown email still costs one scrypt run, so response time does not reveal which emails exist.
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
+ * Set-Cookie value that marks this browser as the admin's device.
+ */
+export async function authenticateAdmin(request: Request, form: FormData): Promise<{ user: AdminUser; deviceCookie: string }> {
+  const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    throw new LoginError(Object.values(fields)[0]!, 400, fields);
+  }
+  const email = normalizeEmail(parsed.data.email);
+  const device = await readDevice(request);
+  const counted: Array<[RateLimit, string]> = [
+    [attemptsByIp, `login-ip:${clientIp(request)}`],
+    device?.email === email ? [attemptsByDevice, `login-device:${device.id}`] : [attemptsByEmail, `login-email:${email}`],
+  ];
+  for (const [limit, key] of counted) {
+    if (!limit.hit(key)) {
+      const retryAfterSeconds = limit.retryAfterSeconds(key);
+      throw new LoginError(loginLimitedText(retryAfterSeconds), 429, {}, retryAfterSeconds);
+    }
+  }
+  const user = await findUserByEmail(email);
+  let valid: boolean;
+  try {
+    valid = await verifications.run(async () =>
+      verifyPassword(parsed.data.password, user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password")))),
+    );
+  } catch (error) {
+    if (!(error instanceof QueueFullError)) throw error;
+    throw new LoginError(TEXT.loginBusy, 503, {}, BUSY_RETRY_AFTER_SECONDS);
+  }
+  if (!user || !valid) throw new LoginError(TEXT.loginFailed, 401);
+  // A good password does not use up the limits.
+  for (const [limit, key] of counted) limit.undo(key);
+  const deviceId = device?.email === email ? device.id : randomBytes(16).toString("base64url");
+  return { user: { id: user.id, email: user.email }, deviceCookie: await deviceCookie.serialize({ email, id: deviceId }) };
+}

@@ -1,0 +1,217 @@
+// Portfolio CSV: import (all rows or none, with per-row errors) and streamed exports.
+import { CsvError, parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
+import { centsToDollarText } from "../../lib/money";
+import { nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = 200_000;
+const MAX_REPORTED_ERRORS = 100;
+const HEADER_NAMES = new Set(["domain", "domain_name", "domain name", "name"]);
+
+export interface RowError {
+  line: number;
+  message: string;
+}
+export type ImportResult =
+  | { ok: true; added: number; updated: number }
+  | { ok: false; errors: RowError[]; moreErrors: number };
+
+const findLive = lazyStatement<[string], { id: number }>("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL");
+const updateLive = lazyStatement<[number, string, string | null, string, number]>(
+  "UPDATE domains SET asking_price_cents = ?, tracking_id = ?, owner_email = coalesce(?, owner_email), updated_at = ? WHERE id = ?",
+);
+const insertLive = lazyStatement<[string, number, string, string, string, string]>(
+  `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at)
+   VALUES (?, ?, ?, ?, ?, ?)`,
+);
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The upload as text, or the reason it cannot be read: spreadsheets often save another encoding. */
+function decodeUpload(bytes: Uint8Array): string | RowError {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return {
+      line: 0,
+      message: "The file is not UTF-8 text (accented letters would be garbled). Save it as \"CSV UTF-8\" and import it again.",
+    };
+  }
+}
+
+function readRows(text: string): Array<{ line: number; cells: string[] }> | RowError {
+  try {
+    const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as Array<{
+      record: string[];
+      info: { lines: number };
+    }>;
+    return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  } catch (error) {
+    if (error instanceof CsvError) return { line: (error as CsvError & { lines?: number }).lines ?? 0, message: `The file is not valid CSV: ${error.message}` };
+    throw error;
+  }
+}
+
+/** Adds new domains and updates listed ones from CSV columns domain, price, tracking id, owner email. */
+export function importPortfolioCsv(upload: string | Uint8Array): ImportResult {
+  const text = typeof upload === "string" ? upload : decodeUpload(upload);
+  if (typeof text !== "string") return { ok: false, errors: [text], moreErrors: 0 };
+  const rows = readRows(text);
+  if (!Array.isArray(rows)) return { ok: false, errors: [rows], moreErrors: 0 };
+  if (rows.length > 0 && rows.every(({ cells }) => cells.length === 1 && cells[0]!.includes(";"))) {
+    return {
+      ok: false,
+      errors: [{ line: 0, message: "The file separates columns with ; instead of commas. Save it as \"CSV UTF-8 (comma delimited)\" and import it again." }],
+      moreErrors: 0,
+    };
+  }
+  if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) rows.shift();
+  if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return { ok: false, errors: [{ line: 1, message: `The file has ${rows.length} rows; at most ${MAX_IMPORT_ROWS} can be imported at once.` }], moreErrors: 0 };
+  }
+
+  const errors: RowError[] = [];
+  const entries: Array<Omit<DomainEntry, "ownerEmail"> & { ownerEmail: string | null }> = [];
+  const firstLineOf = new Map<string, number>();
+  for (const { line, cells } of rows) {
+    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells;
+    const trackingId = unguardCell(trackingIdCell);
+    const ownerEmail = unguardCell(ownerEmailCell);
+    const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
+    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail });
+    if (!parsed.success) {
+      errors.push({ line, message: Object.values(fieldErrors(parsed.error)).join("; ") });
+      continue;
+    }
+    const seen = firstLineOf.get(parsed.data.domainName);
+    if (seen !== undefined) {
+      errors.push({ line, message: `${parsed.data.domainName} is already on line ${seen} of this file` });
+      continue;
+    }
+    firstLineOf.set(parsed.data.domainName, line);
+    // An empty cell keeps a listed domain's owner email; "none" removes it.
+    entries.push({ ...parsed.data, ownerEmail: clearOwner ? "" : parsed.data.ownerEmail || null });
+  }
+  if (errors.length > 0) {
+    return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), moreErrors: Math.max(0, errors.length - MAX_REPORTED_ERRORS) };
+  }
+
+  const timestamp = nowIso();
+  return sqlite.transaction(() => {
+    let added = 0;
+    let updated = 0;
+    for (const entry of entries) {
+      const existing = findLive().get(entry.domainName);
+      if (existing) {
+        updateLive().run(entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, existing.id);
+        updated += 1;
+      } else {
+        insertLive().run(entry.domainName, entry.askingPrice, entry.trackingId, entry.ownerEmail ?? "", timestamp, timestamp);
+        added += 1;
+      }
+    }
+    return { ok: true as const, added, updated };
+  })();
+}
+
+// A spreadsheet must not run a buyer's text as a formula (CSV injection): a cell that starts like a
+// formula gets a leading "'". So does one that starts with "'" before such a character, so that the
+// import, which takes one "'" off exactly those cells, gives back every value as it was.
+const GUARDED = /^'*[=+\-@\t\r]/;
+
+function safeCell(value: string): string {
+  return GUARDED.test(value) ? `'${value}` : value;
+}
+
+/** Undoes safeCell: "'=1+2" imports as "=1+2", "'-x@example.com" as "-x@example.com". */
+function unguardCell(value: string): string {
+  return value.startsWith("'") && GUARDED.test(value.slice(1)) ? value.slice(1) : value;
+}
+
+const CHUNK = 1000;
+
+/** Streams rows page by page (keyset on id): the database is never held for the whole download. */
+function csvStream<R extends { id: number }>(header: string[], nextChunk: (afterId: number) => R[], toCells: (row: R) => Array<string | number>) {
+  let afterId = 0;
+  let headerSent = false;
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        // A byte-order mark first: spreadsheets then read the file as UTF-8 (accents intact).
+        controller.enqueue(encoder.encode(`\uFEFF${stringify([header])}`));
+        return;
+      }
+      const rows = nextChunk(afterId);
+      if (rows.length === 0) return controller.close();
+      afterId = rows[rows.length - 1]!.id;
+      controller.enqueue(encoder.encode(stringify(rows.map(toCells))));
+    },
+  });
+}
+
+const domainChunk = lazyStatement<[number, number], {
+  id: number;
+  domain_name: string;
+  asking_price_cents: number;
+  tracking_id: string;
+  owner_email: string;
+  inquiry_count: number;
+  created_at: string;
+}>(
+  `SELECT id, domain_name, asking_price_cents, tracking_id, owner_email, inquiry_count, created_at
+   FROM domains WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?`,
+);
+
+/** Same first four columns as the import, so an export can be edited and imported back. */
+export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
+  return csvStream(
+    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at"],
+    (afterId) => domainChunk().all(afterId, CHUNK),
+    (row) => [row.domain_name, centsToDollarText(row.asking_price_cents), safeCell(row.tracking_id), safeCell(row.owner_email), row.inquiry_count, row.created_at],
+  );
+}
+
+const inquiryChunk = lazyStatement<[number, number], {
+  id: number;
+  paid_at: string;
+  domain_name: string;
+  name: string;
+  email: string;
+  phone: string;
+  offer: string;
+  message: string;
+  amount_cents: number;
+  status: string;
+  answered_at: string | null;
+  refunded_at: string | null;
+}>(
+  `SELECT id, paid_at, domain_name, name, email, phone, offer, message, amount_cents, status, answered_at, refunded_at
+   FROM inquiries WHERE paid_at IS NOT NULL AND status IN ('paid', 'refunded') AND id > ? ORDER BY id LIMIT ?`,
+);
+
+export function exportInquiriesCsv(): ReadableStream<Uint8Array> {
+  return csvStream(
+    ["id", "paid_at", "domain", "name", "email", "phone", "offer", "message", "amount", "status", "answered_at", "refunded_at"],
+    (afterId) => inquiryChunk().all(afterId, CHUNK),
+    (row) => [
+      row.id, row.paid_at, row.domain_name, safeCell(row.name), safeCell(row.email), safeCell(row.phone), safeCell(row.offer),
+      safeCell(row.message), centsToDollarText(row.amount_cents), row.status, row.answered_at ?? "", row.refunded_at ?? "",
+    ],
+  );
+}
+
+export function csvResponse(stream: ReadableStream<Uint8Array>, filename: string): Response {
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,97 @@
+import { sql } from "kysely";
+import type { Domain } from "../../../db/schema";
+import { asciiSearchTerm, lookupCandidates } from "../../lib/domain-name";
+import { nowIso } from "../runtime/clock.server";
+import { db, lazyStatement } from "../db/database.server";
+
+export type PublicDomain = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "created_at">;
+
+const findLiveByName = lazyStatement<[string], Domain>(
+  "SELECT * FROM domains WHERE domain_name = ? AND deleted_at IS NULL",
+);
+
+/** A listed domain by its full stored name (e.g. "example.com"), exactly. */
+export function findLiveDomainByName(name: string): Domain | null {
+  return findLiveByName().get(name) ?? null;
+}
+
+/** A route parameter to a listed domain: "{name}.com" first for a name with no dot, then the raw name. */
+export function findDomainByParam(param: string): Domain | null {
+  for (const candidate of lookupCandidates(param)) {
+    const row = findLiveByName().get(candidate);
+    if (row) return row;
+  }
+  return null;
+}
+
+import { MAX_SEARCH_LENGTH } from "../../lib/search";
+
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+const readTotals = lazyStatement<[], { live_count: number; live_value_cents: number }>(
+  "SELECT live_count, live_value_cents FROM domain_totals WHERE id = 1",
+);
+
+/** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
+export function liveDomainTotals(): { count: number; valueCents: number } {
+  const row = readTotals().get();
+  return { count: row?.live_count ?? 0, valueCents: row?.live_value_cents ?? 0 };
+}
+
+export interface DomainPage<T> {
+  rows: T[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+/** Live domains, newest first, optionally filtered by a search term, one page at a time. */
+export async function listPublicDomains(options: {
+  search?: string;
+  page: number;
+  perPage: number;
+}): Promise<DomainPage<PublicDomain>> {
+  // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
+  const term = asciiSearchTerm((options.search ?? "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
+  let query = db.selectFrom("domains").where("deleted_at", "is", null);
+  if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
+  const total = term
+    ? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total)
+    : liveDomainTotals().count;
+  const pageCount = Math.max(1, Math.ceil(total / options.perPage));
+  const page = Math.min(Math.max(1, options.page), pageCount);
+  const rows = await query
+    .select(["id", "domain_name", "asking_price_cents", "created_at"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(options.perPage)
+    .offset((page - 1) * options.perPage)
+    .execute();
+  return { rows, total, page, pageCount };
+}
+
+export interface NewDomainInput {
+  domainName: string;
+  askingPriceCents: number;
+  trackingId: string;
+  ownerEmail: string;
+}
+
+export async function insertDomain(input: NewDomainInput): Promise<Domain> {
+  const timestamp = nowIso();
+  return db
+    .insertInto("domains")
+    .values({
+      domain_name: input.domainName,
+      asking_price_cents: input.askingPriceCents,
+      tracking_id: input.trackingId,
+      owner_email: input.ownerEmail,
+      created_at: timestamp,
+      updated_at: timestamp,
+      deleted_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

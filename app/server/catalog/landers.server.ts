@@ -1,0 +1,67 @@
+import type { Domain } from "../../../db/schema";
+import { hostNameFromHeader } from "../../lib/host";
+import type { DomainPageData } from "../../lib/seo";
+import { domainPagePath } from "../../lib/domain-name";
+import { findLiveDomainByName } from "./domains.server";
+import { recordDomainView } from "./domain-views.server";
+import { env } from "../runtime/env.server";
+import { operatorHostNames } from "./hosts.server";
+import { ownerTypicalReplyDays } from "./owner-reply-time.server";
+import { repeatOnCacheHit } from "../http/page-cache.server";
+import { getInquiryFeeCents } from "./settings.server";
+
+// The operator's own addresses keep the splash and browse page; any other listed domain pointed at
+// this server greets its visitor with its own for-sale page.
+
+/** The listed domain a request's Host names, or null for the operator's hosts and unknown or malformed ones. */
+export function landerDomainFor(request: Request): Domain | null {
+  const name = hostNameFromHeader(request.headers.get("host"));
+  if (!name || operatorHostNames.has(name) || !name.includes(".")) return null;
+  return findLiveDomainByName(name);
+}
+
+/**
+ * Whether this server answers for a host name: the operator's own names and every listed domain (with
+ * or without www.). A TLS proxy asks before it gets a certificate for a name it has never seen (Caddy's
+ * on-demand TLS, deploy/Caddyfile), so nobody can make it request certificates for arbitrary names.
+ */
+export function servesHostName(value: string | null): boolean {
+  const name = hostNameFromHeader(value);
+  if (!name) return false;
+  if (operatorHostNames.has(name)) return true;
+  return name.includes(".") && findLiveDomainByName(name) !== null;
+}
+
+/** Where absolute links point: PUBLIC_URL when set, else the origin the request came in on (when its Host is sane). */
+export function siteOrigin(request: Request): string {
+  if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
+  if (!hostNameFromHeader(request.headers.get("host"))) return "http://localhost";
+  try {
+    return new URL(request.url).origin;
+  } catch {
+    return "http://localhost";
+  }
+}
+
+/**
+ * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
+ * Only public fields: the owner's email and minimum offer never leave the server.
+ */
+export function loadDomainPage(domain: Domain, request: Request): DomainPageData {
+  recordDomainView(domain.id, request);
+  // Served from the page cache, the page is not rendered again: count those views as well.
+  repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
+  const origin = siteOrigin(request);
+  return {
+    siteName: env.SITE_NAME,
+    domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
+    feeCents: getInquiryFeeCents(),
+    canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
+    replyDays: ownerTypicalReplyDays(domain),
+  };
+}
+
+/** The operator's browse page, for a "browse more" link on a lander: only when PUBLIC_URL says where it is. */
+export function operatorHomeUrl(): string | null {
+  return env.PUBLIC_URL ? `${new URL(env.PUBLIC_URL).origin}/` : null;
+}

@@ -1,0 +1,107 @@
+import { domainPagePath } from "../../lib/domain-name";
+import { lazyStatement } from "../db/database.server";
+
+/** The sitemap protocol's limit per file; a larger portfolio gets a sitemap index. */
+export const URLS_PER_SITEMAP = 50_000;
+const BATCH_SIZE = 1_000;
+export const SITEMAP_HEADERS = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" };
+const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
+type SitemapRow = { id: number; domain_name: string; updated_at: string };
+
+const countLive = lazyStatement<[], { n: number }>("SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL");
+const firstIdAt = lazyStatement<[number], { id: number }>(
+  "SELECT id FROM domains WHERE deleted_at IS NULL ORDER BY id LIMIT 1 OFFSET ?",
+);
+const batchAfter = lazyStatement<[number, number], SitemapRow>(
+  "SELECT id, domain_name, updated_at FROM domains WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
+);
+
+/**
+ * Live domains in id order, from the `skip`-th on, at most `limit`. Reads in short keyset batches, so
+ * no statement stays open between reads and other requests can use the connection meanwhile.
+ */
+export function* liveDomainsForSitemap(skip: number, limit: number): Generator<SitemapRow> {
+  const start = firstIdAt().get(skip);
+  if (!start) return;
+  let afterId = start.id - 1;
+  let left = limit;
+  while (left > 0) {
+    const rows = batchAfter().all(afterId, Math.min(BATCH_SIZE, left));
+    for (const row of rows) yield row;
+    if (rows.length < Math.min(BATCH_SIZE, left)) return;
+    left -= rows.length;
+    afterId = rows[rows.length - 1]!.id;
+  }
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function urlEntry(loc: string, lastmod?: string): string {
+  return `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.slice(0, 10)}</lastmod>` : ""}</url>\n`;
+}
+
+/** How many sitemap files the portfolio needs (the home page is the first URL of the first). */
+export function sitemapPartCount(): number {
+  return Math.max(1, Math.ceil((countLive().get()!.n + 1) / URLS_PER_SITEMAP));
+}
+
+/** A streamed <urlset> for part `part` (1-based): the home page first, then domain pages in id order. */
+export function sitemapPartStream(origin: string, part: number): ReadableStream<Uint8Array> {
+  const skip = part === 1 ? 0 : (part - 1) * URLS_PER_SITEMAP - 1;
+  const limit = part === 1 ? URLS_PER_SITEMAP - 1 : URLS_PER_SITEMAP;
+  const rows = liveDomainsForSitemap(skip, limit);
+  return textStream(function* () {
+    yield `${XML_HEADER}<urlset xmlns="${SITEMAP_NS}">\n`;
+    if (part === 1) yield urlEntry(`${origin}/`);
+    for (const row of rows) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
+    yield "</urlset>\n";
+  });
+}
+
+/** A <sitemapindex> naming every part, for a portfolio beyond one file. */
+export function sitemapIndex(origin: string, parts: number): string {
+  let body = `${XML_HEADER}<sitemapindex xmlns="${SITEMAP_NS}">\n`;
+  for (let part = 1; part <= parts; part++) body += `<sitemap><loc>${escapeXml(`${origin}/sitemaps/${part}.xml`)}</loc></sitemap>\n`;
+  return `${body}</sitemapindex>\n`;
+}
+
+/** Pulls text from a generator a few hundred entries at a time, as the client reads. */
+function textStream(chunks: () => Generator<string>): ReadableStream<Uint8Array> {
+  const source = chunks();
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    pull(controller) {
+      let text = "";
+      for (let i = 0; i < 500; i++) {
+        const next = source.next();
+        if (next.done) {
+          if (text) controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        text += next.value;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+    cancel() {
+      source.return(undefined);
+    },
+  });
+}
+
+export function robotsTxt(origin: string): string {
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /admin",
+    "Disallow: /payment",
+    "Disallow: /events/",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,154 @@
+// The one database of the app, on either engine DATABASE_URL names: a SQLite file (the default: one
+// process, nothing else to run) or PostgreSQL (several processes on several hosts). Every query goes
+// through `db` (Kysely, typed by db/schema.ts); where the engines differ, ./dialect.server.ts says how.
+import Database from "better-sqlite3";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { migrations } from "../../../db/migrations/index";
+import type { Database as Schema } from "../../../db/schema";
+import { env } from "../runtime/env.server";
+
+export class DatabaseOpenError extends Error {}
+
+function openSqlite(file: string): Database.Database {
+  try {
+    mkdirSync(env.dataDir, { recursive: true, mode: 0o700 });
+    const connection = new Database(file);
+    restrictToOwner(file);
+    connection.pragma("journal_mode = WAL");
+    connection.pragma("foreign_keys = ON");
+    connection.pragma(`busy_timeout = ${env.SQLITE_BUSY_TIMEOUT_MS}`);
+    connection.pragma("synchronous = NORMAL");
+    return connection;
+  } catch (error) {
+    throw new DatabaseOpenError(`Cannot open the database at ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** A database made before files were kept private (or copied in with a loose mode) is tightened to 0600. */
+function restrictToOwner(file: string): void {
+  for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (existsSync(part)) chmodSync(part, 0o600);
+    } catch {
+      // not ours to change (another user's file): SQLite opened it, so it stays as it is
+    }
+  }
+}
+
+/**
+ * Kysely prepares every query it runs; better-sqlite3 statements can be reused, so the SQLite connection
+ * Kysely sees keeps one per SQL text (a few hundred at most: the app's queries, not user input). A
+ * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
+ */
+function withStatementCache(connection: Database.Database): Database.Database {
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = connection.prepare(text);
+      statements.set(text, statement);
+    }
+    const cached = statement;
+    return {
+      reader: cached.reader,
+      all: (parameters: unknown[]) => cached.all(...parameters),
+      run: (parameters: unknown[]) => cached.run(...parameters),
+      iterate: (parameters: unknown[]) => connection.prepare(text).iterate(...parameters),
+    };
+  };
+  return new Proxy(connection, {
+    get: (target, property) => {
+      if (property === "prepare") return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+// PostgreSQL answers count(*) and sums as 64-bit integers, which pg leaves as strings: the app's counts
+// and cents fit in a JavaScript number, so they are read as numbers, as on SQLite.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+function openPostgres(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: env.DATABASE_POOL_SIZE });
+  // An idle connection the server drops (a restart, a failover) must not take the process down.
+  pool.on("error", (error) => console.error(JSON.stringify({ msg: "database connection lost", error: error.message })));
+  return pool;
+}
+
+/** The SQLite connection (null on PostgreSQL): for the few things only SQLite has (backup, pragmas). */
+export const sqliteConnection: Database.Database | null = env.engine === "sqlite" ? openSqlite(env.databasePath) : null;
+export const postgresPool: pg.Pool | null = env.engine === "postgres" ? openPostgres(env.DATABASE_URL) : null;
+
+export const db = new Kysely<Schema>({
+  dialect: sqliteConnection
+    ? new SqliteDialect({ database: withStatementCache(sqliteConnection) })
+    : new PostgresDialect({ pool: postgresPool! }),
+});
+
+/**
+ * The raw SQLite connection, for code not yet moved to `db`. Only valid on SQLite.
+ * @deprecated write the query with `db` (Kysely) so it runs on PostgreSQL too.
+ */
+export const sqlite: Database.Database =
+  sqliteConnection ??
+  (new Proxy({} as Database.Database, {
+    get: (_target, property) => {
+      if (property === "open") return false;
+      throw new Error(`sqlite.${String(property)} is not available on PostgreSQL`);
+    },
+  }) as Database.Database);
+
+/** Retry-After for a request refused because another writer held the database too long. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+export const BUSY_MESSAGE = "The site is busy right now. Nothing was saved; please try again in a moment.";
+
+// PostgreSQL's codes for the same situation: a lock not granted in time, a serialization conflict or
+// deadlock (the transaction was rolled back), or a server refusing new connections for now.
+const POSTGRES_BUSY_CODES = new Set(["55P03", "40001", "40P01", "57P03", "53300"]);
+
+/** True when another writer kept the database locked too long (nothing was written; try again later). */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || POSTGRES_BUSY_CODES.has(code));
+}
+
+export async function migrateToLatest(): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Features land in parallel with their own number ranges; an older-numbered one may arrive later.
+    allowUnorderedMigrations: true,
+  });
+  // On PostgreSQL Kysely holds an advisory lock while it migrates, so processes starting together take
+  // turns; on SQLite the migration's write transaction does the same.
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
+  }
+  if (error) throw error;
+}
+
+let closed = false;
+export function isDatabaseOpen(): boolean {
+  return !closed;
+}
+
+export async function closeDatabase(): Promise<void> {
+  if (closed) return;
+  closed = true;
+  // Kysely's destroy closes the SQLite connection or ends the PostgreSQL pool.
+  await db.destroy();
+}
+
+/**
+ * A prepared statement made on first use, after migrations have created its tables. Only on SQLite.
+ * @deprecated write the query with `db` (Kysely) so it runs on PostgreSQL too.
+ */
+export function lazyStatement<P extends unknown[] | {}, R = unknown>(text: string): () => Database.Statement<P, R> {
+  let statement: Database.Statement<P, R> | undefined;
+  return () => (statement ??= sqlite.prepare<P, R>(text));
+}

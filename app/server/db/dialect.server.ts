@@ -1,0 +1,75 @@
+// Where SQLite and PostgreSQL differ, and how the app says it once. Queries elsewhere are plain Kysely;
+// when one needs an engine-specific piece it asks here instead of testing the engine itself.
+// Both engines store times as ISO-8601 text (UTC, "2026-11-23T07:51:26.000Z"), which sorts as time does.
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import type { Database as Schema } from "../../../db/schema";
+import { env } from "../runtime/env.server";
+import { db } from "./database.server";
+
+export type Engine = "sqlite" | "postgres";
+export const engine: Engine = env.engine;
+const postgres = engine === "postgres";
+
+/** Anything a query can run on: the database, or the transaction a caller is inside. */
+export type Executor = Kysely<Schema>;
+
+const transactions = new WeakSet<Executor>();
+
+/**
+ * Runs `work` in one transaction and returns its result; an error rolls everything back. Passing the
+ * `within` executor of an outer transaction joins it instead of starting another. SQLite takes its write
+ * lock at the start (BEGIN IMMEDIATE), so a transaction that reads and then writes waits for another
+ * process's lock (busy_timeout) instead of failing when it tries to write. Never await anything but the
+ * database inside: on SQLite every other query of the process waits for the transaction to end.
+ */
+export async function inTransaction<T>(work: (trx: Executor) => Promise<T>, within: Executor = db): Promise<T> {
+  if (transactions.has(within)) return work(within);
+  if (postgres) {
+    return within.transaction().execute(async (trx) => {
+      transactions.add(trx);
+      return work(trx);
+    });
+  }
+  return within.connection().execute(async (connection) => {
+    transactions.add(connection);
+    await sql`BEGIN IMMEDIATE`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`COMMIT`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => {});
+      throw error;
+    } finally {
+      transactions.delete(connection);
+    }
+  });
+}
+
+/** The larger of two numbers (SQLite's two-argument max(), PostgreSQL's greatest()). */
+export function greatest(a: RawBuilder<unknown> | string, b: RawBuilder<unknown> | number): RawBuilder<number> {
+  const left = typeof a === "string" ? sql.ref(a) : a;
+  return postgres ? sql<number>`greatest(${left}, ${b})` : sql<number>`max(${left}, ${b})`;
+}
+
+/** Milliseconds from one ISO time column to another (later minus earlier). */
+export function millisecondsBetween(earlier: string, later: string): RawBuilder<number> {
+  return postgres
+    ? sql<number>`extract(epoch from (${sql.ref(later)}::timestamptz - ${sql.ref(earlier)}::timestamptz)) * 1000.0`
+    : sql<number>`(julianday(${sql.ref(later)}) - julianday(${sql.ref(earlier)})) * 86400000.0`;
+}
+
+/** The newline character in SQL (joins the admin search's columns; see migration 0110). */
+export const newlineChar: RawBuilder<string> = postgres ? sql<string>`chr(10)` : sql<string>`char(10)`;
+
+/** "Contains, ignoring ASCII case": SQLite's LIKE already ignores it, PostgreSQL's does not. */
+export const likeOperator = postgres ? sql.raw("ILIKE") : sql.raw("LIKE");
+
+/**
+ * Claims rows for this process on PostgreSQL: rows another process has locked are skipped rather than
+ * waited for, and stay locked by this transaction until it ends. SQLite's write transaction already
+ * excludes every other writer, so the query is unchanged there.
+ */
+export function skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return postgres ? query.forUpdate().skipLocked() : query;
+}

@@ -1,0 +1,398 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type Database from "better-sqlite3";
+import { canonicalPageUrl } from "../../lib/page-url";
+import { sqlite } from "../db/database.server";
+import { acceptsGzip } from "./accept-encoding.server";
+import { env } from "../runtime/env.server";
+import { isKnownHost } from "../catalog/hosts.server";
+import { publicProtocolOf } from "./client-address.server";
+
+/*
+ * An in-memory cache of rendered public pages (/, /domain/*, /contact/*), consulted before anything
+ * else in server.ts. Correctness rests on one rule: a page is served from memory only while the
+ * content version it was rendered at is still current. Triggers (migration 0030) bump that version on
+ * every write to a table that public pages read, from any process, so a fee or price change is visible
+ * on the very next request. Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
+ * what a page reads: Host, the scheme a trusted proxy reports, the path and the query parameters the
+ * page knows (others are dropped before rendering, so `?utm_source=...` is a hit). Only 200 and 404
+ * responses that set no cookie are kept. Search results, 404s and pages for Hosts nobody configured,
+ * which anyone can make up by the million, share a small part of the budget of their own, so they
+ * cannot push real pages out.
+ * The stored headers (Content-Security-Policy included) go out with the stored body, so a nonce in the
+ * page always matches its header. Compressed variants are made once per entry, not once per request.
+ */
+
+type Next = (error?: unknown) => void;
+/** What a hit effect may read of the request a cached page answers (a subset of a fetch Request). */
+export interface CachedRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+}
+type HitEffect = (request: CachedRequest) => void;
+// Loose shapes of ServerResponse methods, to call the saved originals with `call`.
+type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
+type Encoding = "br" | "gzip" | "identity";
+
+interface Entry {
+  key: string;
+  version: number;
+  status: number;
+  etag: string;
+  identity: Buffer;
+  variants: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
+  /** Response headers per encoding, built once: Content-Length and Content-Encoding included. */
+  headers: Partial<Record<Encoding, OutgoingHttpHeaders>>;
+  notModifiedHeaders: OutgoingHttpHeaders;
+  storedHeaders: OutgoingHttpHeaders;
+  hitEffects: HitEffect[];
+  bytes: number;
+  /** A search result or a 404: kept in the small budget. */
+  minor: boolean;
+}
+
+const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
+/** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
+const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache", "x-request-id"]);
+/** Set on the request of a render that may be cached, so `repeatOnCacheHit` can find that render. */
+const RENDER_TOKEN_HEADER = "x-page-cache-render";
+const pendingHitEffects = new Map<string, HitEffect[]>();
+let renderCounter = 0;
+
+/**
+ * For work a page does on every request besides rendering (counting a view): call it from the loader
+ * with the loader's request; when the page is cached, `effect` runs on each later hit as well.
+ */
+export function repeatOnCacheHit(request: Request, effect: HitEffect): void {
+  const token = request.headers.get(RENDER_TOKEN_HEADER);
+  if (token) pendingHitEffects.get(token)?.push(effect);
+}
+
+/** Search results and 404s get this share of the cache's memory. */
+const MINOR_SHARE = 1 / 8;
+const MAX_CAPTURE_BYTES = 1024 * 1024;
+const MIN_COMPRESS_BYTES = 1024;
+
+export interface PageCacheOptions {
+  enabled?: boolean;
+  /** Memory budget for stored pages (all encodings); the least recently used go first. */
+  maxBytes?: number;
+}
+
+export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & {
+  clear: () => void;
+  stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
+};
+
+let versionStatement: Database.Statement<[], number> | undefined;
+/** The current content version: one prepared-statement read of a one-row table. */
+export function currentContentVersion(): number {
+  versionStatement ??= sqlite.prepare<[], number>("SELECT version FROM content_version WHERE id = 1").pluck();
+  return versionStatement.get() ?? 0;
+}
+
+export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
+  const enabled = options.enabled ?? env.PAGE_CACHE === "true";
+  const maxBytes = options.maxBytes ?? env.PAGE_CACHE_MAX_MB * 1024 * 1024;
+  const maxMinorBytes = Math.floor(maxBytes * MINOR_SHARE);
+  // Two least-recently-used lists: pages, and the search results and 404s (the "minor" ones).
+  const entries = new Map<string, Entry>();
+  const minorEntries = new Map<string, Entry>();
+  let bytes = 0;
+  let minorBytes = 0;
+  let seenVersion = -1;
+  let hits = 0;
+  let misses = 0;
+
+  function clear() {
+    entries.clear();
+    minorEntries.clear();
+    bytes = 0;
+    minorBytes = 0;
+  }
+
+  function lookup(key: string): Entry | undefined {
+    return entries.get(key) ?? minorEntries.get(key);
+  }
+
+  function touch(entry: Entry) {
+    const list = entry.minor ? minorEntries : entries;
+    list.delete(entry.key);
+    list.set(entry.key, entry);
+  }
+
+  function remember(entry: Entry) {
+    const previous = lookup(entry.key);
+    if (previous) forget(previous);
+    const list = entry.minor ? minorEntries : entries;
+    list.set(entry.key, entry);
+    addBytes(entry, entry.bytes);
+    const limit = entry.minor ? maxMinorBytes : maxBytes - maxMinorBytes;
+    for (const oldest of list.values()) {
+      if ((entry.minor ? minorBytes : bytes - minorBytes) <= limit) break;
+      forget(oldest);
+    }
+  }
+
+  function forget(entry: Entry) {
+    (entry.minor ? minorEntries : entries).delete(entry.key);
+    addBytes(entry, -entry.bytes);
+  }
+
+  function addBytes(entry: Entry, delta: number) {
+    bytes += delta;
+    if (entry.minor) minorBytes += delta;
+  }
+
+  // Quality 5 costs about a millisecond per page; 9 and up cost tens of milliseconds for a few percent.
+  // A first render (a miss) gets gzip at level 1 instead: most pages of a large portfolio are seen once
+  // (crawlers), and for those the smaller br variant would cost more CPU than the render saved.
+  function addVariant(entry: Entry, encoding: Exclude<Encoding, "identity">, firstRender = false): Buffer {
+    const body =
+      encoding === "br"
+        ? brotliCompressSync(entry.identity, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.identity.length },
+          })
+        : gzipSync(entry.identity, { level: firstRender ? zlib.Z_BEST_SPEED : 9 });
+    entry.variants[encoding] = body;
+    entry.bytes += body.length;
+    if (lookup(entry.key) === entry) addBytes(entry, body.length);
+    return body;
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheState: "HIT" | "MISS", writeHead: WriteHead, end: End) {
+    if (cacheState === "HIT") runHitEffects(req, entry);
+    const ifNoneMatch = req.headers["if-none-match"];
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
+      writeHead.call(res, 304, entry.notModifiedHeaders);
+      end.call(res);
+      return;
+    }
+    let encoding = entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
+    if (cacheState === "MISS" && encoding === "br" && acceptsGzip(req.headers["accept-encoding"])) encoding = "gzip";
+    const body = encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding, cacheState === "MISS"));
+    if (encoding !== "identity" && body.length >= entry.identity.length) encoding = "identity";
+    let headers = entry.headers[encoding];
+    if (!headers) {
+      headers = { ...entry.storedHeaders, "x-cache": "HIT", "content-length": String(encoding === "identity" ? entry.identity.length : body.length) };
+      if (encoding !== "identity") headers["content-encoding"] = encoding;
+      entry.headers[encoding] = headers;
+    }
+    writeHead.call(res, entry.status, cacheState === "HIT" ? headers : { ...headers, "x-cache": "MISS" });
+    end.call(res, encoding === "identity" ? entry.identity : body);
+  }
+
+  const middleware = ((req, res, next) => {
+    if (req.headers[RENDER_TOKEN_HEADER] !== undefined) delete req.headers[RENDER_TOKEN_HEADER];
+    if (!enabled || req.method !== "GET") return next();
+    const url = req.url ?? "";
+    const queryAt = url.indexOf("?");
+    if (!CACHEABLE_PATH.test(queryAt === -1 ? url : url.slice(0, queryAt))) return next();
+    const headers = req.headers;
+    if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
+
+    const version = currentContentVersion();
+    if (version !== seenVersion) {
+      // Everything stored is stale now: free it at once rather than entry by entry.
+      clear();
+      seenVersion = version;
+    }
+    // Everything a render depends on: the host (landers, canonical links), the scheme the browser used
+    // (server.ts works it out through trusted proxies; HSTS is stored with the page), and the path with
+    // the parameters the page reads.
+    const canonical = canonicalPageUrl(url);
+    const key = `${headers.host.toLowerCase()} ${publicProtocolOf(req)} ${canonical.url}`;
+    const cached = lookup(key);
+    if (cached && cached.version === version) {
+      hits += 1;
+      // Most recently used goes to the back of the eviction queue.
+      touch(cached);
+      return send(req, res, cached, "HIT", res.writeHead as WriteHead, res.end as End);
+    }
+    // The page renders exactly what the key holds: parameters it does not read are not passed on.
+    if (canonical.url !== url) req.url = canonical.url;
+    misses += 1;
+    const token = `${process.pid}-${(renderCounter += 1)}-${Math.random().toString(36).slice(2)}`;
+    const hitEffects: HitEffect[] = [];
+    pendingHitEffects.set(token, hitEffects);
+    req.headers[RENDER_TOKEN_HEADER] = token;
+    res.once("close", () => pendingHitEffects.delete(token));
+    capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
+      pendingHitEffects.delete(token);
+      // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
+      const minor = canonical.search || status === 404 || !isKnownHost(headers.host);
+      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, minor);
+      // A write landed while the page rendered: serve what was rendered, but do not keep it.
+      if (currentContentVersion() === version) remember(entry);
+      send(req, res, entry, "MISS", writeHead, end);
+    });
+  }) as PageCacheMiddleware;
+
+  middleware.clear = clear;
+  middleware.stats = () => ({ entries: entries.size + minorEntries.size, bytes, minorEntries: minorEntries.size, minorBytes, hits, misses });
+  return middleware;
+}
+
+function makeEntry(
+  key: string,
+  version: number,
+  status: number,
+  storedHeaders: OutgoingHttpHeaders,
+  identity: Buffer,
+  hitEffects: HitEffect[],
+  minor: boolean,
+): Entry {
+  const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
+  storedHeaders.vary = "Accept-Encoding";
+  storedHeaders.etag = etag;
+  storedHeaders["cache-control"] ??= "no-cache";
+  // A 304 carries the page's headers (security headers included) except those describing a body.
+  const { "content-type": _contentType, ...notModifiedHeaders } = storedHeaders;
+  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512, minor };
+}
+
+function runHitEffects(req: IncomingMessage, entry: Entry) {
+  if (entry.hitEffects.length === 0) return;
+  const request: CachedRequest = {
+    method: req.method ?? "GET",
+    headers: {
+      get: (name) => {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+  };
+  for (const effect of entry.hitEffects) {
+    try {
+      effect(request);
+    } catch (error) {
+      console.error(`page cache: an effect of a cached page failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+type OnCaptured = (
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: Buffer,
+  writeHead: WriteHead,
+  end: End,
+) => void;
+
+/**
+ * Lets the rest of the chain render the page into memory. Compression further down the chain is told
+ * the client takes only identity, so the bytes kept are the plain page; the client still gets its
+ * encoding from the stored variants. A response that may not be cached is replayed unchanged.
+ */
+function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptured: OnCaptured) {
+  const originalWriteHead = res.writeHead as WriteHead;
+  const originalWrite = res.write as (this: ServerResponse, chunk: unknown) => boolean;
+  const originalEnd = res.end as End;
+  const acceptEncoding = req.headers["accept-encoding"];
+  req.headers["accept-encoding"] = "identity";
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let passThrough = false;
+
+  const restore = () => {
+    res.writeHead = originalWriteHead as ServerResponse["writeHead"];
+    res.write = originalWrite as ServerResponse["write"];
+    res.end = originalEnd as ServerResponse["end"];
+    if (acceptEncoding === undefined) delete req.headers["accept-encoding"];
+    else req.headers["accept-encoding"] = acceptEncoding;
+  };
+  const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
+    Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
+  const startPassThrough = () => {
+    // Too large to keep: send what was gathered and let the rest stream as usual.
+    passThrough = true;
+    originalWriteHead.call(res, res.statusCode);
+    for (const chunk of chunks) originalWrite.call(res, chunk);
+    chunks.length = 0;
+  };
+
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    if (passThrough) return (originalWriteHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
+    res.statusCode = status;
+    const headers = rest.find((value) => typeof value === "object" && value !== null);
+    if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1]);
+    else if (headers) for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string);
+    return res;
+  } as ServerResponse["writeHead"];
+
+  res.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
+    if (passThrough) return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, encoding, callback);
+    const buffer = toBuffer(chunk, typeof encoding === "string" ? encoding : undefined);
+    chunks.push(buffer);
+    size += buffer.length;
+    const done = typeof encoding === "function" ? encoding : callback;
+    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+    if (size > MAX_CAPTURE_BYTES) startPassThrough();
+    return true;
+  } as ServerResponse["write"];
+
+  res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    if (passThrough) {
+      restore();
+      return (originalEnd as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, callback);
+    }
+    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
+    restore();
+    const body = Buffer.concat(chunks);
+    const stored = storableHeaders(res);
+    if (stored && !res.destroyed) {
+      onCaptured(res.statusCode, stored, body, originalWriteHead, originalEnd);
+    } else {
+      originalWriteHead.call(res, res.statusCode);
+      originalEnd.call(res, body);
+    }
+    const done = [chunk, encoding, callback].find((value) => typeof value === "function");
+    if (done) res.once("finish", done as () => void);
+    return res;
+  } as ServerResponse["end"];
+
+  next();
+}
+
+/** The headers to keep with a page, or null when the response must not be cached. */
+function storableHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
+  if (res.statusCode !== 200 && res.statusCode !== 404) return null;
+  const headers = res.getHeaders();
+  if (headers["set-cookie"] !== undefined) return null;
+  if (headers["content-encoding"] !== undefined && headers["content-encoding"] !== "identity") return null;
+  if (/no-store|private/i.test(String(headers["cache-control"] ?? ""))) return null;
+  if (/event-stream/i.test(String(headers["content-type"] ?? ""))) return null;
+  const vary = String(headers.vary ?? "").toLowerCase().split(",").map((part) => part.trim()).filter((part) => part && part !== "accept-encoding");
+  if (vary.length > 0) return null;
+  const stored: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (!UNSTORED_HEADERS.has(name) && value !== undefined) stored[name] = value;
+  return stored;
+}
+
+/** br, then gzip, then identity, honouring q=0 refusals. */
+export function chooseEncoding(header: string | string[] | undefined): Encoding {
+  if (!header) return "identity";
+  const text = Array.isArray(header) ? header.join(",") : header;
+  let gzip = false;
+  let br = false;
+  for (const part of text.split(",")) {
+    const [rawName, ...params] = part.split(";");
+    const name = rawName!.trim().toLowerCase();
+    const refused = params.some((param) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(param));
+    if (refused) continue;
+    if (name === "br") br = true;
+    else if (name === "gzip" || name === "*") gzip = true;
+  }
+  return br ? "br" : gzip ? "gzip" : "identity";
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  const opaque = etag.slice(2);
+  return header.split(",").some((candidate) => {
+    const value = candidate.trim();
+    return value === etag || value === opaque;
+  });
+}

@@ -1,0 +1,173 @@
+// The refund promise on the inquiry page ("a full refund ... if the owner does not respond"), kept by
+// the system: when an inquiry is paid it gets a reply deadline (the response window setting), the
+// buyer a receipt with that deadline and the owner a link to confirm the reply. An inquiry answered
+// before the deadline is never refunded; one that is not is refunded by auto-refund.server.ts.
+import type { Inquiry } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import { RESPONSE_WINDOW_DAYS } from "../../lib/response-window";
+import { now, nowIso } from "../runtime/clock.server";
+import { lazyStatement } from "../db/database.server";
+import { queueEmail } from "../mail/mail.server";
+import { replyLinkUrl, verifyReplyLink } from "./reply-links.server";
+import { getSetting, setSetting } from "../catalog/settings.server";
+
+export const RESPONSE_WINDOW_KEY = "response_window_days";
+export const BUYER_RECEIPT_KIND = "buyer_receipt";
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Days the owner has to reply; the default when the setting is missing or out of range. */
+export function getResponseWindowDays(): number {
+  const days = Number(getSetting(RESPONSE_WINDOW_KEY));
+  return Number.isInteger(days) && days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max
+    ? days
+    : RESPONSE_WINDOW_DAYS.default;
+}
+
+/** Applies to inquiries paid from now on; a deadline already promised to a buyer never moves. */
+export function setResponseWindowDays(days: number): void {
+  if (!Number.isInteger(days) || days < RESPONSE_WINDOW_DAYS.min || days > RESPONSE_WINDOW_DAYS.max) {
+    throw new RangeError(`The response window must be ${RESPONSE_WINDOW_DAYS.min}-${RESPONSE_WINDOW_DAYS.max} days`);
+  }
+  setSetting(RESPONSE_WINDOW_KEY, String(days));
+}
+
+const setDeadline = lazyStatement<[string, number]>(
+  "UPDATE inquiries SET reply_deadline_at = ? WHERE id = ? AND reply_deadline_at IS NULL",
+);
+const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
+
+/**
+ * Called inside the payment's fulfilment transaction, right after the inquiry became paid: fixes
+ * its reply deadline (paid_at + the window) once and returns the updated row.
+ */
+export function openReplyWindow(inquiry: Inquiry): Inquiry {
+  if (!inquiry.reply_deadline_at) {
+    const paidAt = inquiry.paid_at ? Date.parse(inquiry.paid_at) : now().getTime();
+    setDeadline().run(new Date(paidAt + getResponseWindowDays() * DAY_MS).toISOString(), inquiry.id);
+  }
+  return selectInquiry().get(inquiry.id)!;
+}
+
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+export function formatUtc(iso: string): string {
+  return `${dateTime.format(new Date(iso))} UTC`;
+}
+
+/** Appended to the owner's inquiry email: the reply link, when the inquiry has a deadline. */
+export function ownerReplyLinkText(inquiry: Inquiry): string {
+  if (!inquiry.reply_deadline_at) return "";
+  const lines = [
+    "",
+    "",
+    `After you have replied to ${inquiry.name}, confirm it with this link (no sign-in needed):`,
+    replyLinkUrl(inquiry.public_id, new Date(inquiry.reply_deadline_at)),
+  ];
+  if (inquiry.amount_cents > 0) {
+    lines.push(
+      "",
+      `The buyer was promised a reply by ${formatUtc(inquiry.reply_deadline_at)}. If no reply is confirmed by then,`,
+      `their fee of ${formatUsd(inquiry.amount_cents)} is refunded automatically and the link stops working.`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** The buyer's receipt, queued in the fulfilment transaction; at most one per inquiry (outbox unique index). */
+export function queueBuyerReceipt(inquiry: Inquiry): void {
+  if (inquiry.amount_cents <= 0 || !inquiry.paid_at || !inquiry.reply_deadline_at) return;
+  const amount = formatUsd(inquiry.amount_cents);
+  queueEmail({
+    kind: BUYER_RECEIPT_KIND,
+    to: inquiry.email,
+    subject: `Receipt: inquiry fee for ${inquiry.domain_name}`,
+    text: [
+      `Hello ${inquiry.name},`,
+      "",
+      `Thank you. Your inquiry for ${inquiry.domain_name} has been sent to the owner.`,
+      "",
+      `Domain: ${inquiry.domain_name}`,
+      `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
+      `Date: ${formatUtc(inquiry.paid_at)}`,
+      `Reference: ${inquiry.public_id}`,
+      "",
+      `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
+      `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
+      "You will get an email when that happens.",
+    ].join("\n"),
+    inquiryId: inquiry.id,
+  });
+}
+
+export type MarkAnsweredResult =
+  | { ok: true; inquiry: Inquiry }
+  | { ok: false; reason: "not_found" | "already_answered" | "refunded" | "expired" | "not_paid"; inquiry: Inquiry | null };
+
+const markAnswered = lazyStatement<[string, string, number, string]>(
+  `UPDATE inquiries SET answered_at = ?, answered_via = ?
+   WHERE id = ? AND status = 'paid' AND answered_at IS NULL AND (reply_deadline_at IS NULL OR reply_deadline_at > ?)`,
+);
+
+/**
+ * The one way an inquiry becomes answered: the owner's reply link and the admin inbox both call it.
+ * Works once (answered_at IS NULL), only for a paid inquiry, and only before its deadline: after it
+ * the buyer is owed the refund, so a late confirmation cannot cancel it.
+ */
+export function markInquiryAnswered(inquiryId: number, via: "owner_link" | "admin"): MarkAnsweredResult {
+  const timestamp = nowIso();
+  if (markAnswered().run(timestamp, via, inquiryId, timestamp).changes === 1) {
+    return { ok: true, inquiry: selectInquiry().get(inquiryId)! };
+  }
+  const inquiry = selectInquiry().get(inquiryId) ?? null;
+  if (!inquiry) return { ok: false, reason: "not_found", inquiry };
+  if (inquiry.status === "refunded") return { ok: false, reason: "refunded", inquiry };
+  if (inquiry.answered_at) return { ok: false, reason: "already_answered", inquiry };
+  if (inquiry.status !== "paid") return { ok: false, reason: "not_paid", inquiry };
+  return { ok: false, reason: "expired", inquiry };
+}
+
+export type ReplyLinkView =
+  | { state: "ready"; status: 200; domainName: string; buyerName: string; deadline: string }
+  | { state: "done"; status: 200; domainName: string; buyerName: string }
+  | { state: "used"; status: 410; domainName: string; answeredAt: string; byAdmin: boolean }
+  | { state: "refunded"; status: 410; domainName: string; refundedAt: string | null }
+  | { state: "expired"; status: 410; refunded: boolean; free: boolean }
+  | { state: "invalid"; status: 403 }
+  | { state: "not_found"; status: 404 };
+
+const selectByPublicId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE public_id = ?");
+
+/** What the owner's reply link shows; `confirmed` is the page after a successful confirmation (PRG). */
+export function replyLinkView(publicId: string, params: URLSearchParams, confirmed = false): ReplyLinkView & { inquiryId?: number } {
+  const check = verifyReplyLink(publicId, params);
+  if (!check.ok && check.reason === "invalid") return { state: "invalid", status: 403 };
+  const inquiry = selectByPublicId().get(publicId);
+  if (!inquiry) return { state: "not_found", status: 404 };
+  if (inquiry.answered_at) {
+    return confirmed
+      ? { state: "done", status: 200, domainName: inquiry.domain_name, buyerName: inquiry.name }
+      : {
+          state: "used",
+          status: 410,
+          domainName: inquiry.domain_name,
+          answeredAt: formatUtc(inquiry.answered_at),
+          byAdmin: inquiry.answered_via === "admin",
+        };
+  }
+  const refunded = inquiry.status === "refunded";
+  const pastDeadline = inquiry.reply_deadline_at !== null && Date.parse(inquiry.reply_deadline_at) <= now().getTime();
+  // Refunded before its deadline (by the admin): the window had not ended, so do not say it had.
+  if (refunded && !pastDeadline && check.ok) {
+    return { state: "refunded", status: 410, domainName: inquiry.domain_name, refundedAt: inquiry.refunded_at ? formatUtc(inquiry.refunded_at) : null };
+  }
+  if (!check.ok || refunded || pastDeadline || inquiry.status !== "paid") {
+    return { state: "expired", status: 410, refunded, free: inquiry.amount_cents <= 0 };
+  }
+  return {
+    state: "ready",
+    status: 200,
+    inquiryId: inquiry.id,
+    domainName: inquiry.domain_name,
+    buyerName: inquiry.name,
+    deadline: formatUtc(check.expiresAt.toISOString()),
+  };
+}

@@ -1,0 +1,169 @@
+// Refunds an inquiry's fee through the provider that took it: the admin's button, the automatic refund
+// and the reconciler's check of a pending refund all come here. Safe to call twice or from two places at
+// once: only a conditional UPDATE ... WHERE status = 'paid' marks it refunded (and queues the buyer's
+// email, one per inquiry). Stripe replays the first answer for an idempotency key for 24 hours, errors
+// included, so after a definite failure the next attempt uses a new key (refund_key_seq); a timeout is
+// retried with the same key, so a refund Stripe did make is never made twice.
+import type { Inquiry } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import { now, nowIso } from "../runtime/clock.server";
+import { lazyStatement, sqlite } from "../db/database.server";
+import { queueEmail } from "../mail/mail.server";
+import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
+import { formatUtc } from "./refund-promise.server";
+
+export const REFUND_EMAIL_KIND = "refund";
+/** Failed attempts after which a refund stops retrying by itself and waits for the admin. */
+export const MAX_REFUND_ATTEMPTS = 8;
+
+export type RefundOutcome =
+  | { status: "refunded"; refundId: string }
+  | { status: "already-refunded" }
+  | { status: "pending"; refundId: string }
+  | { status: "failed"; message: string; permanent: boolean }
+  | { status: "not-found" | "not-refundable"; message: string };
+
+export type RefundAttempt =
+  | { kind: "succeeded"; refundId: string }
+  | { kind: "pending"; refundId: string }
+  | { kind: "failed"; message: string; definite: boolean; permanent: boolean };
+
+/** The idempotency key of the attempt: the first keeps the historical `base`, later ones a suffix. */
+export function refundKey(base: string, seq: number): string {
+  return seq === 0 ? base : `${base}:${seq}`;
+}
+
+function asAttempt(result: { refundId: string; status: "succeeded" | "pending" | "failed"; failureReason?: string | null }): RefundAttempt {
+  if (result.status === "succeeded") return { kind: "succeeded", refundId: result.refundId };
+  if (result.status === "pending") return { kind: "pending", refundId: result.refundId };
+  const reason = result.failureReason ? ` (${result.failureReason})` : "";
+  return { kind: "failed", message: `The payment provider could not complete the refund${reason}.`, definite: true, permanent: false };
+}
+
+function asFailure(error: unknown): RefundAttempt {
+  const message = (error as Error).message || String(error);
+  if (error instanceof RefundError) return { kind: "failed", message, definite: error.definite, permanent: error.permanent };
+  return { kind: "failed", message, definite: false, permanent: false };
+}
+
+/** One refund request; never throws. */
+export async function attemptRefund(provider: PaymentProvider, paymentId: string, key: string): Promise<RefundAttempt> {
+  try {
+    return asAttempt(await provider.refund(paymentId, key));
+  } catch (error) {
+    return asFailure(error);
+  }
+}
+
+/** Asks the provider about a refund that was pending; never throws. */
+export async function checkRefund(provider: PaymentProvider, refundId: string): Promise<RefundAttempt> {
+  try {
+    return asAttempt(await provider.retrieveRefund(refundId));
+  } catch (error) {
+    const failure = asFailure(error);
+    // Not being able to ask is not a failed refund: it stays pending.
+    return failure.kind === "failed" && !failure.permanent ? { kind: "pending", refundId } : failure;
+  }
+}
+
+const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
+const markRefunded = lazyStatement<[{ now: string; refundId: string; id: number }]>(
+  `UPDATE inquiries SET status = 'refunded', refunded_at = @now, refund_id = @refundId, refund_state = NULL, last_error = NULL,
+     refund_lease_until = NULL, refund_next_attempt_at = NULL, refund_last_error = NULL
+   WHERE id = @id AND status = 'paid'`,
+);
+const markPending = lazyStatement<[{ refundId: string; id: number }]>(
+  "UPDATE inquiries SET refund_state = 'pending', refund_id = @refundId, last_error = NULL WHERE id = @id AND status = 'paid'",
+);
+const recordFailure = lazyStatement<[{ message: string; bump: number; gaveUp: number; id: number }]>(
+  `UPDATE inquiries SET last_error = @message, refund_key_seq = refund_key_seq + @bump,
+     refund_state = CASE WHEN @gaveUp = 1 THEN 'gave_up' ELSE NULL END
+   WHERE id = @id AND status = 'paid'`,
+);
+const markSettled = lazyStatement<[number]>(
+  "UPDATE inquiries SET refund_state = 'settled' WHERE id = ? AND status = 'paid' AND refund_state = 'gave_up'",
+);
+
+export function refundEmailText(inquiry: Inquiry): string {
+  const amount = formatUsd(inquiry.amount_cents);
+  const deadline = inquiry.reply_deadline_at;
+  const promised = !inquiry.answered_at && deadline !== null && Date.parse(deadline) <= now().getTime();
+  return [
+    `Hello ${inquiry.name},`,
+    "",
+    promised
+      ? `The owner of ${inquiry.domain_name} did not confirm a reply to your inquiry by ${formatUtc(deadline)}.\nAs promised, your inquiry fee of ${amount} has been refunded in full to your original payment method.`
+      : `Your inquiry fee of ${amount} for ${inquiry.domain_name} has been refunded in full to your original payment method.`,
+    "Depending on your bank it can take 5-10 business days to appear on your statement.",
+    "",
+    `Reference: ${inquiry.public_id}`,
+  ].join("\n");
+}
+
+/** Records the provider's answer on the inquiry. A refund that succeeded emails the buyer (once). */
+function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: number): RefundOutcome {
+  if (attempt.kind === "succeeded") {
+    const changed = sqlite.transaction(() => {
+      if (markRefunded().run({ now: nowIso(), refundId: attempt.refundId, id: inquiry.id }).changes !== 1) return false;
+      const refunded = selectInquiry().get(inquiry.id)!;
+      queueEmail({
+        kind: REFUND_EMAIL_KIND,
+        to: refunded.email,
+        subject: `Your inquiry fee for ${refunded.domain_name} has been refunded`,
+        text: refundEmailText(refunded),
+        inquiryId: refunded.id,
+      });
+      return true;
+    })();
+    if (changed) console.log(JSON.stringify({ msg: "inquiry refunded", inquiryId: inquiry.id, refundId: attempt.refundId }));
+    return changed ? { status: "refunded", refundId: attempt.refundId } : { status: "already-refunded" };
+  }
+  if (attempt.kind === "pending") {
+    markPending().run({ refundId: attempt.refundId, id: inquiry.id });
+    return { status: "pending", refundId: attempt.refundId };
+  }
+  const gaveUp = attempt.permanent || failedAttempts >= MAX_REFUND_ATTEMPTS;
+  const message = `The refund could not be made: ${attempt.message}`.slice(0, 500);
+  recordFailure().run({ message, bump: attempt.definite ? 1 : 0, gaveUp: gaveUp ? 1 : 0, id: inquiry.id });
+  console.error(JSON.stringify({ msg: "refund failed", inquiryId: inquiry.id, definite: attempt.definite, gaveUp, error: attempt.message }));
+  return { status: "failed", message, permanent: gaveUp };
+}
+
+/**
+ * Refunds a paid inquiry, or (when a refund is pending) asks the provider whether it finished.
+ * `failedAttempts`: how many attempts failed before, so a refund that keeps failing gives up.
+ */
+export async function refundInquiry(inquiryId: number, failedAttempts = 0): Promise<RefundOutcome> {
+  const inquiry = selectInquiry().get(inquiryId);
+  if (!inquiry) return { status: "not-found", message: "That inquiry does not exist." };
+  if (inquiry.status === "refunded") return { status: "already-refunded" };
+  if (inquiry.status !== "paid") return { status: "not-refundable", message: "Only a paid inquiry can be refunded." };
+  let provider: PaymentProvider;
+  try {
+    provider = getPaymentProvider(inquiry.provider as ProviderName);
+  } catch (error) {
+    return record(inquiry, asFailure(error), failedAttempts + 1);
+  }
+  if (inquiry.refund_state === "pending" && inquiry.refund_id) {
+    return record(inquiry, await checkRefund(provider, inquiry.refund_id), failedAttempts + 1);
+  }
+  let paymentId = inquiry.payment_intent_id;
+  if (!paymentId && inquiry.checkout_session_id) {
+    try {
+      paymentId = (await provider.retrieveCheckoutPayment(inquiry.checkout_session_id))?.paymentId ?? null;
+    } catch (error) {
+      return record(inquiry, asFailure(error), failedAttempts + 1);
+    }
+  }
+  if (!paymentId) {
+    const missing: RefundAttempt = { kind: "failed", message: "the payment for this inquiry could not be found at the payment provider.", definite: false, permanent: true };
+    return record(inquiry, missing, failedAttempts + 1);
+  }
+  const attempt = await attemptRefund(provider, paymentId, refundKey(`refund-${inquiry.public_id}`, inquiry.refund_key_seq));
+  return record(inquiry, attempt, failedAttempts + 1);
+}
+
+/** The admin dealt with a refund that gave up (refunded by other means, or decided not to). */
+export function markRefundSettled(inquiryId: number): boolean {
+  return markSettled().run(inquiryId).changes === 1;
+}

@@ -1,0 +1,47 @@
+// The owner's "I have replied to this buyer" link: signed, single-purpose, tied to one inquiry and
+// expiring with its reply window. The signature is HMAC-SHA256 with the session secret over
+// purpose + inquiry public id + expiry, so it cannot be forged, moved to another inquiry or extended.
+// Single use is not the link's job: marking answered is a conditional UPDATE (answered_at IS NULL).
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { now } from "../runtime/clock.server";
+import { env } from "../runtime/env.server";
+
+const PURPOSE = "owner-replied";
+
+export type ReplyLinkCheck =
+  | { ok: true; publicId: string; expiresAt: Date }
+  | { ok: false; reason: "invalid" | "expired"; expiresAt?: Date };
+
+function signature(publicId: string, expiresSeconds: number): string {
+  return createHmac("sha256", env.sessionSecret).update(`${PURPOSE}\n${publicId}\n${expiresSeconds}`).digest("base64url");
+}
+
+/** Absolute links in emails: PUBLIC_URL, or this server on localhost. */
+export function publicOrigin(): string {
+  return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
+}
+
+export function replyLinkPath(publicId: string, expiresAt: Date): string {
+  const expires = Math.floor(expiresAt.getTime() / 1000);
+  return `/owner-reply/${encodeURIComponent(publicId)}?expires=${expires}&signature=${signature(publicId, expires)}`;
+}
+
+export function replyLinkUrl(publicId: string, expiresAt: Date): string {
+  return `${publicOrigin()}${replyLinkPath(publicId, expiresAt)}`;
+}
+
+/** Checks the signature (in constant time) before anything else, then the expiry. */
+export function verifyReplyLink(publicId: string, params: URLSearchParams): ReplyLinkCheck {
+  const expiresText = params.get("expires") ?? "";
+  const given = params.get("signature") ?? "";
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId) || !/^\d{1,12}$/.test(expiresText) || !/^[A-Za-z0-9_-]{43}$/.test(given)) {
+    return { ok: false, reason: "invalid" };
+  }
+  const expires = Number(expiresText);
+  const expected = Buffer.from(signature(publicId, expires));
+  const actual = Buffer.from(given);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false, reason: "invalid" };
+  const expiresAt = new Date(expires * 1000);
+  if (now().getTime() >= expiresAt.getTime()) return { ok: false, reason: "expired", expiresAt };
+  return { ok: true, publicId, expiresAt };
+}

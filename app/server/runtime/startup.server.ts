@@ -1,0 +1,73 @@
+import { seedDemoDomains } from "../../../db/seed";
+import { db, closeDatabase, migrateToLatest } from "../db/database.server";
+import { domainViewFlushTask } from "../catalog/domain-views.server";
+import { env } from "./env.server";
+import { closeAllStreams } from "../catalog/events.server";
+import { autoRefundTask } from "../refunds/auto-refund.server";
+import { outboxTask } from "../mail/mail.server";
+import { reconcilerTask } from "../payments/reconciler.server";
+import { plannerStatsTask } from "../db/planner-stats.server";
+import { stopWatchingFee, watchForExternalFeeChanges } from "../catalog/settings.server";
+import { PasswordPolicyError, upsertAdmin } from "../admin/users.server";
+
+type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
+const backgroundTasks: Task[] = [];
+registerBackgroundTask(domainViewFlushTask);
+
+/** Background work (the mail outbox, schedulers) registers here to start with the server and stop with it. */
+export function registerBackgroundTask(task: Task): void {
+  backgroundTasks.push(task);
+}
+
+registerBackgroundTask(outboxTask);
+registerBackgroundTask(plannerStatsTask);
+registerBackgroundTask(autoRefundTask);
+registerBackgroundTask(reconcilerTask);
+
+async function isBrandNewDatabase(): Promise<boolean> {
+  const tables = await db.introspection.getTables();
+  return !tables.some((table) => table.name === "domains");
+}
+
+async function applyAdminFromEnv(email: string, password: string): Promise<void> {
+  try {
+    const { changed, sessionsEnded } = await upsertAdmin(email, password);
+    if (changed) console.log(JSON.stringify({ msg: "admin password set from ADMIN_PASSWORD", email, sessionsEnded }));
+  } catch (error) {
+    if (error instanceof PasswordPolicyError) throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function startApp(): Promise<void> {
+  const brandNew = await isBrandNewDatabase();
+  await migrateToLatest();
+  if (brandNew && env.SEED_DEMO === "true") await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
+  if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+  watchForExternalFeeChanges();
+  for (const task of backgroundTasks) await task.start();
+  warnAboutPaymentSettings();
+}
+
+/** Settings that start but lose something: said once at start, on stderr, in the log's JSON form. */
+function warnAboutPaymentSettings(): void {
+  const warn = (msg: string) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg }));
+  if (env.payments === "stripe" && !env.STRIPE_WEBHOOK_SECRET) {
+    warn(
+      "STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused, so a buyer who pays and closes the tab is recorded (and the owner emailed) only when the payment reconciler next asks Stripe (minutes later, not at once), and refunds finished in the Stripe dashboard are seen late; set it to the signing secret of the endpoint /webhooks/stripe",
+    );
+  }
+  if (env.payments === "stripe" && !env.STRIPE_PUBLISHABLE_KEY) {
+    warn("STRIPE_PUBLISHABLE_KEY is not set: buyers with JavaScript cannot use the card form and pay on Stripe Checkout instead");
+  }
+  if (env.payments === "test" && env.PUBLIC_URL) {
+    warn(`PAYMENTS=test on ${env.PUBLIC_URL}: buyers pay with test cards, no money moves; every page and email says so`);
+  }
+}
+
+export async function stopApp(): Promise<void> {
+  closeAllStreams();
+  stopWatchingFee();
+  for (const task of backgroundTasks) await task.stop();
+  await closeDatabase().catch(() => {});
+}
