@@ -177,6 +177,14 @@ export interface DomainTotalsTable {
   live_value_cents: number;
 }
 
+/** Attempts per key in a fixed window, shared by every process (migration 0120; RATE_LIMIT_STORE=database). */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Epoch milliseconds at which the window ends. */
+  reset_at: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -193,6 +201,7 @@ export interface Database {
   domain_totals: DomainTotalsTable;
   payment_refs: PaymentRefsTable;
   stray_payments: StrayPaymentsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

@@ -46,6 +46,9 @@ const EnvSchema = z.object({
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
   // In-memory cache of rendered public pages (app/server/http/page-cache.server.ts); "false" for measurements.
   PAGE_CACHE: z.enum(["true", "false"]).default("true"),
+  // Where per-address limits count: "memory" (one process) or "database" (shared by every process).
+  // Unset: memory on SQLite, database on PostgreSQL.
+  RATE_LIMIT_STORE: z.enum(["memory", "database"]).optional(),
   PAGE_CACHE_MAX_MB: z.coerce.number().int().min(1).max(4096).default(64),
   // What express's "trust proxy" takes: true, false, a hop count, or addresses/CIDRs (app/server/http/proxy.server.ts).
   TRUST_PROXY: z
