@@ -8,9 +8,9 @@
 //
 // Every inquiry comes from its own client address (X-Forwarded-For with TRUST_PROXY=true), as real
 // buyers do: the per-address limits (60 inquiries, 30 card attempts per 10 minutes) are not under test.
-import Database from "better-sqlite3";
 import { pathToFileURL } from "node:url";
 import { removeDataDir, startAppServer } from "../tests/support/app-server";
+import { openSqlReader, type SqlReader } from "../tests/support/sql-reader";
 
 export const LOAD_ADMIN = { email: "load-admin@example.test", password: "load-admin-password" };
 /** The server environment the load test needs (see the header comment). */
@@ -27,7 +27,8 @@ const CARD = { card_number: "4242424242424242", expiry: "12/40", cvc: "123" };
 
 export interface LoadOptions {
   url: string;
-  dbPath: string;
+  /** The server's DATABASE_URL (file:... or postgres://...), read after the run to check every row. */
+  database: string;
   seconds: number;
   buyers: number;
   /** Pause between two admin edits. */
@@ -76,13 +77,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const lastPrices = new Map<number, number>();
   let adminEdits = 0;
 
-  const db = new Database(options.dbPath, { readonly: true });
-  db.pragma("busy_timeout = 5000");
-  const domains = db.prepare("SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id").all() as { id: number; domain_name: string }[];
+  const db = await openSqlReader(options.database);
+  const domains = await db.all<{ id: number; domain_name: string }>("SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id");
   if (domains.length === 0) throw new Error("no domains to buy");
-  const baseline = snapshotCounts(db);
-  const inquiriesBefore = (db.prepare("SELECT coalesce(max(id), 0) AS id FROM inquiries").get() as { id: number }).id;
-  const initialFee = currentFee(db);
+  const baseline = await snapshotCounts(db);
+  const inquiriesBefore = (await db.get<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM inquiries"))!.id;
+  const initialFee = await currentFee(db);
 
   async function call(path: string, init: RequestInit & { expect: number[] }): Promise<Response & { text: string }> {
     const started = performance.now();
@@ -213,44 +213,45 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     mismatches += 1;
     if (mismatchSamples.length < 10) mismatchSamples.push(text);
   };
-  const after = snapshotCounts(db);
+  const after = await snapshotCounts(db);
   for (const [id, now] of after) {
     const before = baseline.get(id) ?? { count: 0, paid: 0 };
     if (now.count - before.count !== now.paid - before.paid) {
       mismatch(`domain ${id}: inquiry_count +${now.count - before.count} but paid inquiries +${now.paid - before.paid}`);
     }
   }
-  const byPublicId = db.prepare("SELECT id, status, amount_cents, created_at FROM inquiries WHERE public_id = ?");
-  const charged = db.prepare("SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ? AND status = 'succeeded'");
-  const ownerEmails = db.prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'");
   let rowsLost = 0;
   for (const done of completed) {
-    const row = byPublicId.get(done.publicId) as { id: number; status: string; amount_cents: number; created_at: string } | undefined;
+    const row = await db.get<{ id: number; status: string; amount_cents: number; created_at: string }>(
+      "SELECT id, status, amount_cents, created_at FROM inquiries WHERE public_id = ?",
+      [done.publicId],
+    );
     if (!row || row.status !== "paid") {
       rowsLost += 1;
       continue;
     }
-    const payments = (charged.all(done.publicId) as { amount_cents: number }[]).map((p) => p.amount_cents);
+    const charges = await db.all<{ amount_cents: number }>("SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ? AND status = 'succeeded'", [done.publicId]);
+    const payments = charges.map((p) => p.amount_cents);
     if (payments.length !== 1 || payments[0] !== row.amount_cents) mismatch(`inquiry ${done.publicId}: charged ${payments.join("+")} for ${row.amount_cents}`);
     if (done.seenCents !== row.amount_cents) mismatch(`inquiry ${done.publicId}: buyer saw ${done.seenCents}, stored ${row.amount_cents}`);
     const allowed = feesInForce(initialFee, feeEdits, Date.parse(row.created_at));
     if (!allowed.has(row.amount_cents)) mismatch(`inquiry ${done.publicId}: ${row.amount_cents} at ${row.created_at}, fee then ${[...allowed].join(" or ")}`);
-    if ((ownerEmails.get(row.id) as { n: number }).n !== 1) mismatch(`inquiry ${done.publicId}: not exactly one owner email`);
+    const ownerEmails = await db.get<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'", [row.id]);
+    if (ownerEmails!.n !== 1) mismatch(`inquiry ${done.publicId}: not exactly one owner email`);
   }
   // Paid inquiries nobody completed (e.g. counted twice) would show in the counts above; list strays too.
-  const paidDuringLoad = (db.prepare("SELECT count(*) AS n FROM inquiries WHERE id > ? AND status = 'paid'").get(inquiriesBefore) as { n: number }).n;
+  const paidDuringLoad = (await db.get<{ n: number }>("SELECT count(*) AS n FROM inquiries WHERE id > ? AND status = 'paid'", [inquiriesBefore]))!.n;
   if (paidDuringLoad !== completed.length) mismatch(`${paidDuringLoad} inquiries paid during the load, ${completed.length} completed by buyers`);
-  const price = db.prepare("SELECT asking_price_cents AS c FROM domains WHERE id = ?");
   for (const [id, cents] of lastPrices) {
-    const stored = (price.get(id) as { c: number }).c;
+    const stored = (await db.get<{ c: number }>("SELECT asking_price_cents AS c FROM domains WHERE id = ?", [id]))!.c;
     if (stored !== cents) mismatch(`domain ${id}: price ${stored}, admin last set ${cents}`);
   }
-  const finalFee = currentFee(db);
+  const finalFee = await currentFee(db);
   const lastFee = feeEdits.at(-1)?.cents ?? initialFee;
   if (finalFee !== lastFee) mismatch(`fee ${finalFee}, admin last set ${lastFee}`);
-  const integrity = db.pragma("integrity_check", { simple: true });
-  if (integrity !== "ok") mismatch(`integrity_check: ${String(integrity)}`);
-  db.close();
+  const integrity = await db.integrity();
+  if (integrity !== "ok") mismatch(`integrity_check: ${integrity}`);
+  await db.close();
 
   const sorted = latencies.slice().sort((a, b) => a - b);
   const percentile = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
@@ -272,18 +273,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-function snapshotCounts(db: Database.Database): Map<number, { count: number; paid: number }> {
-  const rows = db
-    .prepare(
-      `SELECT d.id, d.inquiry_count AS count, (SELECT count(*) FROM inquiries i WHERE i.domain_id = d.id AND i.status = 'paid') AS paid
-       FROM domains d`,
-    )
-    .all() as { id: number; count: number; paid: number }[];
+async function snapshotCounts(db: SqlReader): Promise<Map<number, { count: number; paid: number }>> {
+  const rows = await db.all<{ id: number; count: number; paid: number }>(
+    `SELECT d.id, d.inquiry_count AS count, (SELECT count(*) FROM inquiries i WHERE i.domain_id = d.id AND i.status = 'paid') AS paid
+     FROM domains d`,
+  );
   return new Map(rows.map((row) => [row.id, { count: row.count, paid: row.paid }]));
 }
 
-function currentFee(db: Database.Database): number {
-  const row = db.prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined;
+async function currentFee(db: SqlReader): Promise<number> {
+  const row = await db.get<{ value: string }>("SELECT value FROM settings WHERE key = 'inquiry_fee'");
   return row ? Math.round(Number(row.value) * 100) : 1999;
 }
 
@@ -319,7 +318,7 @@ async function main(): Promise<void> {
   console.log(`load: ${buyers} buyers for ${seconds} s against ${server.url} (data in ${server.dataDir})`);
   let result: LoadResult;
   try {
-    result = await runLoad({ url: server.url, dbPath: server.dbPath, seconds, buyers });
+    result = await runLoad({ url: server.url, database: server.env.DATABASE_URL!, seconds, buyers });
   } finally {
     const code = await server.stop();
     if (code !== 0) console.error(`server exited with ${code}:\n${server.output().slice(-2000)}`);

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 it("10 buyers for 5 s (both payment paths) while the admin edits fee and prices: nothing failed, lost or mismatched", async () => {
-  const result = await runLoad({ url: app.url, dbPath: app.dbPath, seconds: 5, buyers: 10 });
+  const result = await runLoad({ url: app.url, database: app.env.DATABASE_URL!, seconds: 5, buyers: 10 });
   console.log(formatLoadResult(result));
   expect([...result.failureSamples, ...result.mismatchSamples]).toEqual([]);
   expect(result).toMatchObject({ failures: 0, mismatches: 0, rowsLost: 0, ok: true });
