@@ -33,6 +33,11 @@ export interface LoadOptions {
   buyers: number;
   /** Pause between two admin edits. */
   adminPauseMs?: number;
+  /** Where the admin works, when not `url` (one process of a cluster), and the Origin its browser sends. */
+  adminUrl?: string;
+  adminOrigin?: string;
+  /** Called at the run's middle (e.g. to kill a process of a cluster); the run goes on meanwhile. */
+  atMiddle?: () => Promise<void>;
 }
 
 export interface LoadResult {
@@ -49,6 +54,8 @@ export interface LoadResult {
   mismatches: number;
   mismatchSamples: string[];
   rowsLost: number;
+  /** The fee edits, with when each was sent and when the server answered it (epoch ms). */
+  feeEdits: FeeEdit[];
   ok: boolean;
 }
 
@@ -58,7 +65,7 @@ interface Completed {
   seenCents: number;
 }
 
-interface FeeEdit {
+export interface FeeEdit {
   cents: number;
   sentAt: number;
   doneAt: number;
@@ -84,12 +91,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const inquiriesBefore = (await db.get<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM inquiries"))!.id;
   const initialFee = await currentFee(db);
 
-  async function call(path: string, init: RequestInit & { expect: number[] }): Promise<Response & { text: string }> {
+  async function call(path: string, init: RequestInit & { expect: number[]; base?: string }): Promise<Response & { text: string }> {
     const started = performance.now();
     let response: Response;
     let text: string;
     try {
-      response = await fetch(new URL(path, base), { redirect: "manual", ...init });
+      response = await fetch(new URL(path, init.base ?? base), { redirect: "manual", ...init });
       text = await response.text();
     } catch (error) {
       throw new Failure(`${init.method ?? "GET"} ${path}: network error ${(error as Error).message}`);
@@ -106,11 +113,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: { "Content-Type": "application/json", Origin: origin, "X-Forwarded-For": address },
     body: JSON.stringify(body),
   });
-  const form = (address: string, fields: Record<string, string>, cookie?: string) => ({
+  const form = (address: string, fields: Record<string, string>, cookie?: string, formOrigin = origin) => ({
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      Origin: origin,
+      Origin: formOrigin,
       ...(address ? { "X-Forwarded-For": address } : {}),
       ...(cookie ? { Cookie: cookie } : {}),
     },
@@ -175,7 +182,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }
 
   async function adminLoop(): Promise<void> {
-    const login = await call("/admin", { ...form("", { intent: "login", ...LOAD_ADMIN }), expect: [303] });
+    const adminBase = options.adminUrl ?? base;
+    const adminOrigin = options.adminOrigin ?? new URL(adminBase).origin;
+    const adminForm = (fields: Record<string, string>, cookie?: string) => ({ ...form("", fields, cookie, adminOrigin), base: adminBase });
+    const login = await call("/admin", { ...adminForm({ intent: "login", ...LOAD_ADMIN }), expect: [303] });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     for (let n = 0; Date.now() < deadline; n++) {
       try {
@@ -183,17 +193,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           const cents = FEES_CENTS[(n / 2) % FEES_CENTS.length]!;
           const edit: FeeEdit = { cents, sentAt: Date.now(), doneAt: 0 };
           feeEdits.push(edit);
-          const reply = await call("/admin", { ...form("", { intent: "fee", fee: (cents / 100).toFixed(2) }, cookie), expect: [303] });
+          const reply = await call("/admin", { ...adminForm({ intent: "fee", fee: (cents / 100).toFixed(2) }, cookie), expect: [303] });
           edit.doneAt = Date.now();
           if (reply.headers.get("location") !== "/admin?notice=fee-updated") throw new Failure(`fee edit: ${reply.headers.get("location")}`);
         } else {
           const domain = domains[(n * 5) % domains.length]!;
           const cents = 100_000 + ((n * 7919) % 900) * 1000;
-          await call("/admin", { ...form("", { intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie), expect: [303] });
+          await call("/admin", { ...adminForm({ intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie), expect: [303] });
           lastPrices.set(domain.id, cents);
         }
         adminEdits += 1;
-        await call("/admin", { headers: { Cookie: cookie }, expect: [200] });
+        await call("/admin", { headers: { Cookie: cookie }, base: adminBase, expect: [200] });
       } catch (error) {
         if (!(error instanceof Failure)) throw error;
         failures += 1;
@@ -203,7 +213,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   }
 
-  await Promise.all([adminLoop(), ...Array.from({ length: options.buyers }, (_, buyer) => buyerLoop(buyer))]);
+  const middle = options.atMiddle
+    ? new Promise((resolve) => setTimeout(resolve, (options.seconds * 1000) / 2)).then(options.atMiddle)
+    : Promise.resolve();
+  await Promise.all([middle, adminLoop(), ...Array.from({ length: options.buyers }, (_, buyer) => buyerLoop(buyer))]);
   const durationMs = performance.now() - startedAt;
 
   // The database against what everyone saw.
@@ -269,6 +282,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     mismatches,
     mismatchSamples,
     rowsLost,
+    feeEdits,
     ok: failures === 0 && mismatches === 0 && rowsLost === 0 && completed.length > 0 && adminEdits > 0,
   };
 }

@@ -99,7 +99,9 @@ export async function proxyPorts(): Promise<{ httpPort: number; httpsPort: numbe
   return { httpPort: await freePort(), httpsPort: await freePort() };
 }
 
-export async function startProxy(kind: ProxyKind, ports: { httpPort: number; httpsPort: number }, appPort: number, landerNames: string[]): Promise<RunningProxy> {
+/** `appPorts`: one app process, or several (a load balancer: nginx's upstream, caddy's reverse_proxy with several upstreams). */
+export async function startProxy(kind: ProxyKind, ports: { httpPort: number; httpsPort: number }, appPorts: number | number[], landerNames: string[]): Promise<RunningProxy> {
+  const upstreams = [appPorts].flat();
   const dir = workDir(`${kind}-test-`);
   const { httpPort, httpsPort } = ports;
   let running: ReturnType<typeof startChild>;
@@ -109,7 +111,8 @@ export async function startProxy(kind: ProxyKind, ports: { httpPort: number; htt
       // for every site, on-demand ones included), nothing installed into the system's trust store.
       [/^\{\n/m, `{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n`],
       ["domains.example.com", "localhost"],
-      ["127.0.0.1:3000", `127.0.0.1:${appPort}`],
+      [/reverse_proxy 127\.0\.0\.1:3000/g, `reverse_proxy ${upstreams.map((port) => `127.0.0.1:${port}`).join(" ")}`],
+      ["127.0.0.1:3000", `127.0.0.1:${upstreams[0]}`],
     ]);
     const file = path.join(dir, "Caddyfile");
     writeFileSync(file, config);
@@ -128,7 +131,8 @@ export async function startProxy(kind: ProxyKind, ports: { httpPort: number; htt
       ["server_name domains.example.com;", "server_name localhost;"],
       ["/etc/letsencrypt/live/domains.example.com/fullchain.pem", cert],
       ["/etc/letsencrypt/live/domains.example.com/privkey.pem", key],
-      ["127.0.0.1:3000", `127.0.0.1:${appPort}`],
+      [/^\s*# server 10\.0\.0\.12.*\n/m, ""],
+      [/server 127\.0\.0\.1:3000 (.*)/, upstreams.map((port) => `server 127.0.0.1:${port} $1`).join("\n    ")],
     ]);
     writeFileSync(path.join(dir, "site.conf"), site);
     const temp = path.join(dir, "temp");
