@@ -2,6 +2,7 @@ import { seedDemoDomains } from "../../../db/seed";
 import { db, closeDatabase, migrateToLatest } from "../db/database.server";
 import { domainViewFlushTask } from "../catalog/domain-views.server";
 import { env } from "./env.server";
+import { nowIso } from "./clock.server";
 import { closeAllStreams } from "../catalog/events.server";
 import { autoRefundTask } from "../refunds/auto-refund.server";
 import { outboxTask } from "../mail/mail.server";
@@ -29,6 +30,17 @@ async function isBrandNewDatabase(): Promise<boolean> {
   return !tables.some((table) => table.name === "domains");
 }
 
+/** Processes starting together on a new database all see it new: only the one whose mark is stored seeds. */
+async function claimDemoSeed(): Promise<boolean> {
+  const at = nowIso();
+  const result = await db
+    .insertInto("settings")
+    .values({ key: "demo_seeded_at", value: at, created_at: at, updated_at: at })
+    .onConflict((conflict) => conflict.column("key").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
 async function applyAdminFromEnv(email: string, password: string): Promise<void> {
   try {
     const { changed, sessionsEnded } = await upsertAdmin(email, password);
@@ -42,7 +54,7 @@ async function applyAdminFromEnv(email: string, password: string): Promise<void>
 export async function startApp(): Promise<void> {
   const brandNew = await isBrandNewDatabase();
   await migrateToLatest();
-  if (brandNew && env.SEED_DEMO === "true") await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
+  if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   watchForExternalFeeChanges();
   for (const task of backgroundTasks) await task.start();
