@@ -12,8 +12,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { migrationNames, runMigrations } from "../app/server/db/migrator.server";
 
-const BATCH_PARAMETERS = 30_000; // PostgreSQL takes at most 65,535 parameters per statement
-const BATCH_ROWS = 1_000;
+const BATCH_ROWS = 5_000;
 /** Tables whose rows the migrations make (one counter row each): they may be in an "empty" target. */
 const MIGRATION_ROWS = new Set(["content_version", "domain_totals"]);
 
@@ -156,19 +155,23 @@ async function checkTargetColumns(tables: Table[]): Promise<void> {
 
 async function copyTable(source: Database.Database, trx: Kysely<any>, table: Table): Promise<number> {
   const order = (table.primaryKey.length > 0 ? table.primaryKey : ["rowid"]).map(quote).join(", ");
-  const rowsPerBatch = Math.max(1, Math.min(BATCH_ROWS, Math.floor(BATCH_PARAMETERS / table.columns.length)));
+  const columns = sql.join(table.columns.map((column) => sql.ref(column)));
   let batch: Record<string, unknown>[] = [];
   let copied = 0;
+  // A batch goes as one JSON parameter that PostgreSQL turns into rows of the table's own types (ids and
+  // cents as text in the JSON, so a BigInt keeps every digit): one statement per batch, parsed once.
   const flush = async () => {
     if (batch.length === 0) return;
-    await trx.insertInto(table.name).values(batch).execute();
+    const rows = JSON.stringify(batch, (_key, value) => (typeof value === "bigint" ? value.toString() : value));
+    await sql`INSERT INTO ${sql.table(table.name)} (${columns})
+      SELECT ${columns} FROM json_populate_recordset(NULL::${sql.table(table.name)}, ${rows})`.execute(trx);
     copied += batch.length;
     batch = [];
   };
   // The iterator stays open across the inserts: they run on PostgreSQL, not on this connection.
   for (const row of source.prepare(`SELECT ${table.columns.map(quote).join(", ")} FROM ${quote(table.name)} ORDER BY ${order}`).iterate()) {
     batch.push(row as Record<string, unknown>);
-    if (batch.length >= rowsPerBatch) await flush();
+    if (batch.length >= BATCH_ROWS) await flush();
   }
   await flush();
   return copied;
