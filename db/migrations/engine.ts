@@ -33,11 +33,13 @@ export interface PostgresTrigger {
   /** The trigger's name; its function has the same name. */
   name: string;
   table: string;
-  event: "INSERT" | "UPDATE" | "DELETE" | `UPDATE OF ${string}`;
+  /** AFTER unless said. */
+  timing?: "BEFORE" | "AFTER";
+  event: "INSERT" | "UPDATE" | "DELETE" | `UPDATE OF ${string}` | "INSERT OR UPDATE OR DELETE";
   /**
-   * "ROW" fires per row (NEW and OLD are the row); "STATEMENT" fires once per statement with the rows
-   * it changed as the transition tables new_rows (INSERT, UPDATE) and old_rows (UPDATE, DELETE), so a
-   * bulk insert updates a counter row once instead of once per row.
+   * "ROW" fires per row (NEW and OLD are the row); "STATEMENT" fires once per statement, AFTER with the
+   * rows it changed as the transition tables new_rows (INSERT, UPDATE) and old_rows (UPDATE, DELETE), so
+   * a bulk insert updates a counter row once instead of once per row.
    */
   forEach: "ROW" | "STATEMENT";
   /** A condition on NEW/OLD (ROW triggers only), as SQLite's WHEN. */
@@ -46,9 +48,9 @@ export interface PostgresTrigger {
   body: string;
 }
 
-/** Creates a PostgreSQL AFTER trigger and the plpgsql function it runs. */
+/** Creates a PostgreSQL trigger and the plpgsql function it runs. */
 export async function createPostgresTrigger(db: Kysely<any>, trigger: PostgresTrigger): Promise<void> {
-  const { name, table, event, forEach, when, body } = trigger;
+  const { name, table, timing = "AFTER", event, forEach, when, body } = trigger;
   // PostgreSQL gives no transition tables to an UPDATE OF trigger: a STATEMENT trigger compares old_rows and new_rows itself.
   if (forEach === "STATEMENT" && event.startsWith("UPDATE OF")) throw new Error(`${name}: a STATEMENT trigger cannot be UPDATE OF`);
   await sql
@@ -60,7 +62,7 @@ export async function createPostgresTrigger(db: Kysely<any>, trigger: PostgresTr
     $fn$`)
     .execute(db);
   const referencing =
-    forEach === "ROW"
+    forEach === "ROW" || timing === "BEFORE"
       ? ""
       : event === "INSERT"
         ? "REFERENCING NEW TABLE AS new_rows"
@@ -69,7 +71,7 @@ export async function createPostgresTrigger(db: Kysely<any>, trigger: PostgresTr
           : "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows";
   await sql
     .raw(
-      `CREATE TRIGGER ${name} AFTER ${event} ON ${table} ${referencing}
+      `CREATE TRIGGER ${name} ${timing} ${event} ON ${table} ${referencing}
        FOR EACH ${forEach} ${when ? `WHEN (${when})` : ""} EXECUTE FUNCTION ${name}()`,
     )
     .execute(db);
