@@ -8,6 +8,8 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          // One embedded PostgreSQL for the run (tests/support/postgres.ts); each file makes its own database.
+          globalSetup: ["tests/support/postgres-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

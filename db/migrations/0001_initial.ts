@@ -1,11 +1,12 @@
 import { sql, type Kysely } from "kysely";
+import { bigInteger, idColumn } from "./engine";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("domains")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn("domain_name", "text", (c) => c.notNull().check(sql`domain_name = lower(domain_name)`))
-    .addColumn("asking_price_cents", "integer", (c) => c.notNull().check(sql`asking_price_cents >= 0`))
+    .addColumn("asking_price_cents", bigInteger(db), (c) => c.notNull().check(sql`asking_price_cents >= 0`))
     .addColumn("tracking_id", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("owner_email", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("inquiry_count", "integer", (c) => c.notNull().defaultTo(0))
@@ -28,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("users")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn("email", "text", (c) => c.notNull().unique())
     .addColumn("password_hash", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())

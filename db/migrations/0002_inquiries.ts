@@ -1,9 +1,10 @@
 import { sql, type Kysely } from "kysely";
+import { bigInteger, idColumn } from "./engine";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("inquiries")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn("public_id", "text", (c) => c.notNull().unique())
     .addColumn("domain_id", "integer", (c) => c.notNull().references("domains.id"))
     .addColumn("domain_name", "text", (c) => c.notNull())
@@ -12,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("phone", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("message", "text", (c) => c.notNull())
     .addColumn("offer", "text", (c) => c.notNull().defaultTo(""))
-    .addColumn("amount_cents", "integer", (c) => c.notNull().check(sql`amount_cents >= 0`))
+    .addColumn("amount_cents", bigInteger(db), (c) => c.notNull().check(sql`amount_cents >= 0`))
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("usd"))
     .addColumn("status", "text", (c) =>
       c.notNull().defaultTo("pending").check(sql`status IN ('pending', 'paid', 'failed', 'refunded')`),
@@ -33,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("outbox")
-    .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    .$call(idColumn(db))
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("to_address", "text", (c) => c.notNull())
     .addColumn("reply_to", "text")
@@ -61,7 +62,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("test_payments")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("client_secret", "text", (c) => c.notNull())
-    .addColumn("amount_cents", "integer", (c) => c.notNull())
+    .addColumn("amount_cents", bigInteger(db), (c) => c.notNull())
     .addColumn("currency", "text", (c) => c.notNull())
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("inquiry_public_id", "text", (c) => c.notNull())

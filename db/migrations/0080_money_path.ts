@@ -1,4 +1,5 @@
 import { sql, type Kysely } from "kysely";
+import { bigInteger, isPostgres } from "./engine";
 
 // The money path (issue 13): nothing a buyer paid is left without an outcome.
 //   payment_refs     every payment intent and checkout session ever made for an inquiry: the
@@ -28,12 +29,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The site-wide cap on payments created per hour counts these.
   await sql`CREATE INDEX payment_refs_created ON payment_refs (created_at)`.execute(db);
   // Payments already attached to pending inquiries are reconciled too.
-  await sql`INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
-            SELECT payment_intent_id, id, 'payment', created_at, created_at FROM inquiries
-            WHERE status = 'pending' AND payment_intent_id IS NOT NULL`.execute(db);
-  await sql`INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
-            SELECT checkout_session_id, id, 'checkout', created_at, created_at FROM inquiries
-            WHERE status = 'pending' AND checkout_session_id IS NOT NULL`.execute(db);
+  if (isPostgres(db)) {
+    for (const [column, kind] of [["payment_intent_id", "payment"], ["checkout_session_id", "checkout"]] as const) {
+      await sql`INSERT INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
+                SELECT ${sql.ref(column)}, id, ${sql.lit(kind)}, created_at, created_at FROM inquiries
+                WHERE status = 'pending' AND ${sql.ref(column)} IS NOT NULL
+                ON CONFLICT DO NOTHING`.execute(db);
+    }
+  } else {
+    await sql`INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
+              SELECT payment_intent_id, id, 'payment', created_at, created_at FROM inquiries
+              WHERE status = 'pending' AND payment_intent_id IS NOT NULL`.execute(db);
+    await sql`INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
+              SELECT checkout_session_id, id, 'checkout', created_at, created_at FROM inquiries
+              WHERE status = 'pending' AND checkout_session_id IS NOT NULL`.execute(db);
+  }
 
   await db.schema
     .createTable("stray_payments")
@@ -41,7 +51,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("inquiry_id", "integer", (c) => c.references("inquiries.id"))
     .addColumn("provider", "text", (c) => c.notNull())
     .addColumn("reason", "text", (c) => c.notNull())
-    .addColumn("amount_cents", "integer", (c) => c.notNull())
+    .addColumn("amount_cents", bigInteger(db), (c) => c.notNull())
     .addColumn("state", "text", (c) => c.notNull().defaultTo("due"))
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("key_seq", "integer", (c) => c.notNull().defaultTo(0))

@@ -1,8 +1,10 @@
 import Database from "better-sqlite3";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createTestDatabase } from "./postgres";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const tsxBin = path.join(projectRoot, "node_modules/.bin/tsx");
@@ -16,17 +18,27 @@ export interface AppServer {
   origin: string;
   dataDir: string;
   dbPath: string;
+  /** Which engine the server runs on (StartOptions.database). */
+  database: TestDatabase;
   env: Record<string, string>;
   process: ChildProcess;
   /** Everything the server printed, for assertions on logs and for failure messages. */
   output: () => string;
-  /** A real connection to the server's SQLite file, for test setup and checks. */
+  /** A real connection to the server's SQLite file, for test setup and checks (SQLite only). */
   db: () => Database.Database;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+export type TestDatabase = "sqlite" | "postgres";
+
 export interface StartOptions {
   env?: Record<string, string>;
+  /**
+   * The engine: a SQLite file in the data folder (the default), or with "postgres" (or TEST_DATABASE=postgres)
+   * a database of its own on the test run's PostgreSQL (tests/support/postgres.ts). A restart on the same
+   * data folder reuses the same database.
+   */
+  database?: TestDatabase;
   /** Reuse a data folder (to restart a server on the same database). */
   dataDir?: string;
   timeoutMs?: number;
@@ -34,13 +46,14 @@ export interface StartOptions {
   cwd?: string;
 }
 
-/** Starts the built production server (`build/server.js`) on a free port with its own SQLite file. */
+/** Starts the built production server (`build/server.js`) on a free port with its own database. */
 export async function startAppServer(options: StartOptions = {}): Promise<AppServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "domains-test-"));
   const dbPath = path.join(dataDir, "app.db");
+  const database = options.database ?? (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
   const env: Record<string, string> = {
     PORT: "0",
-    DATABASE_URL: `file:${dbPath}`,
+    ...(database === "postgres" ? await postgresEnv(dataDir) : { DATABASE_URL: `file:${dbPath}` }),
     SEED_DEMO: "true",
     LOG_REQUESTS: "false",
     NODE_ENV: "production",
@@ -86,10 +99,12 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     origin,
     dataDir,
     dbPath,
+    database,
     env,
     process: child,
     output: () => output,
     db: () => {
+      if (database === "postgres") throw new Error("app.db() is a SQLite handle: this server runs on PostgreSQL (env.DATABASE_URL)");
       if (!connection) {
         connection = new Database(dbPath);
         connection.pragma("busy_timeout = 5000");
@@ -106,6 +121,19 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * DATABASE_URL, SESSION_SECRET (required with PostgreSQL) and DATA_DIR for a server on PostgreSQL, kept in
+ * its data folder so a restart on the same folder finds the same database and secret.
+ */
+async function postgresEnv(dataDir: string): Promise<Record<string, string>> {
+  const file = path.join(dataDir, "postgres.json");
+  if (!existsSync(file)) {
+    const settings = { DATABASE_URL: await createTestDatabase(), SESSION_SECRET: randomBytes(24).toString("hex") };
+    writeFileSync(file, JSON.stringify(settings));
+  }
+  return { ...(JSON.parse(readFileSync(file, "utf8")) as Record<string, string>), DATA_DIR: dataDir };
 }
 
 export function removeDataDir(server: AppServer): void {

