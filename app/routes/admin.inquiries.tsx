@@ -53,12 +53,12 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
   if (intent === "settle-payment") {
-    if (!parsed.data.paymentId || !settleProblem({ paymentId: parsed.data.paymentId })) return data({ error: "Nothing to settle." }, { status: 409 });
+    if (!parsed.data.paymentId || !(await settleProblem({ paymentId: parsed.data.paymentId }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
   if (!id) return data({ error: "Unknown action." }, { status: 400 });
   if (intent === "settle-refund") {
-    if (!settleProblem({ inquiryId: id })) return data({ error: "Nothing to settle." }, { status: 409 });
+    if (!(await settleProblem({ inquiryId: id }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
   if (intent === "answer") {

@@ -50,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: user.email,
     stats,
     feeCents: getInquiryFeeCents(),
-    responseWindowDays: getResponseWindowDays(),
+    responseWindowDays: await getResponseWindowDays(),
     query,
     listing,
     toDelete,

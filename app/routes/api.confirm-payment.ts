@@ -18,9 +18,11 @@ export async function action({ request }: Route.ActionArgs) {
   const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id.slice(0, 255) : "";
   const domainParam = typeof body.domain_name === "string" ? body.domain_name.slice(0, 300) : "";
   // A payment no inquiry points at any more (a second tab's payment) is still looked up, so it gets refunded.
-  const known = paymentId ? findInquiryByPaymentId(paymentId) : null;
+  const known = paymentId ? await findInquiryByPaymentId(paymentId) : null;
   // A domain deleted while its buyer paid is not live any more; its inquiry still records the payment.
-  const domain = findDomainByParam(domainParam) ?? (known && findInquiryForDelistedDomain(domainParam, known.public_id) ? { id: known.domain_id } : null);
+  const domain =
+    (await findDomainByParam(domainParam)) ??
+    (known && (await findInquiryForDelistedDomain(domainParam, known.public_id)) ? { id: known.domain_id } : null);
   if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
@@ -34,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
     if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "processing" && result.state.inquiryPublicId) {
       // Paid but not settled yet (e.g. a bank debit): recorded when it succeeds; the page says so.
-      const inquiry = findInquiryByPublicId(result.state.inquiryPublicId);
+      const inquiry = await findInquiryByPublicId(result.state.inquiryPublicId);
       if (inquiry && inquiry.domain_id === domain.id) return jsonResponse({ ok: true, processing: true, redirect: paymentPagePath(inquiry) }, 202);
     }
     if (!result.ok) {

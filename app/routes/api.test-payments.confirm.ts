@@ -16,7 +16,7 @@ export async function action({ request }: Route.ActionArgs) {
     return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(cardAttemptRateLimit.retryAfterSeconds(key)) });
   }
   const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
-  const result = getTestProvider().confirmWithCard(text("client_secret"), {
+  const result = await getTestProvider().confirmWithCard(text("client_secret"), {
     number: text("card_number"),
     expiry: text("expiry"),
     cvc: text("cvc"),

@@ -15,21 +15,21 @@ function linkParams(request: Request): URLSearchParams {
   return url.searchParams;
 }
 
-export function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const search = linkParams(request);
-  const { inquiryId: _id, ...view } = replyLinkView(params.publicId, search, search.get(CONFIRMED_PARAM) === "1");
+  const { inquiryId: _id, ...view } = await replyLinkView(params.publicId, search, search.get(CONFIRMED_PARAM) === "1");
   return data({ siteName: env.SITE_NAME, view: view as ReplyLinkView }, { status: view.status });
 }
 
-export function action({ params, request }: Route.ActionArgs) {
+export async function action({ params, request }: Route.ActionArgs) {
   const search = linkParams(request);
   search.delete(CONFIRMED_PARAM);
-  const { inquiryId, ...view } = replyLinkView(params.publicId, search);
+  const { inquiryId, ...view } = await replyLinkView(params.publicId, search);
   if (view.state === "ready" && inquiryId !== undefined) {
-    const result = markInquiryAnswered(inquiryId, "owner_link");
+    const result = await markInquiryAnswered(inquiryId, "owner_link");
     // Lost a race with another click or with the deadline: show what the link shows now.
     if (!result.ok) {
-      const { inquiryId: _id, ...now } = replyLinkView(params.publicId, search);
+      const { inquiryId: _id, ...now } = await replyLinkView(params.publicId, search);
       return data({ view: now as ReplyLinkView }, { status: now.status === 200 ? 409 : now.status });
     }
     search.set(CONFIRMED_PARAM, "1");

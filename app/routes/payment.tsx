@@ -30,24 +30,24 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
-  const domain = findDomainByParam(params.domainName);
+  const domain = await findDomainByParam(params.domainName);
   // A domain deleted while its buyer was paying: the inquiry is still found, so the payment is recorded.
-  const delistedInquiry = !domain && publicId ? findInquiryForDelistedDomain(params.domainName, publicId) : null;
+  const delistedInquiry = !domain && publicId ? await findInquiryForDelistedDomain(params.domainName, publicId) : null;
   if (!domain && !delistedInquiry) return data({ siteName, step: "not-found" as const }, { status: 404 });
   const domainName = domain?.domain_name ?? delistedInquiry!.domain_name;
   const view = { name: domainName, short: shortDomainName(domainName), display: displayDomainName(domainName) };
-  const formStep = (notice: string | null, values: Partial<InquiryValues> = {}) => ({
+  const formStep = async (notice: string | null, values: Partial<InquiryValues> = {}) => ({
     siteName,
     step: "form" as const,
     domain: view,
-    feeCents: getInquiryFeeCents(),
+    feeCents: await getInquiryFeeCents(),
     testMode: activeProviderName() === "test",
     notice,
     values,
   });
   // "Edit details" on the payment step comes back here with the unpaid inquiry's values filled in.
-  if (!publicId) return formStep(null, (domain && editedValues(url.searchParams.get("edit"), domain.id)) || {});
-  const found = delistedInquiry ?? findInquiryByPublicId(publicId);
+  if (!publicId) return formStep(null, (domain && (await editedValues(url.searchParams.get("edit"), domain.id))) || {});
+  const found = delistedInquiry ?? (await findInquiryByPublicId(publicId));
   if (!found || !domain || found.domain_id !== domain.id) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
@@ -99,18 +99,18 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 /** "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only while unpaid. */
-function editedValues(publicId: string | null, domainId: number): Partial<InquiryValues> | null {
-  const inquiry = publicId ? findInquiryByPublicId(publicId) : null;
+async function editedValues(publicId: string | null, domainId: number): Promise<Partial<InquiryValues> | null> {
+  const inquiry = publicId ? await findInquiryByPublicId(publicId) : null;
   if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
   return { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, offer: inquiry.offer, message: inquiry.message };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const domain = findDomainByParam(params.domainName);
+  const domain = await findDomainByParam(params.domainName);
   if (!domain) throw data(null, { status: 404 });
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "inquiry") {
-    const started = startInquiry(request, domain, form);
+    const started = await startInquiry(request, domain, form);
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(
@@ -127,10 +127,10 @@ export async function action({ params, request }: Route.ActionArgs) {
     }
   }
   if (form.intent === "checkout") {
-    const inquiry = findInquiryByPublicId(String(form.inquiry ?? ""));
+    const inquiry = await findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
     if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
-    if (!mayCreatePayment(request, inquiry.provider as ProviderName)) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
+    if (!(await mayCreatePayment(request, inquiry.provider as ProviderName))) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {

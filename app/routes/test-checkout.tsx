@@ -19,14 +19,14 @@ function successUrl(checkout: { checkoutId: string; successUrl: string }): strin
 }
 
 /** With Stripe configured the test checkout does not exist: nothing can be paid here for free. */
-function testCheckout(checkoutId: string) {
-  const checkout = testPaymentsEnabled() ? getTestProvider().findCheckout(checkoutId) : undefined;
+async function testCheckout(checkoutId: string) {
+  const checkout = testPaymentsEnabled() ? await getTestProvider().findCheckout(checkoutId) : undefined;
   if (!checkout) throw data(null, { status: 404 });
   return checkout;
 }
 
-export function loader({ params }: Route.LoaderArgs) {
-  const checkout = testCheckout(params.checkoutId);
+export async function loader({ params }: Route.LoaderArgs) {
+  const checkout = await testCheckout(params.checkoutId);
   if (checkout.payment.status === "succeeded") throw redirect(successUrl(checkout), 303);
   return {
     siteName: env.SITE_NAME,
@@ -38,14 +38,14 @@ export function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const checkout = testCheckout(params.checkoutId);
+  const checkout = await testCheckout(params.checkoutId);
   const provider = getTestProvider();
   if (checkout.payment.status === "succeeded") return redirect(successUrl(checkout), 303);
   const key = `card:${clientIp(request)}`;
   if (!cardAttemptRateLimit.hit(key)) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
   if (!checkout.payment.clientSecret) return data({ error: "This payment can no longer be completed." }, { status: 409 });
   const form = await request.formData();
-  const result = provider.confirmWithCard(checkout.payment.clientSecret, {
+  const result = await provider.confirmWithCard(checkout.payment.clientSecret, {
     number: String(form.get("card_number") ?? ""),
     expiry: String(form.get("expiry") ?? ""),
     cvc: String(form.get("cvc") ?? ""),

@@ -33,7 +33,7 @@ describe("test provider refunds", () => {
     // Same idempotency key, same payment.
     expect((await provider.createPayment(request)).paymentId).toBe(payment.paymentId);
     await expect(provider.refund(payment.paymentId, "r1")).rejects.toThrow(/succeeded/);
-    const confirmed = getTestProvider().confirmWithCard(payment.clientSecret, { number: "4242424242424242", expiry: "12/40", cvc: "123" });
+    const confirmed = await getTestProvider().confirmWithCard(payment.clientSecret, { number: "4242424242424242", expiry: "12/40", cvc: "123" });
     expect(confirmed.ok).toBe(true);
     const first = await provider.refund(payment.paymentId, "r1");
     const second = await provider.refund(payment.paymentId, "r1");

@@ -60,7 +60,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
  * as the owner's reply link (refund-promise.server.ts): only before the reply deadline, once.
  */
 export async function markInquiryAnswered(id: number): Promise<boolean> {
-  return markAnsweredOnce(id, "admin").ok;
+  return (await markAnsweredOnce(id, "admin")).ok;
 }
 
 export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
@@ -80,6 +80,6 @@ export function listPaymentProblems() {
 }
 
 /** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
-export function settleProblem(target: { inquiryId: number } | { paymentId: string }): boolean {
-  return "inquiryId" in target ? markRefundSettled(target.inquiryId) : markStrayPaymentSettled(target.paymentId);
+export async function settleProblem(target: { inquiryId: number } | { paymentId: string }): Promise<boolean> {
+  return "inquiryId" in target ? await markRefundSettled(target.inquiryId) : await markStrayPaymentSettled(target.paymentId);
 }

@@ -24,24 +24,31 @@ const transactions = new WeakSet<Executor>();
  */
 export async function inTransaction<T>(work: (trx: Executor) => Promise<T>, within: Executor = db): Promise<T> {
   if (transactions.has(within)) return work(within);
+  const callbacks: Array<() => void> = [];
   if (postgres) {
-    return within.transaction().execute(async (trx) => {
+    const result = await within.transaction().execute(async (trx) => {
       transactions.add(trx);
+      commitCallbacks.set(trx, callbacks);
       return work(trx);
     });
+    for (const callback of callbacks) setImmediate(callback);
+    return result;
   }
   return within.connection().execute(async (connection) => {
     transactions.add(connection);
+    commitCallbacks.set(connection, callbacks);
     await sql`BEGIN IMMEDIATE`.execute(connection);
     try {
       const result = await work(connection);
       await sql`COMMIT`.execute(connection);
+      for (const callback of callbacks) setImmediate(callback);
       return result;
     } catch (error) {
       await sql`ROLLBACK`.execute(connection).catch(() => {});
       throw error;
     } finally {
       transactions.delete(connection);
+      commitCallbacks.delete(connection);
     }
   });
 }
@@ -72,4 +79,15 @@ export const likeOperator = postgres ? sql.raw("ILIKE") : sql.raw("LIKE");
  */
 export function skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
   return postgres ? query.forUpdate().skipLocked() : query;
+}
+
+// pay1: work that must wait until a transaction's writes are visible to every connection (waking the
+// outbox after the transaction that queued a message commits). Dropped when the transaction rolls back.
+const commitCallbacks = new WeakMap<Executor, Array<() => void>>();
+
+/** Runs `callback` soon after `executor`'s transaction commits; outside a transaction, soon. */
+export function afterCommit(executor: Executor, callback: () => void): void {
+  const pending = commitCallbacks.get(executor);
+  if (pending) pending.push(callback);
+  else setImmediate(callback);
 }

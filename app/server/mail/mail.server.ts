@@ -7,7 +7,8 @@ import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { now, nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db, lazyStatement, sqlite } from "../db/database.server";
+import { afterCommit, type Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 
 export interface QueuedEmail {
@@ -37,10 +38,6 @@ const IDLE_POLL_MS = 5_000;
 /** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
 const LEASE_MS = 2 * 60 * 1000;
 
-const insertMessage = lazyStatement<[string, string, string | null, string, string, number | null, string, string]>(
-  `INSERT OR IGNORE INTO outbox (kind, to_address, reply_to, subject, text_body, inquiry_id, next_attempt_at, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-);
 const selectDue = lazyStatement<[{ now: string; limit: number }], OutboxRow>(
   `SELECT id, kind, to_address, reply_to, subject, text_body, inquiry_id, attempts FROM outbox
    WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
@@ -72,26 +69,31 @@ const markOwnerNotified = lazyStatement<[string, number]>(
 );
 
 /**
- * Queues an email; returns its outbox id, or null when this kind was already queued for the inquiry.
- * Synchronous, so it can run inside a better-sqlite3 transaction. Delivery starts right after.
+ * Queues an email; returns its outbox id, or null when this kind was already queued for the inquiry
+ * (outbox_once). Pass the caller's transaction to queue it with what caused it; delivery starts once
+ * that transaction commits.
  */
-export function queueEmail(message: QueuedEmail): number | null {
+export async function queueEmail(message: QueuedEmail, executor: Executor = db): Promise<number | null> {
   const timestamp = nowIso();
   const testMode = env.payments === "test";
-  const result = insertMessage().run(
-    message.kind,
-    message.to,
-    message.replyTo ?? null,
-    singleLine(testMode ? `${message.subject} ${TEST_MODE_SUBJECT}` : message.subject),
-    testMode ? `${TEST_MODE_NOTICE}\n\n${message.text}` : message.text,
-    message.inquiryId ?? null,
-    timestamp,
-    timestamp,
-  );
-  if (result.changes === 0) return null;
-  // After the caller's transaction (if any) commits.
-  setImmediate(() => wakeOutbox());
-  return Number(result.lastInsertRowid);
+  const row = await executor
+    .insertInto("outbox")
+    .values({
+      kind: message.kind,
+      to_address: message.to,
+      reply_to: message.replyTo ?? null,
+      subject: singleLine(testMode ? `${message.subject} ${TEST_MODE_SUBJECT}` : message.subject),
+      text_body: testMode ? `${TEST_MODE_NOTICE}\n\n${message.text}` : message.text,
+      inquiry_id: message.inquiryId ?? null,
+      next_attempt_at: timestamp,
+      created_at: timestamp,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (!row) return null;
+  afterCommit(executor, () => wakeOutbox());
+  return row.id;
 }
 
 // While the site takes test payments no money moves: every email says so, so nobody acts on a fake payment.

@@ -2,14 +2,14 @@
 // Stripe API calls and its reputation. Three bounds:
 //   - declines are counted per inquiry (confirm answers, payment_intent.payment_failed, test-card
 //     declines); at MAX_DECLINES its payments are canceled and the inquiry is closed;
-//   - Stripe payments created per hour are capped site-wide (MAX_PAYMENTS_PER_HOUR, counted in SQLite
-//     so every process sees them) and per client address (MAX_PAYMENTS_PER_ADDRESS_PER_HOUR);
+//   - Stripe payments created per hour are capped site-wide (MAX_PAYMENTS_PER_HOUR, counted in the
+//     database so every process sees them) and per client address (MAX_PAYMENTS_PER_ADDRESS_PER_HOUR);
 //   - the payment page and the confirm call each ask the provider about one payment at most once per
 //     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk). Each has its own key, so the
 //     buyer's confirm right after the page loaded is not held back.
 import type { Inquiry } from "../../../db/schema";
 import { now } from "../runtime/clock.server";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { clientIp, createRateLimit } from "../http/rate-limit.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
@@ -20,22 +20,20 @@ export const TOO_MANY_DECLINES_TEXT =
 export const PAYMENTS_PAUSED_TEXT = "Too many payments are being started right now. Please try again later.";
 const ASK_INTERVAL_MS = 2_000;
 
-const bumpDeclines = lazyStatement<[string], Pick<Inquiry, "id" | "declines" | "provider">>(
-  "UPDATE inquiries SET declines = declines + 1 WHERE public_id = ? AND status = 'pending' RETURNING id, declines, provider",
-);
-const selectRefs = lazyStatement<[number], { ref_id: string; kind: "payment" | "checkout" }>(
-  "SELECT ref_id, kind FROM payment_refs WHERE inquiry_id = ?",
-);
-const closeInquiry = lazyStatement<[string, number]>("UPDATE inquiries SET status = 'failed', last_error = ? WHERE id = ? AND status = 'pending'");
-const countRecentPayments = lazyStatement<[string], { n: number }>("SELECT count(*) AS n FROM payment_refs WHERE created_at >= ?");
-
 /** One more decline for the inquiry; at MAX_DECLINES its payments are canceled and it is closed. */
 export async function countDecline(inquiryPublicId: string | null | undefined): Promise<void> {
   if (!inquiryPublicId) return;
-  const row = bumpDeclines().get(inquiryPublicId);
+  const row = await db
+    .updateTable("inquiries")
+    .set((eb) => ({ declines: eb("declines", "+", 1) }))
+    .where("public_id", "=", inquiryPublicId)
+    .where("status", "=", "pending")
+    .returning(["id", "declines", "provider"])
+    .executeTakeFirst();
   if (!row || row.declines < MAX_DECLINES) return;
   const provider = getPaymentProvider(row.provider as ProviderName);
-  for (const ref of selectRefs().all(row.id)) {
+  const refs = await db.selectFrom("payment_refs").select(["ref_id", "kind"]).where("inquiry_id", "=", row.id).execute();
+  for (const ref of refs) {
     try {
       if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
       else await provider.expireCheckout(ref.ref_id);
@@ -43,7 +41,12 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
       console.error(JSON.stringify({ msg: "cancel after declines failed", inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }));
     }
   }
-  closeInquiry().run(TOO_MANY_DECLINES_TEXT, row.id);
+  await db
+    .updateTable("inquiries")
+    .set({ status: "failed", last_error: TOO_MANY_DECLINES_TEXT })
+    .where("id", "=", row.id)
+    .where("status", "=", "pending")
+    .execute();
   console.error(JSON.stringify({ msg: "inquiry closed after repeated declines", inquiryId: row.id, declines: row.declines }));
 }
 
@@ -55,10 +58,15 @@ export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
 let addressCounts = new Map<string, { count: number; resetAt: number }>();
 
 /** Whether a new Stripe payment may be created for this request (and counts it when it may). */
-export function mayCreatePayment(request: Request, provider: ProviderName | "free"): boolean {
+export async function mayCreatePayment(request: Request, provider: ProviderName | "free"): Promise<boolean> {
   if (provider !== "stripe") return true;
   const hourAgo = new Date(now().getTime() - 60 * 60 * 1000).toISOString();
-  if (countRecentPayments().get(hourAgo)!.n >= env.MAX_PAYMENTS_PER_HOUR) return false;
+  const { n } = await db
+    .selectFrom("payment_refs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("created_at", ">=", hourAgo)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= env.MAX_PAYMENTS_PER_HOUR) return false;
   const key = clientIp(request);
   const at = Date.now();
   if (addressCounts.size > 100_000) addressCounts = new Map();

@@ -2,11 +2,13 @@
 // (JavaScript). The amount is always the server's current fee, fixed on the inquiry when it is created.
 import type { Domain, Inquiry } from "../../../db/schema";
 import { shortDomainName } from "../../lib/domain-name";
-import { BUSY_MESSAGE, isDatabaseBusy, sqlite } from "../db/database.server";
+import { BUSY_MESSAGE, isDatabaseBusy } from "../db/database.server";
+import { inTransaction } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { offerFloorWarning } from "../catalog/offer-floor.server";
 import { clientIp } from "../http/rate-limit.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
+import { getResponseWindowDays } from "../refunds/refund-promise.server";
 import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";
@@ -29,29 +31,31 @@ export type StartResult =
   | { kind: "created"; inquiry: Inquiry };
 
 /** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
-export function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): StartResult {
+export async function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
   // Counted before the offer is compared with the owner's private minimum: were the limit checked
   // after, 409 (below) against 429 (limited) would reveal the minimum to a binary search without end.
   const ip = clientIp(request);
-  const feeCents = getInquiryFeeCents();
+  const feeCents = await getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
-  if (!mayCreatePayment(request, provider)) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
+  if (!(await mayCreatePayment(request, provider))) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
   try {
+    // Read before the transaction, which runs only its own queries.
+    const windowDays = feeCents === 0 ? await getResponseWindowDays() : 0;
     // One transaction: a free inquiry is stored fulfilled or not at all.
-    return sqlite.transaction((): StartResult => {
-      const inquiry = createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip });
-      if (feeCents === 0) return { kind: "free", inquiry: fulfilFreeInquiry(inquiry) };
+    return await inTransaction(async (trx): Promise<StartResult> => {
+      const inquiry = await createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip }, trx);
+      if (feeCents === 0) return { kind: "free", inquiry: await fulfilFreeInquiry(inquiry, windowDays, trx) };
       return { kind: "created", inquiry };
-    }).immediate();
+    });
   } catch (error) {
-    // Another writer held the database past busy_timeout: nothing was stored (each write is atomic).
+    // Another writer held the database too long: nothing was stored (the transaction rolled back).
     if (!isDatabaseBusy(error)) throw error;
     console.error(JSON.stringify({ msg: "database busy: inquiry refused", domain: domain.domain_name }));
     return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
@@ -71,7 +75,7 @@ export async function createPaymentForInquiry(inquiry: Inquiry): Promise<{ payme
     currency: "usd",
     idempotencyKey: `payment:${inquiry.public_id}`,
   });
-  attachPayment(inquiry, payment.paymentId);
+  await attachPayment(inquiry, payment.paymentId);
   return payment;
 }
 
@@ -105,7 +109,7 @@ export async function checkoutUrlForInquiry(request: Request, inquiry: Inquiry):
     cancelUrl: `${back}&canceled=1`,
     buyerEmail: inquiry.email,
   });
-  attachCheckout(inquiry, checkout.checkoutId);
+  await attachCheckout(inquiry, checkout.checkoutId);
   return checkout.url;
 }
 
@@ -145,7 +149,7 @@ export async function reconcileInquiry(inquiry: Inquiry): Promise<PaymentStepSta
     lastError = result.state?.lastError ?? null;
     processing ||= isTaken(result);
   }
-  return { inquiry: findInquiryByPublicId(inquiry.public_id) ?? inquiry, clientSecret, lastError, processing };
+  return { inquiry: (await findInquiryByPublicId(inquiry.public_id)) ?? inquiry, clientSecret, lastError, processing };
 }
 
 function isTaken(result: Extract<FulfilResult, { ok: false }>): boolean {

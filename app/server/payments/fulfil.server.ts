@@ -1,15 +1,17 @@
 // The one way an inquiry becomes paid. The JavaScript confirm call, the no-JavaScript success return,
 // the payment page's reconciliation and the Stripe webhook all call fulfilPayment: it asks the provider,
-// checks status, amount, currency and domain, then in one synchronous transaction marks the inquiry paid,
-// raises the domain's inquiry_count and queues the owner's email. The conditional UPDATE (status still
-// 'pending') makes any number of concurrent calls record one payment and one increment.
+// checks status, amount, currency and domain, then in one transaction marks the inquiry paid, raises
+// the domain's inquiry_count, fixes the reply deadline and queues the owner's email and the buyer's
+// receipt. The conditional UPDATE (status still 'pending') makes any number of concurrent calls, in
+// any number of processes, record one payment and one increment.
 import type { Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db } from "../db/database.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { OWNER_INQUIRY_KIND, queueEmail } from "../mail/mail.server";
-import { openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refunds/refund-promise.server";
+import { getResponseWindowDays, openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refunds/refund-promise.server";
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
@@ -20,16 +22,33 @@ export type FulfilResult =
 
 export type PaymentReference = { paymentId: string } | { checkoutId: string };
 
-const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
-const markPaid = lazyStatement<[string, string | null, number]>(
-  `UPDATE inquiries SET status = 'paid', paid_at = ?, payment_intent_id = coalesce(?, payment_intent_id), last_error = NULL
-   WHERE id = ? AND status = 'pending'`,
-);
-const incrementCount = lazyStatement<[string, number]>(
-  "UPDATE domains SET inquiry_count = inquiry_count + 1, updated_at = ? WHERE id = ?",
-);
-const selectOwnerEmail = lazyStatement<[number], { owner_email: string }>("SELECT owner_email FROM domains WHERE id = ?");
-const recordError = lazyStatement<[string, number]>("UPDATE inquiries SET last_error = ? WHERE id = ? AND status = 'pending'");
+async function selectInquiry(id: number, executor: Executor = db): Promise<Inquiry> {
+  return executor.selectFrom("inquiries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+/** The conditional UPDATE that makes one payment count: true only for the call that moved it from pending. */
+async function markPaid(executor: Executor, inquiryId: number, paymentId: string | null): Promise<boolean> {
+  const result = await executor
+    .updateTable("inquiries")
+    .set((eb) => ({
+      status: "paid",
+      paid_at: nowIso(),
+      payment_intent_id: eb.fn.coalesce(eb.val(paymentId), eb.ref("payment_intent_id")),
+      last_error: null,
+    }))
+    .where("id", "=", inquiryId)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+async function incrementCount(executor: Executor, domainId: number): Promise<void> {
+  await executor
+    .updateTable("domains")
+    .set((eb) => ({ inquiry_count: eb("inquiry_count", "+", 1), updated_at: nowIso() }))
+    .where("id", "=", domainId)
+    .execute();
+}
 
 function log(msg: string, fields: Record<string, unknown>): void {
   console.log(JSON.stringify({ msg, ...fields }));
@@ -48,7 +67,7 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
   }
   if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
 
-  const inquiry = state.inquiryPublicId ? findInquiryByPublicId(state.inquiryPublicId) : null;
+  const inquiry = state.inquiryPublicId ? await findInquiryByPublicId(state.inquiryPublicId) : null;
   // With Stripe configured, a payment made through the test provider (no money moved) completes nothing.
   if (!inquiry || inquiry.provider !== provider.name || (provider.name === "test" && env.payments !== "test")) {
     log("payment for an unknown inquiry", { paymentId: state.paymentId, inquiry: state.inquiryPublicId });
@@ -63,67 +82,76 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
   }
   if (state.amountCents !== inquiry.amount_cents || state.currency !== inquiry.currency || state.domainName !== inquiry.domain_name) {
     const message = `Payment ${state.paymentId} does not match the inquiry (amount ${state.amountCents} ${state.currency}, domain ${state.domainName})`;
-    recordError().run(message, inquiry.id);
+    await db.updateTable("inquiries").set({ last_error: message }).where("id", "=", inquiry.id).where("status", "=", "pending").execute();
     log("payment mismatch", { inquiryId: inquiry.id, paymentId: state.paymentId, message });
     // The buyer's money was taken but cannot count: it goes back (retried until it does).
-    recordStrayPayment({ paymentId: state.paymentId, inquiryId: inquiry.id, provider: provider.name, reason: "mismatch", amountCents: state.amountCents });
+    await recordStrayPayment({ paymentId: state.paymentId, inquiryId: inquiry.id, provider: provider.name, reason: "mismatch", amountCents: state.amountCents });
     await refundStrayPayment(state.paymentId);
     return { ok: false, reason: "mismatch", message, state };
   }
 
   const paymentId = state.paymentId;
-  const outcome = sqlite.transaction((): "paid" | "already" | "duplicate" | "expired" => {
-    const paid = markPaid().run(nowIso(), paymentId, inquiry.id).changes === 1;
-    if (paid) {
-      incrementCount().run(nowIso(), inquiry.domain_id);
-      const paidInquiry = openReplyWindow(selectInquiry().get(inquiry.id)!);
-      queueOwnerEmail(paidInquiry);
-      queueBuyerReceipt(paidInquiry);
+  const amountCents = state.amountCents;
+  // Read before the transaction: only the fulfilment's own queries run inside it.
+  const windowDays = await getResponseWindowDays();
+  const outcome = await inTransaction(async (trx): Promise<"paid" | "already" | "duplicate" | "expired"> => {
+    if (await markPaid(trx, inquiry.id, paymentId)) {
+      await incrementCount(trx, inquiry.domain_id);
+      const paidInquiry = await openReplyWindow(await selectInquiry(inquiry.id, trx), windowDays, trx);
+      await queueOwnerEmail(paidInquiry, trx);
+      await queueBuyerReceipt(paidInquiry, trx);
       return "paid";
     }
-    const row = selectInquiry().get(inquiry.id)!;
+    const row = await selectInquiry(inquiry.id, trx);
     // A payment for an inquiry that expired unpaid (its payments were canceled; one got through anyway).
     const reason = row.status === "failed" ? "expired" : row.payment_intent_id === paymentId ? "already" : "duplicate";
     if (reason !== "already") {
-      recordStrayPayment({ paymentId, inquiryId: inquiry.id, provider: provider.name, reason, amountCents: state.amountCents });
+      await recordStrayPayment({ paymentId, inquiryId: inquiry.id, provider: provider.name, reason, amountCents }, trx);
     }
     return reason;
-  })();
+  });
 
-  const current = selectInquiry().get(inquiry.id)!;
-  if (outcome === "paid") log("inquiry paid", { inquiryId: inquiry.id, paymentId, amountCents: state.amountCents });
+  const current = await selectInquiry(inquiry.id);
+  if (outcome === "paid") log("inquiry paid", { inquiryId: inquiry.id, paymentId, amountCents });
   // A second successful payment (two tabs, two checkouts) is returned now; the reconciler retries a failure.
   if (outcome === "duplicate" || outcome === "expired") await refundStrayPayment(paymentId);
   if (outcome === "expired") return { ok: false, reason: "expired", message: "This inquiry expired; the payment is refunded.", state };
   return { ok: true, inquiry: current, newlyPaid: outcome === "paid" };
 }
 
-/** Fee 0: no payment to check, the inquiry is fulfilled at once (the caller rate-limits). */
-export function fulfilFreeInquiry(inquiry: Inquiry): Inquiry {
+/**
+ * Fee 0: no payment to check, the inquiry is fulfilled at once (the caller rate-limits). `windowDays`
+ * is read by the caller before its transaction, which this joins.
+ */
+export async function fulfilFreeInquiry(inquiry: Inquiry, windowDays: number, executor: Executor = db): Promise<Inquiry> {
   if (inquiry.amount_cents !== 0) throw new Error("Only a free inquiry can be fulfilled without payment");
-  sqlite.transaction(() => {
-    if (markPaid().run(nowIso(), null, inquiry.id).changes === 1) {
-      incrementCount().run(nowIso(), inquiry.domain_id);
-      queueOwnerEmail(openReplyWindow(selectInquiry().get(inquiry.id)!));
+  return inTransaction(async (trx) => {
+    if (await markPaid(trx, inquiry.id, null)) {
+      await incrementCount(trx, inquiry.domain_id);
+      await queueOwnerEmail(await openReplyWindow(await selectInquiry(inquiry.id, trx), windowDays, trx), trx);
     }
-  })();
-  return selectInquiry().get(inquiry.id)!;
+    return selectInquiry(inquiry.id, trx);
+  }, executor);
 }
 
-function queueOwnerEmail(inquiry: Inquiry): void {
-  const to = selectOwnerEmail().get(inquiry.domain_id)?.owner_email || env.ADMIN_EMAIL || "";
+async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<void> {
+  const owner = await executor.selectFrom("domains").select("owner_email").where("id", "=", inquiry.domain_id).executeTakeFirst();
+  const to = owner?.owner_email || env.ADMIN_EMAIL || "";
   if (!to) {
     log("no owner address: inquiry kept, no email sent", { inquiryId: inquiry.id, domain: inquiry.domain_name });
     return;
   }
-  queueEmail({
-    kind: OWNER_INQUIRY_KIND,
-    to,
-    replyTo: inquiry.email,
-    subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}`,
-    text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry),
-    inquiryId: inquiry.id,
-  });
+  await queueEmail(
+    {
+      kind: OWNER_INQUIRY_KIND,
+      to,
+      replyTo: inquiry.email,
+      subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}`,
+      text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry),
+      inquiryId: inquiry.id,
+    },
+    executor,
+  );
 }
 
 export function ownerEmailText(inquiry: Inquiry): string {

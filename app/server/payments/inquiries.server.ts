@@ -5,7 +5,8 @@ import type { Domain, Inquiry } from "../../../db/schema";
 import { lookupCandidates } from "../../lib/domain-name";
 import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { nowIso } from "../runtime/clock.server";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
+import type { Executor } from "../db/dialect.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import { env } from "../runtime/env.server";
 
@@ -57,79 +58,77 @@ export const inquiryRateLimit = createRateLimit({ limit: 60, windowMs: 10 * 60 *
 export const freeInquiryRateLimit = createRateLimit({ limit: 5, windowMs: 60 * 60 * 1000 });
 export const TOO_MANY_INQUIRIES_MESSAGE = "Too many inquiries from your address. Please try again later.";
 
-const insertInquiry = lazyStatement<
-  [string, number, string, string, string, string, string, string, number, string, string, string | null, string],
-  Inquiry
->(
-  `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
-     status, provider, client_ip, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?) RETURNING *`,
-);
-const selectByPublicId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE public_id = ?");
-const selectByPaymentId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE payment_intent_id = ?");
-const setPaymentId = lazyStatement<[string, number]>("UPDATE inquiries SET payment_intent_id = ? WHERE id = ?");
-const insertPaymentRef = lazyStatement<[{ refId: string; inquiryId: number; kind: string; createdAt: string; checkAt: string }]>(
-  `INSERT OR IGNORE INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
-   VALUES (@refId, @inquiryId, @kind, @createdAt, @checkAt)`,
-);
-const selectDeletedDomain = lazyStatement<[number], { id: number }>("SELECT id FROM domains WHERE id = ? AND deleted_at IS NOT NULL");
-const setCheckoutId = lazyStatement<[string, number]>("UPDATE inquiries SET checkout_session_id = ? WHERE id = ?");
-
-export function createInquiry(options: {
-  domain: Domain;
-  input: InquiryInput;
-  amountCents: number;
-  provider: string;
-  clientIp: string | null;
-}): Inquiry {
+export async function createInquiry(
+  options: { domain: Domain; input: InquiryInput; amountCents: number; provider: string; clientIp: string | null },
+  executor: Executor = db,
+): Promise<Inquiry> {
   const { domain, input } = options;
-  return insertInquiry().get(
-    randomBytes(16).toString("base64url"),
-    domain.id,
-    domain.domain_name,
-    input.name,
-    input.email,
-    input.phone,
-    input.message,
-    input.offer,
-    options.amountCents,
-    "usd",
-    options.provider,
-    options.clientIp,
-    nowIso(),
-  )!;
+  return executor
+    .insertInto("inquiries")
+    .values({
+      public_id: randomBytes(16).toString("base64url"),
+      domain_id: domain.id,
+      domain_name: domain.domain_name,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      message: input.message,
+      offer: input.offer,
+      amount_cents: options.amountCents,
+      currency: "usd",
+      status: "pending",
+      provider: options.provider,
+      client_ip: options.clientIp,
+      created_at: nowIso(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export function findInquiryByPublicId(publicId: string): Inquiry | null {
+export async function findInquiryByPublicId(publicId: string): Promise<Inquiry | null> {
   if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId)) return null;
-  return selectByPublicId().get(publicId) ?? null;
+  return (await db.selectFrom("inquiries").selectAll().where("public_id", "=", publicId).executeTakeFirst()) ?? null;
 }
 
 /** An inquiry whose domain was deleted (it is not live any more), named by the payment page's parameter. */
-export function findInquiryForDelistedDomain(domainParam: string, publicId: string): Inquiry | null {
-  const inquiry = findInquiryByPublicId(publicId);
+export async function findInquiryForDelistedDomain(domainParam: string, publicId: string): Promise<Inquiry | null> {
+  const inquiry = await findInquiryByPublicId(publicId);
   if (!inquiry || !lookupCandidates(domainParam).includes(inquiry.domain_name)) return null;
-  return selectDeletedDomain().get(inquiry.domain_id) ? inquiry : null;
+  const deleted = await db
+    .selectFrom("domains")
+    .select("id")
+    .where("id", "=", inquiry.domain_id)
+    .where("deleted_at", "is not", null)
+    .executeTakeFirst();
+  return deleted ? inquiry : null;
 }
 
-export function findInquiryByPaymentId(paymentId: string): Inquiry | null {
-  return selectByPaymentId().get(paymentId) ?? null;
+export async function findInquiryByPaymentId(paymentId: string): Promise<Inquiry | null> {
+  return (await db.selectFrom("inquiries").selectAll().where("payment_intent_id", "=", paymentId).executeTakeFirst()) ?? null;
 }
 
-export function attachPayment(inquiry: Inquiry, paymentId: string): void {
-  if (inquiry.payment_intent_id !== paymentId) setPaymentId().run(paymentId, inquiry.id);
-  recordPaymentRef(inquiry.id, "payment", paymentId);
+export async function attachPayment(inquiry: Inquiry, paymentId: string): Promise<void> {
+  if (inquiry.payment_intent_id !== paymentId) {
+    await db.updateTable("inquiries").set({ payment_intent_id: paymentId }).where("id", "=", inquiry.id).execute();
+  }
+  await recordPaymentRef(inquiry.id, "payment", paymentId);
 }
 
 /** The inquiry keeps its newest checkout; every checkout ever made stays in payment_refs for the reconciler. */
-export function attachCheckout(inquiry: Inquiry, checkoutId: string): void {
-  if (inquiry.checkout_session_id !== checkoutId) setCheckoutId().run(checkoutId, inquiry.id);
-  recordPaymentRef(inquiry.id, "checkout", checkoutId);
+export async function attachCheckout(inquiry: Inquiry, checkoutId: string): Promise<void> {
+  if (inquiry.checkout_session_id !== checkoutId) {
+    await db.updateTable("inquiries").set({ checkout_session_id: checkoutId }).where("id", "=", inquiry.id).execute();
+  }
+  await recordPaymentRef(inquiry.id, "checkout", checkoutId);
 }
 
 /** Every payment and checkout made for an inquiry: the reconciler (reconciler.server.ts) asks about each. */
-export function recordPaymentRef(inquiryId: number, kind: "payment" | "checkout", refId: string): void {
+export async function recordPaymentRef(inquiryId: number, kind: "payment" | "checkout", refId: string): Promise<void> {
   const createdAt = nowIso();
   const checkAt = new Date(Date.parse(createdAt) + env.PAYMENT_RECONCILE_AFTER_MS).toISOString();
-  insertPaymentRef().run({ refId, inquiryId, kind, createdAt, checkAt });
+  await db
+    .insertInto("payment_refs")
+    .values({ ref_id: refId, inquiry_id: inquiryId, kind, created_at: createdAt, next_check_at: checkAt })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }

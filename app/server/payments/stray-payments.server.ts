@@ -6,7 +6,8 @@
 import type { Selectable } from "kysely";
 import type { StrayPaymentsTable } from "../../../db/schema";
 import { now, nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db, lazyStatement, sqlite } from "../db/database.server";
+import type { Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds/refunds.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
@@ -17,10 +18,6 @@ export type StrayReason = StrayPayment["reason"];
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
-const insertStray = lazyStatement<[{ paymentId: string; inquiryId: number | null; provider: string; reason: string; amountCents: number; now: string }]>(
-  `INSERT OR IGNORE INTO stray_payments (payment_id, inquiry_id, provider, reason, amount_cents, state, next_attempt_at, created_at, updated_at)
-   VALUES (@paymentId, @inquiryId, @provider, @reason, @amountCents, 'due', @now, @now, @now)`,
-);
 const OPEN = `state IN ('due', 'pending') AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`;
 const selectDue = lazyStatement<[{ now: string }], { payment_id: string }>(
   `SELECT payment_id FROM stray_payments WHERE ${OPEN} ORDER BY next_attempt_at LIMIT 25`,
@@ -48,9 +45,27 @@ function backoffMs(attempts: number): number {
   return Math.min(env.REFUND_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_BACKOFF_MS);
 }
 
-/** Records a payment to refund (once per payment, however many times it is seen). Synchronous. */
-export function recordStrayPayment(stray: { paymentId: string; inquiryId: number | null; provider: string; reason: StrayReason; amountCents: number }): void {
-  insertStray().run({ ...stray, now: nowIso() });
+/** Records a payment to refund (once per payment, however many times it is seen); may join the caller's transaction. */
+export async function recordStrayPayment(
+  stray: { paymentId: string; inquiryId: number | null; provider: string; reason: StrayReason; amountCents: number },
+  executor: Executor = db,
+): Promise<void> {
+  const timestamp = nowIso();
+  await executor
+    .insertInto("stray_payments")
+    .values({
+      payment_id: stray.paymentId,
+      inquiry_id: stray.inquiryId,
+      provider: stray.provider,
+      reason: stray.reason,
+      amount_cents: stray.amountCents,
+      state: "due",
+      next_attempt_at: timestamp,
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   console.error(JSON.stringify({ msg: "payment to refund recorded", ...stray }));
 }
 

@@ -2,7 +2,7 @@
 // re-read from Stripe (so events arriving late or out of order act on the current state).
 import type Stripe from "stripe";
 import { nowIso } from "../runtime/clock.server";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { fulfilPayment } from "./fulfil.server";
 import { getPaymentProvider } from "./index.server";
@@ -11,11 +11,6 @@ import { refundInquiry } from "../refunds/refunds.server";
 import { findInquiryByPaymentId } from "./inquiries.server";
 import { followStrayRefund } from "./stray-payments.server";
 import { countDecline } from "./card-testing.server";
-
-const selectProcessed = lazyStatement<[string], { id: string }>("SELECT id FROM processed_events WHERE id = ?");
-const insertProcessed = lazyStatement<[string, string, string]>(
-  "INSERT OR IGNORE INTO processed_events (id, type, processed_at) VALUES (?, ?, ?)",
-);
 
 export class WebhookSignatureError extends Error {}
 
@@ -33,7 +28,7 @@ export function verifyStripeEvent(rawBody: string, signature: string): Stripe.Ev
 }
 
 async function followRefundsOf(paymentId: string): Promise<string> {
-  const inquiry = findInquiryByPaymentId(paymentId);
+  const inquiry = await findInquiryByPaymentId(paymentId);
   if (inquiry?.refund_state === "pending") return (await refundInquiry(inquiry.id)).status;
   const stray = await followStrayRefund(paymentId);
   return stray ?? "ignored";
@@ -41,7 +36,7 @@ async function followRefundsOf(paymentId: string): Promise<string> {
 
 /** Returns false for an event already handled. Throws when Stripe cannot be reached (Stripe retries). */
 export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
-  if (selectProcessed().get(event.id)) return false;
+  if (await db.selectFrom("processed_events").select("id").where("id", "=", event.id).executeTakeFirst()) return false;
   const provider = getPaymentProvider("stripe");
   let outcome: string = "ignored";
   switch (event.type) {
@@ -71,7 +66,11 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
       break;
     }
   }
-  insertProcessed().run(event.id, event.type, nowIso());
+  await db
+    .insertInto("processed_events")
+    .values({ id: event.id, type: event.type, processed_at: nowIso() })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   console.log(JSON.stringify({ msg: "stripe event", id: event.id, type: event.type, outcome }));
   return true;
 }

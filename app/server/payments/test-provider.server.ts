@@ -1,10 +1,10 @@
 // The embedded, offline payment provider: the same observable flow as Stripe (a payment the browser
-// confirms, a hosted checkout page for the no-JavaScript path, refunds), kept in SQLite. No money moves.
+// confirms, a hosted checkout page for the no-JavaScript path, refunds), kept in the database. No money moves.
 import { createHash, randomBytes } from "node:crypto";
 import type { TestPaymentsTable } from "../../../db/schema";
 import { checkTestCard, type CardInput } from "../../lib/test-card";
 import { nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db } from "../db/database.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import {
   PaymentNotFoundError,
@@ -24,29 +24,28 @@ interface TestCheckoutRow {
   cancel_url: string;
 }
 
-const insertPayment = lazyStatement<[string, string, number, string, string, string, string, string]>(
-  `INSERT OR IGNORE INTO test_payments
-     (id, client_secret, amount_cents, currency, status, inquiry_public_id, domain_name, last_error, created_at, updated_at)
-   VALUES (?, ?, ?, ?, 'requires_payment_method', ?, ?, NULL, ?, ?)`,
-);
-const selectPayment = lazyStatement<[string], TestPaymentRow>("SELECT * FROM test_payments WHERE id = ?");
-const selectPaymentBySecret = lazyStatement<[string], TestPaymentRow>("SELECT * FROM test_payments WHERE client_secret = ?");
-const markSucceeded = lazyStatement<[string, string]>(
-  "UPDATE test_payments SET status = 'succeeded', last_error = NULL, updated_at = ? WHERE id = ? AND status = 'requires_payment_method'",
-);
-const recordDecline = lazyStatement<[string, string, string]>(
-  "UPDATE test_payments SET last_error = ?, updated_at = ? WHERE id = ? AND status = 'requires_payment_method'",
-);
-const markRefunded = lazyStatement<[string, string]>(
-  "UPDATE test_payments SET status = 'refunded', updated_at = ? WHERE id = ? AND status = 'succeeded'",
-);
-const cancelPaymentRow = lazyStatement<[string, string]>(
-  "UPDATE test_payments SET status = 'canceled', updated_at = ? WHERE id = ? AND status = 'requires_payment_method'",
-);
-const insertCheckout = lazyStatement<[string, string, string, string, string]>(
-  "INSERT OR IGNORE INTO test_checkouts (id, payment_id, success_url, cancel_url, created_at) VALUES (?, ?, ?, ?, ?)",
-);
-const selectCheckout = lazyStatement<[string], TestCheckoutRow>("SELECT * FROM test_checkouts WHERE id = ?");
+async function selectPayment(id: string): Promise<TestPaymentRow | undefined> {
+  return db.selectFrom("test_payments").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+async function selectCheckout(id: string): Promise<TestCheckoutRow | undefined> {
+  return db.selectFrom("test_checkouts").select(["id", "payment_id", "success_url", "cancel_url"]).where("id", "=", id).executeTakeFirst();
+}
+
+/** Moves a payment from `from` to another state; true when this call changed it. */
+async function moveStatus(
+  id: string,
+  from: TestPaymentRow["status"],
+  change: Partial<Pick<TestPaymentRow, "status" | "last_error">>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("test_payments")
+    .set({ ...change, updated_at: nowIso() })
+    .where("id", "=", id)
+    .where("status", "=", from)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
 
 /** The same idempotency key always names the same payment, as with Stripe's Idempotency-Key. */
 function idFromKey(prefix: string, key: string): string {
@@ -66,12 +65,26 @@ function toState(row: TestPaymentRow): PaymentState {
   };
 }
 
-function createPaymentRow(request: PaymentRequest): TestPaymentRow {
+async function createPaymentRow(request: PaymentRequest): Promise<TestPaymentRow> {
   const id = idFromKey("tpi", request.idempotencyKey);
-  const secret = `${id}_secret_${randomBytes(16).toString("base64url")}`;
   const timestamp = nowIso();
-  insertPayment().run(id, secret, request.amountCents, request.currency, request.inquiryPublicId, request.domainName, timestamp, timestamp);
-  return selectPayment().get(id)!;
+  await db
+    .insertInto("test_payments")
+    .values({
+      id,
+      client_secret: `${id}_secret_${randomBytes(16).toString("base64url")}`,
+      amount_cents: request.amountCents,
+      currency: request.currency,
+      status: "requires_payment_method",
+      inquiry_public_id: request.inquiryPublicId,
+      domain_name: request.domainName,
+      last_error: null,
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return (await selectPayment(id))!;
 }
 
 export type CardConfirmation =
@@ -80,9 +93,9 @@ export type CardConfirmation =
 
 export interface TestPaymentProvider extends PaymentProvider {
   /** What Stripe.js does for a real card: confirm the payment named by its client secret. */
-  confirmWithCard(clientSecret: string, card: CardInput): CardConfirmation;
+  confirmWithCard(clientSecret: string, card: CardInput): Promise<CardConfirmation>;
   /** The local checkout page's data. */
-  findCheckout(checkoutId: string): { checkoutId: string; successUrl: string; cancelUrl: string; payment: PaymentState } | null;
+  findCheckout(checkoutId: string): Promise<{ checkoutId: string; successUrl: string; cancelUrl: string; payment: PaymentState } | null>;
 }
 
 export function createTestProvider(): TestPaymentProvider {
@@ -90,46 +103,48 @@ export function createTestProvider(): TestPaymentProvider {
     name: "test",
 
     async createPayment(request) {
-      const row = createPaymentRow(request);
+      const row = await createPaymentRow(request);
       return { paymentId: row.id, clientSecret: row.client_secret };
     },
 
     async createCheckout(request: CheckoutRequest) {
-      const payment = createPaymentRow({ ...request, idempotencyKey: `${request.idempotencyKey}:payment` });
+      const payment = await createPaymentRow({ ...request, idempotencyKey: `${request.idempotencyKey}:payment` });
       const id = idFromKey("tcs", request.idempotencyKey);
-      insertCheckout().run(id, payment.id, request.successUrl, request.cancelUrl, nowIso());
+      await db
+        .insertInto("test_checkouts")
+        .values({ id, payment_id: payment.id, success_url: request.successUrl, cancel_url: request.cancelUrl, created_at: nowIso() })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
       return { checkoutId: id, url: `/test-checkout/${id}` };
     },
 
     async retrievePayment(paymentId) {
-      const row = selectPayment().get(paymentId);
+      const row = await selectPayment(paymentId);
       if (!row) throw new PaymentNotFoundError(`No test payment ${paymentId}`);
       return toState(row);
     },
 
     async retrieveCheckoutUrl(checkoutId) {
-      const checkout = selectCheckout().get(checkoutId);
-      const row = checkout ? selectPayment().get(checkout.payment_id) : undefined;
+      const checkout = await selectCheckout(checkoutId);
+      const row = checkout ? await selectPayment(checkout.payment_id) : undefined;
       return row?.status === "requires_payment_method" ? `/test-checkout/${checkoutId}` : null;
     },
 
     async retrieveCheckoutPayment(checkoutId) {
-      const checkout = selectCheckout().get(checkoutId);
+      const checkout = await selectCheckout(checkoutId);
       if (!checkout) throw new PaymentNotFoundError(`No test checkout ${checkoutId}`);
-      const row = selectPayment().get(checkout.payment_id);
+      const row = await selectPayment(checkout.payment_id);
       return row ? toState(row) : null;
     },
 
     async refund(paymentId, _idempotencyKey): Promise<RefundResult> {
       const refundId = `tre_${paymentId.slice(4)}`;
-      const refunded = sqlite.transaction(() => {
-        const row = selectPayment().get(paymentId);
+      // Refunded by this call or an earlier one (a retry, a second process): both answer succeeded.
+      if (!(await moveStatus(paymentId, "succeeded", { status: "refunded" }))) {
+        const row = await selectPayment(paymentId);
         if (!row) throw new PaymentNotFoundError(`No test payment ${paymentId}`);
-        if (row.status === "refunded") return true;
-        if (row.status !== "succeeded") return false;
-        return markRefunded().run(nowIso(), paymentId).changes === 1;
-      })();
-      if (!refunded) throw new RefundError("Only a succeeded payment can be refunded", true, false);
+        if (row.status !== "refunded") throw new RefundError("Only a succeeded payment can be refunded", true, false);
+      }
       return { refundId, status: "succeeded" };
     },
 
@@ -138,8 +153,8 @@ export function createTestProvider(): TestPaymentProvider {
     },
 
     async cancelPayment(paymentId) {
-      cancelPaymentRow().run(nowIso(), paymentId);
-      const row = selectPayment().get(paymentId);
+      await moveStatus(paymentId, "requires_payment_method", { status: "canceled" });
+      const row = await selectPayment(paymentId);
       return !row || row.status === "canceled";
     },
 
@@ -147,8 +162,8 @@ export function createTestProvider(): TestPaymentProvider {
       // The local checkout page closes with its payment (cancelPayment).
     },
 
-    confirmWithCard(clientSecret, card) {
-      const row = selectPaymentBySecret().get(clientSecret);
+    async confirmWithCard(clientSecret, card) {
+      const row = await db.selectFrom("test_payments").selectAll().where("client_secret", "=", clientSecret).executeTakeFirst();
       if (!row) return { ok: false, message: "This payment no longer exists. Please start again.", payment: null };
       if (row.status === "succeeded") return { ok: true, payment: toState(row) };
       if (row.status !== "requires_payment_method") {
@@ -156,17 +171,17 @@ export function createTestProvider(): TestPaymentProvider {
       }
       const check = checkTestCard(card);
       if (check.outcome !== "approved") {
-        if (check.outcome === "declined") recordDecline().run(check.message, nowIso(), row.id);
-        return { ok: false, message: check.message, payment: toState(selectPayment().get(row.id)!), declined: check.outcome === "declined" };
+        if (check.outcome === "declined") await moveStatus(row.id, "requires_payment_method", { last_error: check.message });
+        return { ok: false, message: check.message, payment: toState((await selectPayment(row.id))!), declined: check.outcome === "declined" };
       }
-      markSucceeded().run(nowIso(), row.id);
-      return { ok: true, payment: toState(selectPayment().get(row.id)!) };
+      await moveStatus(row.id, "requires_payment_method", { status: "succeeded", last_error: null });
+      return { ok: true, payment: toState((await selectPayment(row.id))!) };
     },
 
-    findCheckout(checkoutId) {
-      const checkout = selectCheckout().get(checkoutId);
+    async findCheckout(checkoutId) {
+      const checkout = await selectCheckout(checkoutId);
       if (!checkout) return null;
-      const row = selectPayment().get(checkout.payment_id);
+      const row = await selectPayment(checkout.payment_id);
       if (!row) return null;
       return { checkoutId: checkout.id, successUrl: checkout.success_url, cancelUrl: checkout.cancel_url, payment: toState(row) };
     },

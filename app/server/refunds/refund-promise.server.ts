@@ -6,7 +6,8 @@ import type { Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { RESPONSE_WINDOW_DAYS } from "../../lib/response-window";
 import { now, nowIso } from "../runtime/clock.server";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
+import type { Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { replyLinkUrl, verifyReplyLink } from "./reply-links.server";
 import { getSetting, setSetting } from "../catalog/settings.server";
@@ -16,36 +17,40 @@ export const BUYER_RECEIPT_KIND = "buyer_receipt";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Days the owner has to reply; the default when the setting is missing or out of range. */
-export function getResponseWindowDays(): number {
-  const days = Number(getSetting(RESPONSE_WINDOW_KEY));
+export async function getResponseWindowDays(): Promise<number> {
+  const days = Number(await getSetting(RESPONSE_WINDOW_KEY));
   return Number.isInteger(days) && days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max
     ? days
     : RESPONSE_WINDOW_DAYS.default;
 }
 
 /** Applies to inquiries paid from now on; a deadline already promised to a buyer never moves. */
-export function setResponseWindowDays(days: number): void {
+export async function setResponseWindowDays(days: number): Promise<void> {
   if (!Number.isInteger(days) || days < RESPONSE_WINDOW_DAYS.min || days > RESPONSE_WINDOW_DAYS.max) {
     throw new RangeError(`The response window must be ${RESPONSE_WINDOW_DAYS.min}-${RESPONSE_WINDOW_DAYS.max} days`);
   }
-  setSetting(RESPONSE_WINDOW_KEY, String(days));
+  await setSetting(RESPONSE_WINDOW_KEY, String(days));
 }
 
-const setDeadline = lazyStatement<[string, number]>(
-  "UPDATE inquiries SET reply_deadline_at = ? WHERE id = ? AND reply_deadline_at IS NULL",
-);
-const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
+async function selectInquiry(id: number, executor: Executor = db): Promise<Inquiry | undefined> {
+  return executor.selectFrom("inquiries").selectAll().where("id", "=", id).executeTakeFirst();
+}
 
 /**
  * Called inside the payment's fulfilment transaction, right after the inquiry became paid: fixes
- * its reply deadline (paid_at + the window) once and returns the updated row.
+ * its reply deadline (paid_at + the window, read before the transaction) once and returns the updated row.
  */
-export function openReplyWindow(inquiry: Inquiry): Inquiry {
+export async function openReplyWindow(inquiry: Inquiry, windowDays: number, executor: Executor = db): Promise<Inquiry> {
   if (!inquiry.reply_deadline_at) {
     const paidAt = inquiry.paid_at ? Date.parse(inquiry.paid_at) : now().getTime();
-    setDeadline().run(new Date(paidAt + getResponseWindowDays() * DAY_MS).toISOString(), inquiry.id);
+    await executor
+      .updateTable("inquiries")
+      .set({ reply_deadline_at: new Date(paidAt + windowDays * DAY_MS).toISOString() })
+      .where("id", "=", inquiry.id)
+      .where("reply_deadline_at", "is", null)
+      .execute();
   }
-  return selectInquiry().get(inquiry.id)!;
+  return (await selectInquiry(inquiry.id, executor))!;
 }
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
@@ -73,10 +78,10 @@ export function ownerReplyLinkText(inquiry: Inquiry): string {
 }
 
 /** The buyer's receipt, queued in the fulfilment transaction; at most one per inquiry (outbox unique index). */
-export function queueBuyerReceipt(inquiry: Inquiry): void {
+export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = db): Promise<void> {
   if (inquiry.amount_cents <= 0 || !inquiry.paid_at || !inquiry.reply_deadline_at) return;
   const amount = formatUsd(inquiry.amount_cents);
-  queueEmail({
+  await queueEmail({
     kind: BUYER_RECEIPT_KIND,
     to: inquiry.email,
     subject: `Receipt: inquiry fee for ${inquiry.domain_name}`,
@@ -95,29 +100,30 @@ export function queueBuyerReceipt(inquiry: Inquiry): void {
       "You will get an email when that happens.",
     ].join("\n"),
     inquiryId: inquiry.id,
-  });
+  }, executor);
 }
 
 export type MarkAnsweredResult =
   | { ok: true; inquiry: Inquiry }
   | { ok: false; reason: "not_found" | "already_answered" | "refunded" | "expired" | "not_paid"; inquiry: Inquiry | null };
 
-const markAnswered = lazyStatement<[string, string, number, string]>(
-  `UPDATE inquiries SET answered_at = ?, answered_via = ?
-   WHERE id = ? AND status = 'paid' AND answered_at IS NULL AND (reply_deadline_at IS NULL OR reply_deadline_at > ?)`,
-);
-
 /**
  * The one way an inquiry becomes answered: the owner's reply link and the admin inbox both call it.
  * Works once (answered_at IS NULL), only for a paid inquiry, and only before its deadline: after it
  * the buyer is owed the refund, so a late confirmation cannot cancel it.
  */
-export function markInquiryAnswered(inquiryId: number, via: "owner_link" | "admin"): MarkAnsweredResult {
+export async function markInquiryAnswered(inquiryId: number, via: "owner_link" | "admin"): Promise<MarkAnsweredResult> {
   const timestamp = nowIso();
-  if (markAnswered().run(timestamp, via, inquiryId, timestamp).changes === 1) {
-    return { ok: true, inquiry: selectInquiry().get(inquiryId)! };
-  }
-  const inquiry = selectInquiry().get(inquiryId) ?? null;
+  const result = await db
+    .updateTable("inquiries")
+    .set({ answered_at: timestamp, answered_via: via })
+    .where("id", "=", inquiryId)
+    .where("status", "=", "paid")
+    .where("answered_at", "is", null)
+    .where((eb) => eb.or([eb("reply_deadline_at", "is", null), eb("reply_deadline_at", ">", timestamp)]))
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 1n) return { ok: true, inquiry: (await selectInquiry(inquiryId))! };
+  const inquiry = (await selectInquiry(inquiryId)) ?? null;
   if (!inquiry) return { ok: false, reason: "not_found", inquiry };
   if (inquiry.status === "refunded") return { ok: false, reason: "refunded", inquiry };
   if (inquiry.answered_at) return { ok: false, reason: "already_answered", inquiry };
@@ -134,13 +140,15 @@ export type ReplyLinkView =
   | { state: "invalid"; status: 403 }
   | { state: "not_found"; status: 404 };
 
-const selectByPublicId = lazyStatement<[string], Inquiry>("SELECT * FROM inquiries WHERE public_id = ?");
-
 /** What the owner's reply link shows; `confirmed` is the page after a successful confirmation (PRG). */
-export function replyLinkView(publicId: string, params: URLSearchParams, confirmed = false): ReplyLinkView & { inquiryId?: number } {
+export async function replyLinkView(
+  publicId: string,
+  params: URLSearchParams,
+  confirmed = false,
+): Promise<ReplyLinkView & { inquiryId?: number }> {
   const check = verifyReplyLink(publicId, params);
   if (!check.ok && check.reason === "invalid") return { state: "invalid", status: 403 };
-  const inquiry = selectByPublicId().get(publicId);
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("public_id", "=", publicId).executeTakeFirst();
   if (!inquiry) return { state: "not_found", status: 404 };
   if (inquiry.answered_at) {
     return confirmed

@@ -7,7 +7,8 @@
 import type { Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { now, nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db } from "../db/database.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
 import { formatUtc } from "./refund-promise.server";
@@ -66,23 +67,9 @@ export async function checkRefund(provider: PaymentProvider, refundId: string): 
   }
 }
 
-const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
-const markRefunded = lazyStatement<[{ now: string; refundId: string; id: number }]>(
-  `UPDATE inquiries SET status = 'refunded', refunded_at = @now, refund_id = @refundId, refund_state = NULL, last_error = NULL,
-     refund_lease_until = NULL, refund_next_attempt_at = NULL, refund_last_error = NULL
-   WHERE id = @id AND status = 'paid'`,
-);
-const markPending = lazyStatement<[{ refundId: string; id: number }]>(
-  "UPDATE inquiries SET refund_state = 'pending', refund_id = @refundId, last_error = NULL WHERE id = @id AND status = 'paid'",
-);
-const recordFailure = lazyStatement<[{ message: string; bump: number; gaveUp: number; id: number }]>(
-  `UPDATE inquiries SET last_error = @message, refund_key_seq = refund_key_seq + @bump,
-     refund_state = CASE WHEN @gaveUp = 1 THEN 'gave_up' ELSE NULL END
-   WHERE id = @id AND status = 'paid'`,
-);
-const markSettled = lazyStatement<[number]>(
-  "UPDATE inquiries SET refund_state = 'settled' WHERE id = ? AND status = 'paid' AND refund_state = 'gave_up'",
-);
+async function selectInquiry(id: number, executor: Executor = db): Promise<Inquiry | undefined> {
+  return executor.selectFrom("inquiries").selectAll().where("id", "=", id).executeTakeFirst();
+}
 
 export function refundEmailText(inquiry: Inquiry): string {
   const amount = formatUsd(inquiry.amount_cents);
@@ -101,30 +88,63 @@ export function refundEmailText(inquiry: Inquiry): string {
 }
 
 /** Records the provider's answer on the inquiry. A refund that succeeded emails the buyer (once). */
-function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: number): RefundOutcome {
+async function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: number): Promise<RefundOutcome> {
   if (attempt.kind === "succeeded") {
-    const changed = sqlite.transaction(() => {
-      if (markRefunded().run({ now: nowIso(), refundId: attempt.refundId, id: inquiry.id }).changes !== 1) return false;
-      const refunded = selectInquiry().get(inquiry.id)!;
-      queueEmail({
-        kind: REFUND_EMAIL_KIND,
-        to: refunded.email,
-        subject: `Your inquiry fee for ${refunded.domain_name} has been refunded`,
-        text: refundEmailText(refunded),
-        inquiryId: refunded.id,
-      });
+    const changed = await inTransaction(async (trx) => {
+      const marked = await trx
+        .updateTable("inquiries")
+        .set({
+          status: "refunded",
+          refunded_at: nowIso(),
+          refund_id: attempt.refundId,
+          refund_state: null,
+          last_error: null,
+          refund_lease_until: null,
+          refund_next_attempt_at: null,
+          refund_last_error: null,
+        })
+        .where("id", "=", inquiry.id)
+        .where("status", "=", "paid")
+        .executeTakeFirst();
+      if (marked.numUpdatedRows !== 1n) return false;
+      const refunded = (await selectInquiry(inquiry.id, trx))!;
+      await queueEmail(
+        {
+          kind: REFUND_EMAIL_KIND,
+          to: refunded.email,
+          subject: `Your inquiry fee for ${refunded.domain_name} has been refunded`,
+          text: refundEmailText(refunded),
+          inquiryId: refunded.id,
+        },
+        trx,
+      );
       return true;
-    })();
+    });
     if (changed) console.log(JSON.stringify({ msg: "inquiry refunded", inquiryId: inquiry.id, refundId: attempt.refundId }));
     return changed ? { status: "refunded", refundId: attempt.refundId } : { status: "already-refunded" };
   }
   if (attempt.kind === "pending") {
-    markPending().run({ refundId: attempt.refundId, id: inquiry.id });
+    await db
+      .updateTable("inquiries")
+      .set({ refund_state: "pending", refund_id: attempt.refundId, last_error: null })
+      .where("id", "=", inquiry.id)
+      .where("status", "=", "paid")
+      .execute();
     return { status: "pending", refundId: attempt.refundId };
   }
   const gaveUp = attempt.permanent || failedAttempts >= MAX_REFUND_ATTEMPTS;
   const message = `The refund could not be made: ${attempt.message}`.slice(0, 500);
-  recordFailure().run({ message, bump: attempt.definite ? 1 : 0, gaveUp: gaveUp ? 1 : 0, id: inquiry.id });
+  // After a definite failure the next attempt needs a new idempotency key (see the top of this file).
+  await db
+    .updateTable("inquiries")
+    .set((eb) => ({
+      last_error: message,
+      refund_key_seq: eb("refund_key_seq", "+", attempt.definite ? 1 : 0),
+      refund_state: gaveUp ? "gave_up" : null,
+    }))
+    .where("id", "=", inquiry.id)
+    .where("status", "=", "paid")
+    .execute();
   console.error(JSON.stringify({ msg: "refund failed", inquiryId: inquiry.id, definite: attempt.definite, gaveUp, error: attempt.message }));
   return { status: "failed", message, permanent: gaveUp };
 }
@@ -134,7 +154,7 @@ function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: number
  * `failedAttempts`: how many attempts failed before, so a refund that keeps failing gives up.
  */
 export async function refundInquiry(inquiryId: number, failedAttempts = 0): Promise<RefundOutcome> {
-  const inquiry = selectInquiry().get(inquiryId);
+  const inquiry = await selectInquiry(inquiryId);
   if (!inquiry) return { status: "not-found", message: "That inquiry does not exist." };
   if (inquiry.status === "refunded") return { status: "already-refunded" };
   if (inquiry.status !== "paid") return { status: "not-refundable", message: "Only a paid inquiry can be refunded." };
@@ -164,6 +184,13 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
 }
 
 /** The admin dealt with a refund that gave up (refunded by other means, or decided not to). */
-export function markRefundSettled(inquiryId: number): boolean {
-  return markSettled().run(inquiryId).changes === 1;
+export async function markRefundSettled(inquiryId: number): Promise<boolean> {
+  const result = await db
+    .updateTable("inquiries")
+    .set({ refund_state: "settled" })
+    .where("id", "=", inquiryId)
+    .where("status", "=", "paid")
+    .where("refund_state", "=", "gave_up")
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
 }
