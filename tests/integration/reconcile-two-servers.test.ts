@@ -61,7 +61,7 @@ it("two servers on one database check, refund and expire each payment once", asy
     const strayState = (paymentId: string) =>
       (first.db().prepare("SELECT state FROM stray_payments WHERE payment_id = ?").get(paymentId) as { state: string } | undefined)?.state;
     await waitFor(() => mismatched.every((m) => strayState(m.intentId) === "refunded"), 20_000, "mismatched payments refunded");
-    await waitFor(() => unpaid.every((u) => checksOf(u.intentId) === 1), 20_000, "unpaid payments checked");
+    await waitFor(() => unpaid.every((u) => checksOf(u.intentId) >= 1), 20_000, "unpaid payments checked");
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     // Each due payment was checked once (by either process), each mismatch refunded once.
