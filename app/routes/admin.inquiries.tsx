@@ -38,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
-  const problems = listPaymentProblems();
+  const problems = await listPaymentProblems();
   return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
 }
 

@@ -2,7 +2,7 @@
 import type { Inquiry } from "../../../db/schema";
 import type { InboxStatus } from "../../lib/admin-forms";
 import { lookupCandidates } from "../../lib/domain-name";
-import { db, lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
 import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stray-payments.server";
 import { markRefundSettled } from "../refunds/refunds.server";
 import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
@@ -66,17 +66,28 @@ export async function markInquiryAnswered(id: number): Promise<boolean> {
 export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
 export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
 
-const selectProblemRefunds = lazyStatement<[], ProblemRefund>(
-  `SELECT id, domain_name, email, amount_cents, refund_state, refund_id, last_error, refund_last_error FROM inquiries
-   WHERE status = 'paid' AND refund_state IN ('pending', 'gave_up') ORDER BY id DESC LIMIT 100`,
-);
-const selectDeadLetters = lazyStatement<[], DeadLetter>(
-  "SELECT id, kind, to_address, subject, attempts, last_error, dead_at FROM outbox WHERE dead_at IS NOT NULL ORDER BY id DESC LIMIT 100",
-);
-
 /** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
-export function listPaymentProblems() {
-  return { strays: listOpenStrayPayments(), refunds: selectProblemRefunds().all(), deadLetters: selectDeadLetters().all() };
+export async function listPaymentProblems() {
+  const [strays, refunds, deadLetters] = await Promise.all([
+    listOpenStrayPayments(),
+    db
+      .selectFrom("inquiries")
+      .select(["id", "domain_name", "email", "amount_cents", "refund_state", "refund_id", "last_error", "refund_last_error"])
+      .where("status", "=", "paid")
+      .where("refund_state", "in", ["pending", "gave_up"])
+      .orderBy("id", "desc")
+      .limit(100)
+      .execute(),
+    db
+      .selectFrom("outbox")
+      .select(["id", "kind", "to_address", "subject", "attempts", "last_error", "dead_at"])
+      .where("dead_at", "is not", null)
+      .$narrowType<{ dead_at: string }>()
+      .orderBy("id", "desc")
+      .limit(100)
+      .execute(),
+  ]);
+  return { strays, refunds, deadLetters };
 }
 
 /** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */

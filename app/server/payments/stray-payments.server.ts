@@ -3,10 +3,10 @@
 // currency, domain), or one for an inquiry that expired. Each is recorded (never only logged) and
 // refunded, retried with backoff like the automatic refunds until the provider says it is refunded;
 // a refusal that will not change stops and waits for the admin, who can mark it settled.
-import type { Selectable } from "kysely";
-import type { StrayPaymentsTable } from "../../../db/schema";
+import type { ExpressionBuilder, Selectable } from "kysely";
+import type { Database as Schema, StrayPaymentsTable } from "../../../db/schema";
 import { now, nowIso } from "../runtime/clock.server";
-import { db, lazyStatement, sqlite } from "../db/database.server";
+import { db, isDatabaseOpen } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds/refunds.server";
@@ -18,28 +18,14 @@ export type StrayReason = StrayPayment["reason"];
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
-const OPEN = `state IN ('due', 'pending') AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`;
-const selectDue = lazyStatement<[{ now: string }], { payment_id: string }>(
-  `SELECT payment_id FROM stray_payments WHERE ${OPEN} ORDER BY next_attempt_at LIMIT 25`,
-);
-const claim = lazyStatement<[{ now: string; lease: string; paymentId: string }]>(
-  `UPDATE stray_payments SET lease_until = @lease WHERE payment_id = @paymentId AND ${OPEN}`,
-);
-const selectStray = lazyStatement<[string], StrayPayment>("SELECT * FROM stray_payments WHERE payment_id = ?");
-const update = lazyStatement<
-  [{ paymentId: string; state: string; attempts: number; keySeq: number; nextAt: string; refundId: string | null; error: string | null; now: string }]
->(
-  `UPDATE stray_payments SET state = @state, attempts = @attempts, key_seq = @keySeq, next_attempt_at = @nextAt,
-     refund_id = @refundId, last_error = @error, lease_until = NULL, updated_at = @now
-   WHERE payment_id = @paymentId`,
-);
-const settle = lazyStatement<[string, string]>(
-  "UPDATE stray_payments SET state = 'settled', updated_at = ? WHERE payment_id = ? AND state = 'gave_up'",
-);
-const selectOpen = lazyStatement<[], StrayPayment & { domain_name: string | null; email: string | null }>(
-  `SELECT s.*, i.domain_name, i.email FROM stray_payments s LEFT JOIN inquiries i ON i.id = s.inquiry_id
-   WHERE s.state IN ('due', 'pending', 'gave_up') ORDER BY s.created_at DESC LIMIT 100`,
-);
+/** Open for an attempt at `at`: still to refund or pending, its next attempt due, nobody's lease on it. */
+function isOpen(eb: ExpressionBuilder<Schema, "stray_payments">, at: string) {
+  return eb.and([
+    eb("state", "in", ["due", "pending"]),
+    eb("next_attempt_at", "<=", at),
+    eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", at)]),
+  ]);
+}
 
 function backoffMs(attempts: number): number {
   return Math.min(env.REFUND_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_BACKOFF_MS);
@@ -69,12 +55,30 @@ export async function recordStrayPayment(
   console.error(JSON.stringify({ msg: "payment to refund recorded", ...stray }));
 }
 
+/** What an attempt leaves on the record: its state, counters, next attempt and error; the lease ends. */
+type Outcome = Pick<StrayPayment, "state" | "attempts" | "key_seq" | "next_attempt_at" | "refund_id" | "last_error">;
+
+async function recordOutcome(paymentId: string, outcome: Outcome, at: string): Promise<void> {
+  await db
+    .updateTable("stray_payments")
+    .set({ ...outcome, lease_until: null, updated_at: at })
+    .where("payment_id", "=", paymentId)
+    .execute();
+}
+
 /** Refunds one recorded payment if it is due (or asks about its pending refund). Never throws. */
 export async function refundStrayPayment(paymentId: string): Promise<StrayPayment["state"] | null> {
   const claimedAt = now();
   const lease = new Date(claimedAt.getTime() + LEASE_MS).toISOString();
-  if (claim().run({ now: claimedAt.toISOString(), lease, paymentId }).changes !== 1) return null;
-  const stray = selectStray().get(paymentId)!;
+  // The claim: one process's conditional UPDATE changes the row; every other one sees it leased.
+  const claim = await db
+    .updateTable("stray_payments")
+    .set({ lease_until: lease })
+    .where("payment_id", "=", paymentId)
+    .where((eb) => isOpen(eb, claimedAt.toISOString()))
+    .executeTakeFirst();
+  if (claim.numUpdatedRows !== 1n) return null;
+  const stray = await db.selectFrom("stray_payments").selectAll().where("payment_id", "=", paymentId).executeTakeFirstOrThrow();
   let attempt: RefundAttempt;
   try {
     const provider = getPaymentProvider(stray.provider as ProviderName);
@@ -85,54 +89,83 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
   } catch (error) {
     attempt = { kind: "failed", message: (error as Error).message, definite: false, permanent: false };
   }
-  if (!sqlite.open) return null;
+  if (!isDatabaseOpen()) return null;
   const at = now();
   if (attempt.kind === "succeeded" || attempt.kind === "pending") {
     const state = attempt.kind === "succeeded" ? "refunded" : "pending";
-    const nextAt = new Date(at.getTime() + env.REFUND_RETRY_BASE_MS).toISOString();
-    update().run({ paymentId, state, attempts: stray.attempts, keySeq: stray.key_seq, nextAt, refundId: attempt.refundId, error: null, now: at.toISOString() });
+    await recordOutcome(paymentId, {
+      state,
+      attempts: stray.attempts,
+      key_seq: stray.key_seq,
+      next_attempt_at: new Date(at.getTime() + env.REFUND_RETRY_BASE_MS).toISOString(),
+      refund_id: attempt.refundId,
+      last_error: null,
+    }, at.toISOString());
     console.log(JSON.stringify({ msg: `payment to refund: ${state}`, paymentId, inquiryId: stray.inquiry_id, refundId: attempt.refundId }));
     return state;
   }
   const attempts = stray.attempts + 1;
   const state = attempt.permanent || attempts >= MAX_REFUND_ATTEMPTS ? "gave_up" : "due";
-  update().run({
-    paymentId,
+  await recordOutcome(paymentId, {
     state,
     attempts,
-    keySeq: stray.key_seq + (attempt.definite ? 1 : 0),
-    nextAt: new Date(at.getTime() + backoffMs(attempts)).toISOString(),
-    refundId: stray.refund_id,
-    error: attempt.message.slice(0, 500),
-    now: at.toISOString(),
-  });
+    key_seq: stray.key_seq + (attempt.definite ? 1 : 0),
+    next_attempt_at: new Date(at.getTime() + backoffMs(attempts)).toISOString(),
+    refund_id: stray.refund_id,
+    last_error: attempt.message.slice(0, 500),
+  }, at.toISOString());
   console.error(JSON.stringify({ msg: "payment to refund: refund failed", paymentId, attempts, state, error: attempt.message }));
   return state;
 }
 
-const askNow = lazyStatement<[string, string]>(
-  "UPDATE stray_payments SET next_attempt_at = ? WHERE payment_id = ? AND state = 'pending'",
-);
-
 /** Stripe said a pending refund changed (webhook): ask about it now rather than at its next check. */
 export async function followStrayRefund(paymentId: string): Promise<StrayPayment["state"] | null> {
-  if (askNow().run(nowIso(), paymentId).changes !== 1) return null;
+  const asked = await db
+    .updateTable("stray_payments")
+    .set({ next_attempt_at: nowIso() })
+    .where("payment_id", "=", paymentId)
+    .where("state", "=", "pending")
+    .executeTakeFirst();
+  if (asked.numUpdatedRows !== 1n) return null;
   return refundStrayPayment(paymentId);
 }
 
-/** Every due refund once; the reconciler's pass calls it. */
+/** Every due refund once; the reconciler's pass calls it. Each is claimed before it is refunded. */
 export async function runStrayRefundPass(): Promise<void> {
-  for (const { payment_id } of selectDue().all({ now: nowIso() })) {
-    if (!sqlite.open) return;
+  const at = nowIso();
+  const due = await db
+    .selectFrom("stray_payments")
+    .select("payment_id")
+    .where((eb) => isOpen(eb, at))
+    .orderBy("next_attempt_at")
+    .limit(25)
+    .execute();
+  for (const { payment_id } of due) {
+    if (!isDatabaseOpen()) return;
     await refundStrayPayment(payment_id);
   }
 }
 
 /** The admin inbox's problems: payments still to refund, pending, or given up. */
-export function listOpenStrayPayments() {
-  return selectOpen().all();
+export async function listOpenStrayPayments() {
+  return db
+    .selectFrom("stray_payments as s")
+    .leftJoin("inquiries as i", "i.id", "s.inquiry_id")
+    .selectAll("s")
+    .select(["i.domain_name", "i.email"])
+    .where("s.state", "in", ["due", "pending", "gave_up"])
+    .orderBy("s.created_at", "desc")
+    .limit(100)
+    .execute();
 }
 
-export function markStrayPaymentSettled(paymentId: string): boolean {
-  return settle().run(nowIso(), paymentId).changes === 1;
+/** The admin settled a stray payment whose refund gave up; true when it changed. */
+export async function markStrayPaymentSettled(paymentId: string): Promise<boolean> {
+  const settled = await db
+    .updateTable("stray_payments")
+    .set({ state: "settled", updated_at: nowIso() })
+    .where("payment_id", "=", paymentId)
+    .where("state", "=", "gave_up")
+    .executeTakeFirst();
+  return settled.numUpdatedRows === 1n;
 }

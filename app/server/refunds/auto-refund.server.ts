@@ -1,5 +1,5 @@
 // The refund scheduler: every REFUND_SCHEDULER_INTERVAL_MS it refunds each paid inquiry whose reply
-// deadline passed without a confirmed reply. All of its state is in SQLite, so it survives restarts
+// deadline passed without a confirmed reply. All of its state is in the database, so it survives restarts
 // and any number of passes or processes refund an inquiry once:
 //   - an inquiry is claimed by a conditional UPDATE that sets a lease; only one claimer sees a change;
 //   - the provider call carries the refund's idempotency key, so a retry after a crash between the
@@ -7,9 +7,10 @@
 //   - the buyer's email is queued in the same transaction that records the refund (one per inquiry).
 // A provider failure releases the lease and schedules a retry with exponential backoff; the attempt
 // count, next attempt and last error stay on the inquiry for the admin inbox. Nothing is dropped.
-import type { Inquiry } from "../../../db/schema";
+import type { ExpressionBuilder } from "kysely";
+import type { Database as Schema } from "../../../db/schema";
 import { now, nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { refundInquiry, type RefundOutcome } from "./refunds.server";
 
@@ -21,24 +22,23 @@ const LEASE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 const BATCH_SIZE = 25;
 
-// refund_state: a pending refund is followed by the reconciler; one that gave up or was settled waits for the admin.
-const DUE = `status = 'paid' AND answered_at IS NULL AND amount_cents > 0 AND refund_state IS NULL
-  AND reply_deadline_at IS NOT NULL AND reply_deadline_at <= @now
-  AND (refund_next_attempt_at IS NULL OR refund_next_attempt_at <= @now)
-  AND (refund_lease_until IS NULL OR refund_lease_until <= @now)`;
-
-const selectDue = lazyStatement<[{ now: string; limit: number }], { id: number }>(
-  `SELECT id FROM inquiries WHERE ${DUE} ORDER BY reply_deadline_at, id LIMIT @limit`,
-);
-const claim = lazyStatement<[{ now: string; lease: string; id: number }]>(
-  `UPDATE inquiries SET refund_lease_until = @lease, refund_attempts = refund_attempts + 1 WHERE id = @id AND ${DUE}`,
-);
-const selectInquiry = lazyStatement<[number], Inquiry>("SELECT * FROM inquiries WHERE id = ?");
-const releaseLease = lazyStatement<[number]>("UPDATE inquiries SET refund_lease_until = NULL WHERE id = ?");
-const recordFailure = lazyStatement<[{ error: string; retryAt: string; id: number }]>(
-  `UPDATE inquiries SET refund_last_error = @error, refund_next_attempt_at = @retryAt, refund_lease_until = NULL
-   WHERE id = @id AND status = 'paid'`,
-);
+/**
+ * Due for an automatic refund at `at`: paid, not answered, its reply deadline passed, no refund under
+ * way (refund_state: a pending refund is followed by the reconciler; one that gave up or was settled
+ * waits for the admin), its next attempt due and nobody's lease on it.
+ */
+function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
+  return eb.and([
+    eb("status", "=", "paid"),
+    eb("answered_at", "is", null),
+    eb("amount_cents", ">", 0),
+    eb("refund_state", "is", null),
+    eb("reply_deadline_at", "is not", null),
+    eb("reply_deadline_at", "<=", at),
+    eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
+    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
+  ]);
+}
 
 function log(msg: string, fields: Record<string, unknown>, level: "log" | "error" = "log"): void {
   console[level](JSON.stringify({ msg, ...fields }));
@@ -51,28 +51,40 @@ export function refundBackoffMs(attempts: number): number {
 /** One inquiry: claim, refund, record. Returns what happened, for the pass's summary and the tests' logs. */
 async function refundOne(id: number, refund: RefundOneInquiry): Promise<"refunded" | "failed" | "skipped"> {
   const claimedAt = now();
-  const claimed = claim().run({ now: claimedAt.toISOString(), lease: new Date(claimedAt.getTime() + LEASE_MS).toISOString(), id });
-  if (claimed.changes !== 1) return "skipped";
-  const attempts = selectInquiry().get(id)?.refund_attempts ?? 1;
+  // The claim: one process's conditional UPDATE changes the row; every other one sees it leased.
+  const claimed = await db
+    .updateTable("inquiries")
+    .set((eb) => ({ refund_lease_until: new Date(claimedAt.getTime() + LEASE_MS).toISOString(), refund_attempts: eb("refund_attempts", "+", 1) }))
+    .where("id", "=", id)
+    .where((eb) => isDue(eb, claimedAt.toISOString()))
+    .returning("refund_attempts")
+    .executeTakeFirst();
+  if (!claimed) return "skipped";
+  const attempts = claimed.refund_attempts;
   let outcome: RefundOutcome;
   try {
     outcome = await refund(id, attempts - 1);
   } catch (error) {
     outcome = { status: "failed", message: (error as Error).message || String(error), permanent: false };
   }
-  if (!sqlite.open) return "skipped";
+  if (!isDatabaseOpen()) return "skipped";
   if (outcome.status === "refunded" || outcome.status === "already-refunded") {
     log("inquiry refunded automatically", { inquiryId: id });
     return "refunded";
   }
   if (outcome.status === "pending") {
-    releaseLease().run(id);
+    await db.updateTable("inquiries").set({ refund_lease_until: null }).where("id", "=", id).execute();
     log("automatic refund pending at the provider", { inquiryId: id, refundId: outcome.refundId });
     return "skipped";
   }
   const message = outcome.message.slice(0, 500);
   const retryAt = new Date(now().getTime() + refundBackoffMs(attempts)).toISOString();
-  recordFailure().run({ error: message, retryAt, id });
+  await db
+    .updateTable("inquiries")
+    .set({ refund_last_error: message, refund_next_attempt_at: retryAt, refund_lease_until: null })
+    .where("id", "=", id)
+    .where("status", "=", "paid")
+    .execute();
   log("automatic refund failed", { inquiryId: id, attempt: attempts, retryAt, error: message }, "error");
   return "failed";
 }
@@ -82,8 +94,17 @@ export async function runRefundPass(refund: RefundOneInquiry): Promise<{ refunde
   const summary = { refunded: 0, failed: 0 };
   const tried = new Set<number>();
   for (;;) {
-    if (!sqlite.open) return summary;
-    const due = selectDue().all({ now: nowIso(), limit: BATCH_SIZE }).filter((row) => !tried.has(row.id));
+    if (!isDatabaseOpen()) return summary;
+    const at = nowIso();
+    const rows = await db
+      .selectFrom("inquiries")
+      .select("id")
+      .where((eb) => isDue(eb, at))
+      .orderBy("reply_deadline_at")
+      .orderBy("id")
+      .limit(BATCH_SIZE)
+      .execute();
+    const due = rows.filter((row) => !tried.has(row.id));
     if (due.length === 0) return summary;
     for (const { id } of due) {
       tried.add(id);
