@@ -1,6 +1,7 @@
 import type { User } from "../../../db/schema";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
+import { inTransaction } from "../db/dialect.server";
 import { newPasswordProblem } from "./password-policy.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 
@@ -26,7 +27,7 @@ export async function upsertAdmin(email: string, password: string): Promise<{ us
   if (problem) throw new PasswordPolicyError(`the new password ${problem}`);
   const passwordHash = await hashPassword(password);
   const timestamp = nowIso();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(async (trx) => {
     const user = await trx
       .insertInto("users")
       .values({ email: normalizeEmail(email), password_hash: passwordHash, created_at: timestamp, updated_at: timestamp })

@@ -1,12 +1,15 @@
 import { isbot } from "isbot";
 import { nowIso } from "../runtime/clock.server";
-import { lazyStatement, sqlite } from "../db/database.server";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database as Schema } from "../../../db/schema";
+import { isDatabaseOpen } from "../db/database.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
 import type { CachedRequest } from "../http/page-cache.server";
 
 // Page views are counted in memory and written in one transaction every few seconds, so a view
 // costs no database write on the request path. Nothing about the visitor is kept: only a daily count.
 const FLUSH_INTERVAL_MS = 2_000;
-const pending = new Map<string, { domainId: number; day: string; views: number }>();
+const pending = new Map<string, PendingViews>();
 
 /**
  * Counts one view of a domain page (the /domain page or a host lander). Only a real visitor's GET
@@ -31,29 +34,48 @@ function isCountedView(request: CachedRequest): boolean {
   return Boolean(userAgent) && !isbot(userAgent);
 }
 
-const addDailyViews = lazyStatement<[number, string, number, number]>(
-  `INSERT INTO domain_daily_views (domain_id, day, views)
-   SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM domains WHERE id = ?)
-   ON CONFLICT (domain_id, day) DO UPDATE SET views = views + excluded.views`,
-);
-const addTotalViews = lazyStatement<[number, number, number]>(
-  `INSERT INTO domain_view_totals (domain_id, views)
-   SELECT ?, ? WHERE EXISTS (SELECT 1 FROM domains WHERE id = ?)
-   ON CONFLICT (domain_id) DO UPDATE SET views = views + excluded.views`,
-);
+type PendingViews = { domainId: number; day: string; views: number };
 
-/** Writes the buffered counts in one transaction. Runs on a timer and at shutdown. */
-export function flushDomainViews(): void {
-  if (pending.size === 0 || !sqlite.open) return;
-  const batch = [...pending.values()];
+/** Adds to the stored counts (a domain deleted meanwhile is skipped: its counts went with it). */
+async function addViews(trx: Executor, { domainId, day, views }: PendingViews): Promise<void> {
+  const domainExists = (eb: ExpressionBuilder<Schema, never>) =>
+    eb.exists(eb.selectFrom("domains").select(sql.lit(1).as("one")).where("id", "=", domainId));
+  // INSERT ... SELECT ... WHERE: SQLite needs the WHERE to read ON CONFLICT as the upsert's.
+  await trx
+    .insertInto("domain_daily_views")
+    .columns(["domain_id", "day", "views"])
+    .expression(
+      trx.selectNoFrom([sql<number>`${domainId}`.as("domain_id"), sql<string>`${day}`.as("day"), sql<number>`${views}`.as("views")]).where(domainExists),
+    )
+    .onConflict((oc) =>
+      oc.columns(["domain_id", "day"]).doUpdateSet({ views: sql<number>`domain_daily_views.views + excluded.views` }),
+    )
+    .execute();
+  await trx
+    .insertInto("domain_view_totals")
+    .columns(["domain_id", "views"])
+    .expression(trx.selectNoFrom([sql<number>`${domainId}`.as("domain_id"), sql<number>`${views}`.as("views")]).where(domainExists))
+    .onConflict((oc) => oc.column("domain_id").doUpdateSet({ views: sql<number>`domain_view_totals.views + excluded.views` }))
+    .execute();
+}
+
+let flushing: Promise<void> = Promise.resolve();
+
+/** Writes the buffered counts in one transaction. Runs on a timer and at shutdown; flushes run one at a time. */
+export function flushDomainViews(): Promise<void> {
+  flushing = flushing.then(flushPending);
+  return flushing;
+}
+
+async function flushPending(): Promise<void> {
+  if (pending.size === 0 || !isDatabaseOpen()) return;
+  // The same order in every process, so two flushes on PostgreSQL lock rows in turn instead of deadlocking.
+  const batch = [...pending.values()].sort((a, b) => a.domainId - b.domainId || a.day.localeCompare(b.day));
   pending.clear();
   try {
-    sqlite.transaction(() => {
-      for (const { domainId, day, views } of batch) {
-        addDailyViews().run(domainId, day, views, domainId);
-        addTotalViews().run(domainId, views, domainId);
-      }
-    })();
+    await inTransaction(async (trx) => {
+      for (const entry of batch) await addViews(trx, entry);
+    });
   } catch (error) {
     // Keep the counts for the next attempt (e.g. the database was busy).
     for (const entry of batch) {
@@ -71,12 +93,12 @@ let timer: ReturnType<typeof setInterval> | undefined;
 /** Registered by startup.server.ts (a direct import both ways would be a module cycle). */
 export const domainViewFlushTask = {
   start: () => {
-    timer = setInterval(flushDomainViews, FLUSH_INTERVAL_MS);
+    timer = setInterval(() => void flushDomainViews(), FLUSH_INTERVAL_MS);
     timer.unref();
   },
-  stop: () => {
+  stop: async () => {
     if (timer) clearInterval(timer);
     timer = undefined;
-    flushDomainViews();
+    await flushDomainViews();
   },
 };

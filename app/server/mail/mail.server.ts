@@ -1,14 +1,16 @@
-// Outgoing email through an outbox table: queueing is a synchronous insert (it can share a database
+// Outgoing email through an outbox table: queueing is an insert (it can share the database
 // transaction with what caused it), and an in-process loop delivers with retries and backoff. A message
 // is marked sent only after the SMTP server accepted it, so a failed send or a restart never loses one.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { sql, type ExpressionBuilder } from "kysely";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { now, nowIso } from "../runtime/clock.server";
-import { db, lazyStatement, sqlite } from "../db/database.server";
-import { afterCommit, type Executor } from "../db/dialect.server";
+import { db, isDatabaseOpen } from "../db/database.server";
+import { afterCommit, greatest, inTransaction, type Executor } from "../db/dialect.server";
+import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 
 export interface QueuedEmail {
@@ -37,36 +39,6 @@ const BATCH_SIZE = 20;
 const IDLE_POLL_MS = 5_000;
 /** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
 const LEASE_MS = 2 * 60 * 1000;
-
-const selectDue = lazyStatement<[{ now: string; limit: number }], OutboxRow>(
-  `SELECT id, kind, to_address, reply_to, subject, text_body, inquiry_id, attempts FROM outbox
-   WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
-   ORDER BY next_attempt_at, id LIMIT @limit`,
-);
-// Another process on the same database may be draining too: only the process whose UPDATE changed
-// the row sends it. The lease outlasts a send (SMTP timeouts below); a process that dies mid-send
-// leaves the message to be sent again once its lease expires (at least once, never lost).
-const claimMessage = lazyStatement<[{ now: string; lease: string; id: number }]>(
-  `UPDATE outbox SET lease_until = @lease
-   WHERE id = @id AND sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until <= @now)`,
-);
-// A message another process holds a lease on is due again only when that lease runs out.
-const selectNextDue = lazyStatement<[], { next_attempt_at: string }>(
-  `SELECT max(next_attempt_at, coalesce(lease_until, next_attempt_at)) AS next_attempt_at FROM outbox
-   WHERE sent_at IS NULL AND dead_at IS NULL ORDER BY 1 LIMIT 1`,
-);
-const markSent = lazyStatement<[string, number]>(
-  "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
-);
-const markFailed = lazyStatement<[string, string, number]>(
-  "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
-);
-const markDead = lazyStatement<[string, string, number]>(
-  "UPDATE outbox SET attempts = attempts + 1, last_error = ?, dead_at = ?, lease_until = NULL WHERE id = ? AND sent_at IS NULL",
-);
-const markOwnerNotified = lazyStatement<[string, number]>(
-  "UPDATE inquiries SET owner_notified_at = ? WHERE id = ? AND owner_notified_at IS NULL",
-);
 
 /**
  * Queues an email; returns its outbox id, or null when this kind was already queued for the inquiry
@@ -160,43 +132,133 @@ function backoffMs(attempts: number): number {
 let running = false;
 let draining: Promise<void> | null = null;
 let timer: NodeJS.Timeout | undefined;
+/** Wake-ups still running their drain or rescheduling: stop() waits for them before the database closes. */
+const cycles = new Set<Promise<void>>();
+
+const OUTBOX_COLUMNS = ["id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts"] as const;
+
+/** Unsent, not given up, due, and not leased to a sender (or its lease ran out). */
+function isDueAt(at: string) {
+  return (eb: ExpressionBuilder<Schema, "outbox">) =>
+    eb.and([
+      eb("sent_at", "is", null),
+      eb("dead_at", "is", null),
+      eb("next_attempt_at", "<=", at),
+      eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", at)]),
+    ]);
+}
+
+async function selectDue(at: string): Promise<OutboxRow[]> {
+  return db.selectFrom("outbox").select(OUTBOX_COLUMNS).where(isDueAt(at)).orderBy("next_attempt_at").orderBy("id").limit(BATCH_SIZE).execute();
+}
+
+/**
+ * Another process on the same database may be draining too: only the process whose UPDATE changed the
+ * row sends it (on PostgreSQL the second UPDATE waits for the first and then finds the lease taken).
+ * The lease outlasts a send (SMTP timeouts above); a process that dies mid-send leaves the message to
+ * be sent again once its lease expires (at least once, never lost).
+ */
+async function claim(id: number, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("outbox")
+    .set({ lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .where("id", "=", id)
+    .where(isDueAt(at.toISOString()))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+async function markSent(row: OutboxRow): Promise<void> {
+  const sentAt = nowIso();
+  await inTransaction(async (trx) => {
+    await trx
+      .updateTable("outbox")
+      .set((eb) => ({ sent_at: sentAt, attempts: eb("attempts", "+", 1), last_error: null, lease_until: null }))
+      .where("id", "=", row.id)
+      .where("sent_at", "is", null)
+      .execute();
+    if (row.kind === OWNER_INQUIRY_KIND && row.inquiry_id !== null) {
+      await trx
+        .updateTable("inquiries")
+        .set({ owner_notified_at: sentAt })
+        .where("id", "=", row.inquiry_id)
+        .where("owner_notified_at", "is", null)
+        .execute();
+    }
+  });
+}
+
+/** A failed attempt: tried again at `retryAt`, or given up for good (`dead`). */
+async function markFailed(id: number, error: string, outcome: { dead: true } | { dead: false; retryAt: string }): Promise<void> {
+  await db
+    .updateTable("outbox")
+    .set((eb) => ({
+      attempts: eb("attempts", "+", 1),
+      last_error: error,
+      lease_until: null,
+      ...(outcome.dead ? { dead_at: nowIso() } : { next_attempt_at: outcome.retryAt }),
+    }))
+    .where("id", "=", id)
+    .where("sent_at", "is", null)
+    .execute();
+}
+
+/** When the next unsent message is due; one another process holds a lease on is due when that lease runs out. */
+async function selectNextDue(): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("outbox")
+    .select(greatest("next_attempt_at", sql`coalesce(lease_until, next_attempt_at)`).$castTo<string>().as("due_at"))
+    .where("sent_at", "is", null)
+    .where("dead_at", "is", null)
+    .orderBy("due_at")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.due_at;
+}
+
+export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
+
+/** Messages given up on (the newest 100), for the admin's list of problems. */
+export async function listDeadLetters(): Promise<DeadLetter[]> {
+  return db
+    .selectFrom("outbox")
+    .select(["id", "kind", "to_address", "subject", "attempts", "last_error"])
+    .select((eb) => eb.ref("dead_at").$notNull().as("dead_at"))
+    .where("dead_at", "is not", null)
+    .orderBy("id", "desc")
+    .limit(100)
+    .execute();
+}
 
 /** Sends every due message once; failures are rescheduled with exponential backoff. */
 export async function drainOutbox(): Promise<void> {
   if (draining) return draining;
   const run = async () => {
     for (;;) {
-      if (!sqlite.open) return;
-      const due = selectDue().all({ now: nowIso(), limit: BATCH_SIZE });
+      if (!isDatabaseOpen()) return;
+      const due = await selectDue(nowIso());
       if (due.length === 0) return;
       for (const row of due) {
-        const claimedAt = now();
-        const lease = new Date(claimedAt.getTime() + LEASE_MS).toISOString();
-        if (claimMessage().run({ now: claimedAt.toISOString(), lease, id: row.id }).changes !== 1) continue;
+        if (!(await claim(row.id, now()))) continue;
         try {
           await deliver(row);
-          const sentAt = nowIso();
-          sqlite.transaction(() => {
-            markSent().run(sentAt, row.id);
-            if (row.kind === OWNER_INQUIRY_KIND && row.inquiry_id !== null) markOwnerNotified().run(sentAt, row.inquiry_id);
-          })();
         } catch (error) {
           const message = (error as Error).message.slice(0, 500);
           const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
           const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
-          if (sqlite.open) {
-            if (dead) markDead().run(message, nowIso(), row.id);
-            else markFailed().run(message, retryAt, row.id);
-          }
+          if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
           console.error(
             JSON.stringify({ msg: dead ? "mail undeliverable" : "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }),
           );
+          if (!running) return;
+          continue;
         }
+        await markSent(row);
         if (!running) return;
       }
     }
   };
-  // Cleared in a later tick, after the assignment (run() may finish synchronously).
+  // Cleared in a later tick, after the assignment.
   draining = run().finally(() => {
     draining = null;
   });
@@ -205,12 +267,14 @@ export async function drainOutbox(): Promise<void> {
 
 export const OWNER_INQUIRY_KIND = "owner_inquiry";
 
-function scheduleNext(): void {
-  clearTimeout(timer);
+async function scheduleNext(): Promise<void> {
+  if (!running || !isDatabaseOpen()) return;
+  const next = await selectNextDue();
   if (!running) return;
   let delay = IDLE_POLL_MS;
-  const next = sqlite.open ? selectNextDue().get() : undefined;
-  if (next) delay = Math.max(0, Math.min(IDLE_POLL_MS, Date.parse(next.next_attempt_at) - now().getTime()));
+  if (next) delay = Math.max(0, Math.min(IDLE_POLL_MS, Date.parse(next) - now().getTime()));
+  // Cleared after the query: two wake-ups rescheduling at once leave one timer.
+  clearTimeout(timer);
   timer = setTimeout(() => wakeOutbox(), delay);
   timer.unref();
 }
@@ -218,9 +282,19 @@ function scheduleNext(): void {
 /** Runs a drain now (or right after the current one) and reschedules the loop. */
 export function wakeOutbox(): void {
   if (!running) return;
-  void drainOutbox()
+  const cycle = drainOutbox()
     .catch((error) => console.error(JSON.stringify({ msg: "outbox drain failed", error: (error as Error).message })))
-    .finally(scheduleNext);
+    .then(scheduleNext)
+    .catch((error) => {
+      // Without a timer the loop would stop: try again after the idle interval.
+      console.error(JSON.stringify({ msg: "outbox reschedule failed", error: (error as Error).message }));
+      if (!running) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => wakeOutbox(), IDLE_POLL_MS);
+      timer.unref();
+    })
+    .finally(() => cycles.delete(cycle));
+  cycles.add(cycle);
 }
 
 /** The background task: registered in startup.server.ts. A restart resumes whatever is unsent. */
@@ -232,7 +306,8 @@ export const outboxTask = {
   async stop() {
     running = false;
     clearTimeout(timer);
-    await draining?.catch(() => {});
+    await Promise.all(cycles);
+    clearTimeout(timer);
     transporter?.close();
     transporter = undefined;
   },
