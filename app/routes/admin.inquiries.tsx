@@ -38,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
-  const problems = listPaymentProblems();
+  const problems = await listPaymentProblems();
   return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
 }
 
@@ -53,12 +53,12 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
   if (intent === "settle-payment") {
-    if (!parsed.data.paymentId || !settleProblem({ paymentId: parsed.data.paymentId })) return data({ error: "Nothing to settle." }, { status: 409 });
+    if (!parsed.data.paymentId || !(await settleProblem({ paymentId: parsed.data.paymentId }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
   if (!id) return data({ error: "Unknown action." }, { status: 400 });
   if (intent === "settle-refund") {
-    if (!settleProblem({ inquiryId: id })) return data({ error: "Nothing to settle." }, { status: 409 });
+    if (!(await settleProblem({ inquiryId: id }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
   if (intent === "answer") {

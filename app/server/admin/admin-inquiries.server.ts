@@ -2,11 +2,10 @@
 import type { Inquiry } from "../../../db/schema";
 import type { InboxStatus } from "../../lib/admin-forms";
 import { lookupCandidates } from "../../lib/domain-name";
-import { db, lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
 import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stray-payments.server";
 import { markRefundSettled } from "../refunds/refunds.server";
 import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
-
 
 export type InboxRow = Pick<
   Inquiry,
@@ -60,26 +59,35 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
  * as the owner's reply link (refund-promise.server.ts): only before the reply deadline, once.
  */
 export async function markInquiryAnswered(id: number): Promise<boolean> {
-  return markAnsweredOnce(id, "admin").ok;
+  return (await markAnsweredOnce(id, "admin")).ok;
 }
 
 export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
 export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
 
-const selectProblemRefunds = lazyStatement<[], ProblemRefund>(
-  `SELECT id, domain_name, email, amount_cents, refund_state, refund_id, last_error, refund_last_error FROM inquiries
-   WHERE status = 'paid' AND refund_state IN ('pending', 'gave_up') ORDER BY id DESC LIMIT 100`,
-);
-const selectDeadLetters = lazyStatement<[], DeadLetter>(
-  "SELECT id, kind, to_address, subject, attempts, last_error, dead_at FROM outbox WHERE dead_at IS NOT NULL ORDER BY id DESC LIMIT 100",
-);
-
 /** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
-export function listPaymentProblems() {
-  return { strays: listOpenStrayPayments(), refunds: selectProblemRefunds().all(), deadLetters: selectDeadLetters().all() };
+export async function listPaymentProblems() {
+  const strays = await listOpenStrayPayments();
+  const refunds: ProblemRefund[] = await db
+    .selectFrom("inquiries")
+    .select(["id", "domain_name", "email", "amount_cents", "refund_state", "refund_id", "last_error", "refund_last_error"])
+    .where("status", "=", "paid")
+    .where("refund_state", "in", ["pending", "gave_up"])
+    .orderBy("id", "desc")
+    .limit(100)
+    .execute();
+  const deadLetters: DeadLetter[] = await db
+    .selectFrom("outbox")
+    .select(["id", "kind", "to_address", "subject", "attempts", "last_error", "dead_at"])
+    .where("dead_at", "is not", null)
+    .orderBy("id", "desc")
+    .limit(100)
+    .$narrowType<{ dead_at: string }>()
+    .execute();
+  return { strays, refunds, deadLetters };
 }
 
 /** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
-export function settleProblem(target: { inquiryId: number } | { paymentId: string }): boolean {
-  return "inquiryId" in target ? markRefundSettled(target.inquiryId) : markStrayPaymentSettled(target.paymentId);
+export async function settleProblem(target: { inquiryId: number } | { paymentId: string }): Promise<boolean> {
+  return "inquiryId" in target ? await markRefundSettled(target.inquiryId) : await markStrayPaymentSettled(target.paymentId);
 }
