@@ -45,11 +45,16 @@ function matchesAny(patterns: string[]) {
   )})`;
 }
 
-/** Name, tracking ID or owner email "contains": on SQLite a scan of a narrow index, not of the table. */
-async function matchingIds(patterns: string[]): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`SELECT id FROM domains ${indexedBy("domains_live_search")}
-    WHERE deleted_at IS NULL AND ${matchesAny(patterns)}`.execute(db);
-  return rows.map((row) => row.id);
+/**
+ * Name, tracking ID or owner email "contains": how many live domains match and, when they are few, their
+ * ids. On SQLite each query scans a narrow index, not the table; many matches stop the first one early.
+ */
+async function searchMatches(patterns: string[]): Promise<{ total: number; ids: number[] | null }> {
+  const matching = sql`FROM domains ${indexedBy("domains_live_search")} WHERE deleted_at IS NULL AND ${matchesAny(patterns)}`;
+  const { rows } = await sql<{ id: number }>`SELECT id ${matching} LIMIT ${FEW_MATCHES + 1}`.execute(db);
+  if (rows.length <= FEW_MATCHES) return { total: rows.length, ids: rows.map((row) => row.id) };
+  const { rows: counted } = await sql<{ n: number }>`SELECT count(*) AS n ${matching}`.execute(db);
+  return { total: Number(counted[0]!.n), ids: null };
 }
 
 /**
@@ -99,11 +104,10 @@ export async function listAdminDomains(options: {
   let total = options.liveTotal ?? (await portfolioStats()).totalDomains;
   if (term) {
     const patterns = searchPatterns(term);
-    // One scan of the narrow search index gives both the count and, when they are few, the ids.
-    const ids = await matchingIds(patterns);
-    total = ids.length;
+    const matches = await searchMatches(patterns);
+    total = matches.total;
     // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
-    query = query.where(total <= FEW_MATCHES ? inList("id", ids) : matchesAny(patterns));
+    query = query.where(matches.ids ? inList("id", matches.ids) : matchesAny(patterns));
   }
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
