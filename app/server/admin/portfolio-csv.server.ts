@@ -100,13 +100,14 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
   const timestamp = nowIso();
   return inTransaction(async (trx) => {
     const fresh: ImportEntry[] = [];
+    const updateListed = listedDomainUpdater(trx);
     for (let start = 0; start < entries.length; start += CHUNK) {
       const chunk = entries.slice(start, start + CHUNK);
       const live = await liveIdsByName(trx, chunk.map((entry) => entry.domainName));
       for (const entry of chunk) {
         const id = live.get(entry.domainName);
         if (id === undefined) fresh.push(entry);
-        else await updateListed(trx, id, entry, timestamp);
+        else await updateListed(id, entry, timestamp);
       }
     }
     await insertInBatches(
@@ -136,18 +137,26 @@ async function liveIdsByName(executor: Executor, names: string[]): Promise<Map<s
   return new Map(rows.map((row) => [row.domain_name, row.id]));
 }
 
-/** A listed domain takes the row's price and tracking ID, and its owner email unless the cell was empty. */
-async function updateListed(executor: Executor, id: number, entry: ImportEntry, timestamp: string): Promise<void> {
-  await executor
+/**
+ * Updates a listed domain: the row's price and tracking ID, and its owner email unless the cell was empty.
+ * Built and compiled once per import, then run with each row's values: building an import's up to
+ * 200,000 updates one by one cost twice as much as running them.
+ */
+function listedDomainUpdater(executor: Executor) {
+  const compiled = executor
     .updateTable("domains")
-    .set({
-      asking_price_cents: entry.askingPrice,
-      tracking_id: entry.trackingId,
-      ...(entry.ownerEmail === null ? {} : { owner_email: entry.ownerEmail }),
-      updated_at: timestamp,
-    })
-    .where("id", "=", id)
-    .execute();
+    .set((eb) => ({
+      asking_price_cents: eb.val(0),
+      tracking_id: eb.val(""),
+      owner_email: eb.fn.coalesce(eb.val<string | null>(null), eb.ref("owner_email")),
+      updated_at: eb.val(""),
+    }))
+    .where("id", "=", 0)
+    .compile();
+  return async (id: number, entry: ImportEntry, timestamp: string): Promise<void> => {
+    // The parameters in the order of the statement above.
+    await executor.executeQuery({ ...compiled, parameters: [entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, id] });
+  };
 }
 
 // A spreadsheet must not run a buyer's text as a formula (CSV injection): a cell that starts like a
