@@ -1,4 +1,6 @@
-import type Database from "better-sqlite3";
+import type { Insertable, Kysely } from "kysely";
+import { INSERT_BATCH, insertInBatches } from "./batch-insert";
+import type { Database, DomainsTable } from "./schema";
 
 const SYLLABLES = ["vel", "ora", "quan", "tix", "bright", "path", "nord", "haven", "lum", "cargo", "flow", "zen", "trix", "harb", "mint", "leaf", "sol", "vane", "pix", "forge", "true", "north", "nova", "kai", "ly", "io", "max", "sky", "port", "wave"];
 const TLDS = ["com", "com", "com", "com", "io", "ai", "co", "net", "app"];
@@ -14,22 +16,32 @@ export function generatedDomainName(index: number): string {
 }
 
 /**
- * Inserts `count` generated domains in one transaction (benchmarks and load tests: `npm run seed-many`).
- * Created a second apart, newest last, so "newest first" pages are stable.
+ * Inserts `count` generated domains in one transaction (benchmarks and load tests: `npm run seed-many`),
+ * a thousand rows per statement. Created a second apart, newest last, so "newest first" pages are stable.
+ * `executor` must be a transaction (all rows or none).
  */
-export function seedManyDomains(sqlite: Database.Database, count: number, start = Date.now() - count * 1000): number {
-  const insert = sqlite.prepare(
-    `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  const first = (sqlite.prepare("SELECT coalesce(max(id), 0) AS n FROM domains").get() as { n: number }).n;
-  sqlite.transaction(() => {
-    for (let i = 0; i < count; i += 1) {
-      const index = first + i;
+export async function seedManyDomains(executor: Kysely<Database>, count: number, start = Date.now() - count * 1000): Promise<number> {
+  const { n: first } = await executor
+    .selectFrom("domains")
+    .select((eb) => eb.fn.coalesce(eb.fn.max("id"), eb.lit(0)).as("n"))
+    .executeTakeFirstOrThrow();
+  // Built a batch at a time: 100,000 rows as objects at once would only cost memory.
+  for (let offset = 0; offset < count; offset += INSERT_BATCH) {
+    const rows: Array<Insertable<DomainsTable>> = [];
+    for (let i = offset; i < Math.min(count, offset + INSERT_BATCH); i += 1) {
+      const index = Number(first) + i;
       const timestamp = new Date(start + i * 1000).toISOString();
       const priceCents = (((index * 7919) % 5000) + 1) * 10_000;
-      insert.run(generatedDomainName(index), priceCents, `owner${index % 500}`, `owner${index % 500}@example.test`, timestamp, timestamp);
+      rows.push({
+        domain_name: generatedDomainName(index),
+        asking_price_cents: priceCents,
+        tracking_id: `owner${index % 500}`,
+        owner_email: `owner${index % 500}@example.test`,
+        created_at: timestamp,
+        updated_at: timestamp,
+      });
     }
-  })();
+    await insertInBatches(executor, "domains", rows);
+  }
   return count;
 }

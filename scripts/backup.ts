@@ -1,15 +1,27 @@
 // An online, consistent copy of the database while the app keeps serving:
 //   npm run backup                 -> data/backups/<timestamp>.db
 //   npm run backup -- /path/x.db   -> that file (never overwritten)
+// SQLite only: a PostgreSQL database is backed up with pg_dump (README, "Backups").
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { env } from "../app/server/runtime/env.server";
 
 function fail(message: string): never {
   console.error(`Backup failed: ${message}`);
   process.exit(1);
 }
+
+const ON_POSTGRES =
+  "DATABASE_URL names a PostgreSQL database; npm run backup copies a SQLite file only. Back PostgreSQL up with " +
+  'pg_dump: pg_dump --format=custom --file=app.dump "$DATABASE_URL" (restore into an empty database with pg_restore).';
+
+// Read after the env module loaded .env: a PostgreSQL configuration it refuses (no SESSION_SECRET)
+// still gets the pg_dump advice rather than an unrelated complaint.
+const { env } = await import("../app/server/runtime/env.server").catch((error: unknown) => {
+  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) fail(ON_POSTGRES);
+  throw error;
+});
+if (env.engine === "postgres") fail(ON_POSTGRES);
 
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
 const target = path.resolve(process.argv[2] ?? path.join(env.dataDir, "backups", `${stamp}.db`));

@@ -36,7 +36,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ImportFailure>({ errors: [{ line: 0, message: "Choose a CSV file to import." }], moreErrors: 0 }, { status: 400 });
   }
   if (file.size > MAX_IMPORT_BYTES) return data<ImportFailure>({ errors: [{ line: 0, message: tooLarge }], moreErrors: 0, fileName: file.name }, { status: 413 });
-  const result = importPortfolioCsv(new Uint8Array(await file.arrayBuffer()));
+  const result = await importPortfolioCsv(new Uint8Array(await file.arrayBuffer()));
   if (!result.ok) return data<ImportFailure>({ errors: result.errors, moreErrors: result.moreErrors, fileName: file.name }, { status: 400 });
   return redirect(`/admin/portfolio?added=${result.added}&updated=${result.updated}`, 303);
 }

@@ -77,4 +77,15 @@ describe("npm run backup", () => {
     expect(again.output).toContain("already exists");
     expect(existsSync(path.join(app.dataDir, "backups", `${files[0]}.partial`))).toBe(false);
   });
+
+  it("refuses a PostgreSQL DATABASE_URL and points to pg_dump, with or without SESSION_SECRET", async () => {
+    const postgresUrl = "postgres://app:secret@127.0.0.1:1/app";
+    const { SESSION_SECRET: _unused, ...withoutSecret } = app.env;
+    for (const env of [{ ...withoutSecret, DATABASE_URL: postgresUrl }, { ...app.env, DATABASE_URL: postgresUrl, SESSION_SECRET: "s".repeat(32) }]) {
+      const result = await runScript({ env }, "backup.ts");
+      expect(result.code, result.output).toBe(1);
+      expect(result.output).toContain("DATABASE_URL names a PostgreSQL database");
+      expect(result.output).toContain("pg_dump --format=custom");
+    }
+  });
 });

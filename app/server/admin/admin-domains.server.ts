@@ -5,7 +5,8 @@ import type { DomainEntry, DomainSort } from "../../lib/admin-forms";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
-import { db, lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
+import { indexedBy, inList, isUniqueViolation, likeOperator, newlineChar } from "../db/dialect.server";
 import type { FunnelTotals } from "../../lib/funnel";
 import { funnelSelections } from "../catalog/domain-funnel.server";
 import { insertDomain, liveDomainTotals } from "../catalog/domains.server";
@@ -21,9 +22,9 @@ export interface PortfolioStats {
   totalValueCents: number;
 }
 
-export function portfolioStats(): PortfolioStats {
+export async function portfolioStats(): Promise<PortfolioStats> {
   // Precomputed by triggers: counting and summing 100,000 rows per page view took tens of milliseconds.
-  const totals = liveDomainTotals();
+  const totals = await liveDomainTotals();
   return { totalDomains: totals.count, totalValueCents: totals.valueCents };
 }
 
@@ -34,16 +35,27 @@ function escapeLike(term: string): string {
 const FEW_MATCHES = 5000;
 
 /** A live domain's searchable text, exactly as indexed by domains_live_search (migration 0110). */
-const SEARCH_TEXT = "(domain_name || char(10) || tracking_id || char(10) || coalesce(owner_email, ''))";
-const MATCHES = `${SEARCH_TEXT} LIKE ? ESCAPE '\\'`;
+const SEARCH_TEXT = sql<string>`(domain_name || ${newlineChar} || tracking_id || ${newlineChar} || coalesce(owner_email, ''))`;
 
-/** Name, tracking ID or owner email "contains": a scan of a narrow index, not of the table. */
-const matchingIds = lazyStatement<[string], number>(
-  `SELECT id FROM domains INDEXED BY domains_live_search WHERE deleted_at IS NULL AND ${MATCHES}`,
-);
-const matchingIdsEitherForm = lazyStatement<[string, string], number>(
-  `SELECT id FROM domains INDEXED BY domains_live_search WHERE deleted_at IS NULL AND (${MATCHES} OR ${MATCHES})`,
-);
+/** The search text contains one of the patterns (a term as typed, and its ASCII form). */
+function matchesAny(patterns: string[]) {
+  return sql<boolean>`(${sql.join(
+    patterns.map((pattern) => sql`${SEARCH_TEXT} ${likeOperator} ${pattern} ESCAPE '\\'`),
+    sql` OR `,
+  )})`;
+}
+
+/**
+ * Name, tracking ID or owner email "contains": how many live domains match and, when they are few, their
+ * ids. On SQLite each query scans a narrow index, not the table; many matches stop the first one early.
+ */
+async function searchMatches(patterns: string[]): Promise<{ total: number; ids: number[] | null }> {
+  const matching = sql`FROM domains ${indexedBy("domains_live_search")} WHERE deleted_at IS NULL AND ${matchesAny(patterns)}`;
+  const { rows } = await sql<{ id: number }>`SELECT id ${matching} LIMIT ${FEW_MATCHES + 1}`.execute(db);
+  if (rows.length <= FEW_MATCHES) return { total: rows.length, ids: rows.map((row) => row.id) };
+  const { rows: counted } = await sql<{ n: number }>`SELECT count(*) AS n ${matching}`.execute(db);
+  return { total: Number(counted[0]!.n), ids: null };
+}
 
 /**
  * The LIKE patterns for a search term: as typed (tracking IDs) and, when it differs, with names and
@@ -89,20 +101,13 @@ export async function listAdminDomains(options: {
   // Control characters never match: they also keep a term from spanning two of the joined columns.
   const term = options.search.replace(/[\x00-\x1f]/g, "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
-  let total = options.liveTotal ?? portfolioStats().totalDomains;
+  let total = options.liveTotal ?? (await portfolioStats()).totalDomains;
   if (term) {
     const patterns = searchPatterns(term);
-    // One scan of the narrow search index gives both the count and, when they are few, the ids.
-    const ids = patterns.length === 1 ? matchingIds().pluck().all(patterns[0]!) : matchingIdsEitherForm().pluck().all(patterns[0]!, patterns[1]!);
-    total = ids.length;
+    const matches = await searchMatches(patterns);
+    total = matches.total;
     // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
-    const matches = sql.join(
-      patterns.map((pattern) => sql`${sql.raw(SEARCH_TEXT)} LIKE ${pattern} ESCAPE '\\'`),
-      sql` OR `,
-    );
-    query = query.where(
-      total <= FEW_MATCHES ? sql<boolean>`id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))` : sql<boolean>`(${matches})`,
-    );
+    query = query.where(matches.ids ? inList("id", matches.ids) : matchesAny(patterns));
   }
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
@@ -163,7 +168,7 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
       ownerEmail: entry.ownerEmail,
     });
   } catch (error) {
-    if (/UNIQUE constraint failed/.test((error as Error).message)) {
+    if (isUniqueViolation(error)) {
       throw new DomainExistsError(`${entry.domainName} is already in your portfolio.`);
     }
     throw error;

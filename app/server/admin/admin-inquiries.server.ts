@@ -6,7 +6,7 @@ import { db } from "../db/database.server";
 import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stray-payments.server";
 import { markRefundSettled } from "../refunds/refunds.server";
 import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
-
+import { listDeadLetters } from "../mail/mail.server";
 
 export type InboxRow = Pick<
   Inquiry,
@@ -64,29 +64,20 @@ export async function markInquiryAnswered(id: number): Promise<boolean> {
 }
 
 export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
-export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
+export type { DeadLetter } from "../mail/mail.server";
 
 /** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
 export async function listPaymentProblems() {
-  const [strays, refunds, deadLetters] = await Promise.all([
-    listOpenStrayPayments(),
-    db
-      .selectFrom("inquiries")
-      .select(["id", "domain_name", "email", "amount_cents", "refund_state", "refund_id", "last_error", "refund_last_error"])
-      .where("status", "=", "paid")
-      .where("refund_state", "in", ["pending", "gave_up"])
-      .orderBy("id", "desc")
-      .limit(100)
-      .execute(),
-    db
-      .selectFrom("outbox")
-      .select(["id", "kind", "to_address", "subject", "attempts", "last_error", "dead_at"])
-      .where("dead_at", "is not", null)
-      .$narrowType<{ dead_at: string }>()
-      .orderBy("id", "desc")
-      .limit(100)
-      .execute(),
-  ]);
+  const strays = await listOpenStrayPayments();
+  const refunds: ProblemRefund[] = await db
+    .selectFrom("inquiries")
+    .select(["id", "domain_name", "email", "amount_cents", "refund_state", "refund_id", "last_error", "refund_last_error"])
+    .where("status", "=", "paid")
+    .where("refund_state", "in", ["pending", "gave_up"])
+    .orderBy("id", "desc")
+    .limit(100)
+    .execute();
+  const deadLetters = await listDeadLetters();
   return { strays, refunds, deadLetters };
 }
 

@@ -91,3 +91,29 @@ export function afterCommit(executor: Executor, callback: () => void): void {
   if (pending) pending.push(callback);
   else setImmediate(callback);
 }
+
+// ---- adm branch (admin pages) ----
+
+/**
+ * After a table name in a FROM clause: on SQLite, read that index instead of the table (the planner would
+ * scan the table for a LIKE with a leading %, at twice the cost); nothing on PostgreSQL.
+ */
+export function indexedBy(index: string): RawBuilder<unknown> {
+  return postgres ? sql`` : sql`INDEXED BY ${sql.id(index)}`;
+}
+
+/**
+ * `column IN (values)` with the values as ONE parameter (a JSON array on SQLite, an array on PostgreSQL),
+ * so a list of any length is one SQL text (one cached statement) and never runs into a parameter limit.
+ */
+export function inList(column: string, values: number[] | string[]): RawBuilder<boolean> {
+  return postgres
+    ? sql<boolean>`${sql.ref(column)} = ANY(${values})`
+    : sql<boolean>`${sql.ref(column)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
+/** True when an insert or update broke a UNIQUE constraint (index) on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
