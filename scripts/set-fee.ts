@@ -13,6 +13,6 @@ if ("error" in parsed) {
 }
 const cents = parsed.cents;
 await migrateToLatest();
-setInquiryFee(cents);
+await setInquiryFee(cents);
 console.log(`Inquiry fee set to ${formatUsd(cents)}`);
 await closeDatabase();

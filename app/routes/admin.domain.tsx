@@ -23,7 +23,7 @@ function parseId(value: string | undefined): number | null {
 export async function loader({ params, request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const id = parseId(params.id);
-  const funnel = id === null ? null : domainFunnel(id);
+  const funnel = id === null ? null : await domainFunnel(id);
   if (!funnel) throw data(null, { status: 404 });
   const notice = new URL(request.url).searchParams.get("notice");
   return { siteName: env.SITE_NAME, email: user.email, funnel, notice: notice ? (NOTICES[notice] ?? null) : null };
@@ -38,7 +38,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   const input = String(form.get("minOffer") ?? "").trim();
   const cents = input === "" ? null : parseDollars(input);
   if (input !== "" && cents === null) return data({ error: INVALID_AMOUNT, value: input }, { status: 400 });
-  if (!setMinimumOffer(id, cents === 0 ? null : cents)) throw data(null, { status: 404 });
+  if (!(await setMinimumOffer(id, cents === 0 ? null : cents))) throw data(null, { status: 404 });
   return redirect(`/admin/domains/${id}?notice=${cents ? "min-offer-saved" : "min-offer-cleared"}`, 303);
 }
 

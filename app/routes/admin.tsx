@@ -35,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!user) return { siteName: env.SITE_NAME, signedIn: false as const };
   const params = Object.fromEntries(new URL(request.url).searchParams);
   const query = PanelQuery.parse(params);
-  const stats = portfolioStats();
+  const stats = await portfolioStats();
   const listing = await listAdminDomains({
     search: query.q,
     sort: query.sort as DomainSort,
@@ -49,8 +49,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     signedIn: true as const,
     email: user.email,
     stats,
-    feeCents: getInquiryFeeCents(),
-    responseWindowDays: getResponseWindowDays(),
+    feeCents: await getInquiryFeeCents(),
+    responseWindowDays: await getResponseWindowDays(),
     query,
     listing,
     toDelete,

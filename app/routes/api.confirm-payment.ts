@@ -20,7 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
   // A payment no inquiry points at any more (a second tab's payment) is still looked up, so it gets refunded.
   const known = paymentId ? findInquiryByPaymentId(paymentId) : null;
   // A domain deleted while its buyer paid is not live any more; its inquiry still records the payment.
-  const domain = findDomainByParam(domainParam) ?? (known && findInquiryForDelistedDomain(domainParam, known.public_id) ? { id: known.domain_id } : null);
+  const domain = (await findDomainByParam(domainParam)) ?? (known && findInquiryForDelistedDomain(domainParam, known.public_id) ? { id: known.domain_id } : null);
   if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();

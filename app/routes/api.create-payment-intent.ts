@@ -10,10 +10,10 @@ import type { Route } from "./+types/api.create-payment-intent";
 export async function action({ request }: Route.ActionArgs) {
   const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
   if (body instanceof Response) return body;
-  const domain = typeof body.domain_name === "string" ? findDomainByParam(body.domain_name) : null;
+  const domain = typeof body.domain_name === "string" ? await findDomainByParam(body.domain_name) : null;
   if (!domain) return jsonResponse({ error: "Domain not found." }, 404);
   const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
-  const started = startInquiry(request, domain, { ...info, website: body.website });
+  const started = await startInquiry(request, domain, { ...info, website: body.website });
   if (started.kind === "invalid") {
     const retry: Record<string, string> = started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
     return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status, retry);

@@ -30,17 +30,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
-  const domain = findDomainByParam(params.domainName);
+  const domain = await findDomainByParam(params.domainName);
   // A domain deleted while its buyer was paying: the inquiry is still found, so the payment is recorded.
   const delistedInquiry = !domain && publicId ? findInquiryForDelistedDomain(params.domainName, publicId) : null;
   if (!domain && !delistedInquiry) return data({ siteName, step: "not-found" as const }, { status: 404 });
   const domainName = domain?.domain_name ?? delistedInquiry!.domain_name;
   const view = { name: domainName, short: shortDomainName(domainName), display: displayDomainName(domainName) };
-  const formStep = (notice: string | null, values: Partial<InquiryValues> = {}) => ({
+  const formStep = async (notice: string | null, values: Partial<InquiryValues> = {}) => ({
     siteName,
     step: "form" as const,
     domain: view,
-    feeCents: getInquiryFeeCents(),
+    feeCents: await getInquiryFeeCents(),
     testMode: activeProviderName() === "test",
     notice,
     values,
@@ -106,11 +106,11 @@ function editedValues(publicId: string | null, domainId: number): Partial<Inquir
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const domain = findDomainByParam(params.domainName);
+  const domain = await findDomainByParam(params.domainName);
   if (!domain) throw data(null, { status: 404 });
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "inquiry") {
-    const started = startInquiry(request, domain, form);
+    const started = await startInquiry(request, domain, form);
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(

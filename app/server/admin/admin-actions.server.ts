@@ -51,9 +51,9 @@ export async function handleAdminAction(request: Request) {
     case "logout-everywhere":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(user.id) } });
     case "fee":
-      return updateFee(form);
+      return await updateFee(form);
     case "response-window":
-      return updateResponseWindow(form, done, failed);
+      return await updateResponseWindow(form, done, failed);
     case "price":
       return updatePrice(form);
     case "delete":
@@ -82,7 +82,7 @@ async function login(request: Request, form: FormData) {
   }
 }
 
-function updateFee(form: FormData) {
+async function updateFee(form: FormData) {
   const parsed = parseFee(text(form, "fee"));
   if ("error" in parsed) return failed({ intent: "fee", error: parsed.error, values: { fee: text(form, "fee") } }, 400);
   // Free inquiries are a deliberate choice, never a typo's side effect: a second submit confirms them.
@@ -90,7 +90,7 @@ function updateFee(form: FormData) {
     return data<AdminActionResult>({ intent: "fee", ok: false, confirm: TEXT.feeConfirmFree, values: { fee: text(form, "fee") } });
   }
   try {
-    setInquiryFee(parsed.cents);
+    await setInquiryFee(parsed.cents);
   } catch (error) {
     console.error(error);
     return failed({ intent: "fee", error: TEXT.feeFailed, values: { fee: text(form, "fee") } }, isDatabaseBusy(error) ? 503 : 500);

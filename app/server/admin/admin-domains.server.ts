@@ -21,9 +21,9 @@ export interface PortfolioStats {
   totalValueCents: number;
 }
 
-export function portfolioStats(): PortfolioStats {
+export async function portfolioStats(): Promise<PortfolioStats> {
   // Precomputed by triggers: counting and summing 100,000 rows per page view took tens of milliseconds.
-  const totals = liveDomainTotals();
+  const totals = await liveDomainTotals();
   return { totalDomains: totals.count, totalValueCents: totals.valueCents };
 }
 
@@ -89,7 +89,7 @@ export async function listAdminDomains(options: {
   // Control characters never match: they also keep a term from spanning two of the joined columns.
   const term = options.search.replace(/[\x00-\x1f]/g, "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
-  let total = options.liveTotal ?? portfolioStats().totalDomains;
+  let total = options.liveTotal ?? (await portfolioStats()).totalDomains;
   if (term) {
     const patterns = searchPatterns(term);
     // One scan of the narrow search index gives both the count and, when they are few, the ids.

@@ -29,13 +29,13 @@ export type StartResult =
   | { kind: "created"; inquiry: Inquiry };
 
 /** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
-export function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): StartResult {
+export async function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
   // Counted before the offer is compared with the owner's private minimum: were the limit checked
   // after, 409 (below) against 429 (limited) would reveal the minimum to a binary search without end.
   const ip = clientIp(request);
-  const feeCents = getInquiryFeeCents();
+  const feeCents = await getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).

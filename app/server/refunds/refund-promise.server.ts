@@ -9,26 +9,30 @@ import { now, nowIso } from "../runtime/clock.server";
 import { lazyStatement } from "../db/database.server";
 import { queueEmail } from "../mail/mail.server";
 import { replyLinkUrl, verifyReplyLink } from "./reply-links.server";
-import { getSetting, setSetting } from "../catalog/settings.server";
+import { setSetting } from "../catalog/settings.server";
 
 export const RESPONSE_WINDOW_KEY = "response_window_days";
 export const BUYER_RECEIPT_KIND = "buyer_receipt";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+// Read synchronously here until this module moves to `db` (openReplyWindow runs inside the fulfilment's
+// synchronous transaction); settings.server.ts's getSetting is async.
+const readWindowSetting = lazyStatement<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
+
 /** Days the owner has to reply; the default when the setting is missing or out of range. */
 export function getResponseWindowDays(): number {
-  const days = Number(getSetting(RESPONSE_WINDOW_KEY));
+  const days = Number(readWindowSetting().get(RESPONSE_WINDOW_KEY)?.value ?? null);
   return Number.isInteger(days) && days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max
     ? days
     : RESPONSE_WINDOW_DAYS.default;
 }
 
 /** Applies to inquiries paid from now on; a deadline already promised to a buyer never moves. */
-export function setResponseWindowDays(days: number): void {
+export async function setResponseWindowDays(days: number): Promise<void> {
   if (!Number.isInteger(days) || days < RESPONSE_WINDOW_DAYS.min || days > RESPONSE_WINDOW_DAYS.max) {
     throw new RangeError(`The response window must be ${RESPONSE_WINDOW_DAYS.min}-${RESPONSE_WINDOW_DAYS.max} days`);
   }
-  setSetting(RESPONSE_WINDOW_KEY, String(days));
+  await setSetting(RESPONSE_WINDOW_KEY, String(days));
 }
 
 const setDeadline = lazyStatement<[string, number]>(

@@ -7,10 +7,10 @@ import { setResponseWindowDays } from "./refund-promise.server";
 type Done = (form: FormData, result: AdminActionResult) => Response | ReturnType<typeof data<AdminActionResult>>;
 type Failed = (result: Omit<AdminActionResult, "ok">, status: number) => ReturnType<typeof data<AdminActionResult>>;
 
-export function updateResponseWindow(form: FormData, done: Done, failed: Failed) {
+export async function updateResponseWindow(form: FormData, done: Done, failed: Failed) {
   const raw = String(form.get(RESPONSE_WINDOW_FIELD) ?? "");
   const parsed = parseResponseWindowDays(raw);
   if (!parsed.ok) return failed({ intent: "response-window", error: parsed.message, values: { [RESPONSE_WINDOW_FIELD]: raw } }, 400);
-  setResponseWindowDays(parsed.days);
+  await setResponseWindowDays(parsed.days);
   return done(form, { intent: "response-window", ok: true, notice: "response-window-updated" });
 }
