@@ -4,14 +4,21 @@ import { asciiSearchTerm, lookupCandidates } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
-import type { Executor } from "../db/dialect.server";
+import { compiledOnce, type Executor } from "../db/dialect.server";
 
 export type PublicDomain = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "created_at">;
 
+// Every public page asks one of these first: compiled once (compiledOnce), run with the names asked.
+const liveByName = compiledOnce<Domain, [string]>((executor) =>
+  executor.selectFrom("domains").selectAll().where("domain_name", "=", "").where("deleted_at", "is", null),
+);
+const liveByEitherName = compiledOnce<Domain, [string, string]>((executor) =>
+  executor.selectFrom("domains").selectAll().where("domain_name", "in", ["", ""]).where("deleted_at", "is", null),
+);
+
 /** A listed domain by its full stored name (e.g. "example.com"), exactly. */
 export async function findLiveDomainByName(name: string): Promise<Domain | null> {
-  const row = await db.selectFrom("domains").selectAll().where("domain_name", "=", name).where("deleted_at", "is", null).executeTakeFirst();
-  return row ?? null;
+  return (await liveByName([name]))[0] ?? null;
 }
 
 /** A route parameter to a listed domain: "{name}.com" first for a name with no dot, then the raw name. */
@@ -20,7 +27,7 @@ export async function findDomainByParam(param: string): Promise<Domain | null> {
   if (candidates.length === 0) return null;
   if (candidates.length === 1) return findLiveDomainByName(candidates[0]!);
   // One query for both names; the first candidate wins when both are listed.
-  const rows = await db.selectFrom("domains").selectAll().where("domain_name", "in", candidates).where("deleted_at", "is", null).execute();
+  const rows = await liveByEitherName([candidates[0]!, candidates[1]!]);
   for (const candidate of candidates) {
     const row = rows.find((each) => each.domain_name === candidate);
     if (row) return row;

@@ -1,16 +1,18 @@
 import { centsToDollarText, dollarsToCents } from "../../lib/money";
 import { nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
-import type { Executor } from "../db/dialect.server";
+import { compiledOnce, type Executor } from "../db/dialect.server";
 import { watchDatabaseChanges } from "../db/changes.server";
 import { publishFee } from "./events.server";
 
 export const DEFAULT_INQUIRY_FEE_CENTS = 1999;
 const FEE_KEY = "inquiry_fee";
 
+// The fee is read on every domain page render: compiled once.
+const readSetting = compiledOnce<{ value: string }, [string]>((executor) => executor.selectFrom("settings").select("value").where("key", "=", ""));
+
 export async function getSetting(key: string, executor: Executor = db): Promise<string | null> {
-  const row = await executor.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
-  return row?.value ?? null;
+  return (await readSetting([key], executor))[0]?.value ?? null;
 }
 
 export async function setSetting(key: string, value: string, executor: Executor = db): Promise<void> {

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import type { CompiledQuery } from "kysely";
 import { canonicalPageUrl } from "../../lib/page-url";
-import { db } from "../db/database.server";
+import { compiledOnce } from "../db/dialect.server";
 import { acceptsGzip } from "./accept-encoding.server";
 import { env } from "../runtime/env.server";
 import { isKnownHost } from "../catalog/hosts.server";
@@ -86,12 +85,12 @@ export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, n
   stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
 };
 
-// Compiled once: the read runs on every cached request, so it skips the query builder.
-let versionQuery: CompiledQuery<{ version: number }> | undefined;
+// Read on every cached request: compiled once, so it costs no query building.
+const readVersion = compiledOnce<{ version: number }, [number]>((executor) => executor.selectFrom("content_version").select("version").where("id", "=", 1));
+
 /** The current content version: one primary-key read of a one-row table. */
 export async function currentContentVersion(): Promise<number> {
-  versionQuery ??= db.selectFrom("content_version").select("version").where("id", "=", 1).compile();
-  const { rows } = await db.executeQuery(versionQuery);
+  const rows = await readVersion([1]);
   return Number(rows[0]?.version ?? 0);
 }
 
