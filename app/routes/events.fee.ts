@@ -27,7 +27,12 @@ export function loader({ request }: { request: Request }) {
           cleanup();
         }
       };
-      const unsubscribe = subscribeToFee((event) => send(feeMessage(event.cents)), close);
+      // Subscribed before the fee is read; a change heard before the read answers is the newer one.
+      let heardChange = false;
+      const unsubscribe = subscribeToFee((event) => {
+        heardChange = true;
+        send(feeMessage(event.cents));
+      }, close);
       const heartbeat = setInterval(() => send(SSE_HEARTBEAT), env.SSE_HEARTBEAT_MS);
       cleanup = () => {
         clearInterval(heartbeat);
@@ -35,7 +40,12 @@ export function loader({ request }: { request: Request }) {
       };
       request.signal.addEventListener("abort", close, { once: true });
       send(SSE_PREAMBLE);
-      send(feeMessage(getInquiryFeeCents()));
+      getInquiryFeeCents().then(
+        (cents) => {
+          if (!heardChange) send(feeMessage(cents));
+        },
+        () => {},
+      );
     },
     cancel() {
       cleanup();

@@ -24,9 +24,9 @@ const BrowseQuery = z.object({
 
 export async function loader({ request }: Route.LoaderArgs) {
   // A listed domain pointed at this server greets its visitor with its own for-sale page.
-  const landerDomain = landerDomainFor(request);
+  const landerDomain = await landerDomainFor(request);
   if (landerDomain) {
-    return { kind: "lander" as const, lander: loadDomainPage(landerDomain, request), browseUrl: operatorHomeUrl() };
+    return { kind: "lander" as const, lander: await loadDomainPage(landerDomain, request), browseUrl: operatorHomeUrl() };
   }
   const params = new URL(request.url).searchParams;
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });

@@ -3,9 +3,9 @@ import { SITEMAP_HEADERS, sitemapIndex, sitemapPartCount, sitemapPartStream } fr
 import type { Route } from "./+types/sitemap";
 
 /** Every domain page, streamed; beyond the protocol's 50,000 URLs per file, an index of parts. */
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const origin = siteOrigin(request);
-  const parts = sitemapPartCount();
+  const parts = await sitemapPartCount();
   if (parts === 1) return new Response(sitemapPartStream(origin, 1), { headers: SITEMAP_HEADERS });
   return new Response(sitemapIndex(origin, parts), { headers: SITEMAP_HEADERS });
 }

@@ -3,9 +3,9 @@
 import { servesHostName } from "../server/catalog/landers.server";
 import type { Route } from "./+types/tls-check";
 
-export function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   const domain = new URL(request.url).searchParams.get("domain");
-  const ok = servesHostName(domain);
+  const ok = await servesHostName(domain);
   return new Response(ok ? "ok\n" : "not served here\n", {
     status: ok ? 200 : 404,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

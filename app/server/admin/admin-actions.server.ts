@@ -51,9 +51,9 @@ export async function handleAdminAction(request: Request) {
     case "logout-everywhere":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(user.id) } });
     case "fee":
-      return updateFee(form);
+      return await updateFee(form);
     case "response-window":
-      return updateResponseWindow(form, done, failed);
+      return await updateResponseWindow(form, done, failed);
     case "price":
       return updatePrice(form);
     case "delete":

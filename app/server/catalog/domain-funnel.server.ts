@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { FUNNEL_DAYS, type FunnelDay, type FunnelTotals } from "../../lib/funnel";
 import { now } from "../runtime/clock.server";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
 
 /** Select expressions for a query over `domains`: one index lookup each, per row returned. */
 export const funnelSelections = [
@@ -19,51 +19,63 @@ export interface DomainFunnel {
   days: FunnelDay[];
 }
 
-const findLive = lazyStatement<[number], DomainFunnel["domain"]>(
-  "SELECT id, domain_name, asking_price_cents, min_offer_cents FROM domains WHERE id = ? AND deleted_at IS NULL",
-);
-const totalsFor = lazyStatement<[number, number, number], FunnelTotals>(
-  `SELECT coalesce((SELECT views FROM domain_view_totals WHERE domain_id = ?), 0) AS views,
-          (SELECT count(*) FROM inquiries WHERE domain_id = ?) AS inquiries_started,
-          (SELECT count(*) FROM inquiries WHERE domain_id = ? AND status IN ('paid', 'refunded')) AS inquiries_paid`,
-);
-const viewsSince = lazyStatement<[number, string], { day: string; n: number }>(
-  "SELECT day, views AS n FROM domain_daily_views WHERE domain_id = ? AND day >= ?",
-);
-const startedSince = lazyStatement<[number, string], { day: string; n: number }>(
-  "SELECT substr(created_at, 1, 10) AS day, count(*) AS n FROM inquiries WHERE domain_id = ? AND created_at >= ? GROUP BY 1",
-);
-const paidSince = lazyStatement<[number, string], { day: string; n: number }>(
-  `SELECT substr(paid_at, 1, 10) AS day, count(*) AS n FROM inquiries
-   WHERE domain_id = ? AND status IN ('paid', 'refunded') AND paid_at >= ? GROUP BY 1`,
-);
-const setMinOffer = lazyStatement<[number | null, number]>("UPDATE domains SET min_offer_cents = ? WHERE id = ? AND deleted_at IS NULL");
-
 /** The last 30 UTC days, oldest first, ending today. */
 export function lastDays(count = FUNNEL_DAYS, today = now()): string[] {
   const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   return Array.from({ length: count }, (_, index) => new Date(end - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10));
 }
 
+const PAID = ["paid", "refunded"] as const;
+
 /** A live domain's totals and its last 30 days, or null. */
-export function domainFunnel(domainId: number): DomainFunnel | null {
-  const domain = findLive().get(domainId);
-  if (!domain) return null;
+export async function domainFunnel(domainId: number): Promise<DomainFunnel | null> {
   const days = lastDays();
   const since = days[0]!;
-  const byDay = (rows: { day: string; n: number }[]) => new Map(rows.map((row) => [row.day, row.n]));
-  const views = byDay(viewsSince().all(domainId, since));
-  const started = byDay(startedSince().all(domainId, since));
-  const paid = byDay(paidSince().all(domainId, since));
+  // The domain with its totals (the same subqueries as the admin table), then three small per-day reads.
+  const row = await db
+    .selectFrom("domains")
+    .select(["id", "domain_name", "asking_price_cents", "min_offer_cents", ...funnelSelections])
+    .where("id", "=", domainId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return null;
+  const [views, started, paid] = await Promise.all([
+    db.selectFrom("domain_daily_views").select(["day", "views as n"]).where("domain_id", "=", domainId).where("day", ">=", since).execute(),
+    db
+      .selectFrom("inquiries")
+      .select([sql<string>`substr(created_at, 1, 10)`.as("day"), (eb) => eb.fn.countAll<number>().as("n")])
+      .where("domain_id", "=", domainId)
+      .where("created_at", ">=", since)
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .execute(),
+    db
+      .selectFrom("inquiries")
+      .select([sql<string>`substr(paid_at, 1, 10)`.as("day"), (eb) => eb.fn.countAll<number>().as("n")])
+      .where("domain_id", "=", domainId)
+      .where("status", "in", PAID)
+      .where("paid_at", ">=", since)
+      .groupBy(sql`substr(paid_at, 1, 10)`)
+      .execute(),
+  ]);
+  const byDay = (rows: { day: string; n: number }[]) => new Map(rows.map((each) => [each.day, Number(each.n)]));
+  const viewsByDay = byDay(views);
+  const startedByDay = byDay(started);
+  const paidByDay = byDay(paid);
+  const { views: totalViews, inquiries_started, inquiries_paid, ...domain } = row;
   return {
     domain,
-    totals: totalsFor().get(domainId, domainId, domainId)!,
-    days: days.map((day) => ({ day, views: views.get(day) ?? 0, started: started.get(day) ?? 0, paid: paid.get(day) ?? 0 })),
+    totals: { views: Number(totalViews), inquiries_started: Number(inquiries_started), inquiries_paid: Number(inquiries_paid) },
+    days: days.map((day) => ({ day, views: viewsByDay.get(day) ?? 0, started: startedByDay.get(day) ?? 0, paid: paidByDay.get(day) ?? 0 })),
   };
 }
 
 /** Sets or clears (null) a live domain's private minimum offer; false when there is no such domain. */
-export function setMinimumOffer(domainId: number, cents: number | null): boolean {
-  return setMinOffer().run(cents, domainId).changes > 0;
+export async function setMinimumOffer(domainId: number, cents: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable("domains")
+    .set({ min_offer_cents: cents })
+    .where("id", "=", domainId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
-

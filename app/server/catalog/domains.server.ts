@@ -1,43 +1,48 @@
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { asciiSearchTerm, lookupCandidates } from "../../lib/domain-name";
+import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
-import { db, lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
+import { compiledOnce, type Executor } from "../db/dialect.server";
 
 export type PublicDomain = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "created_at">;
 
-const findLiveByName = lazyStatement<[string], Domain>(
-  "SELECT * FROM domains WHERE domain_name = ? AND deleted_at IS NULL",
+// Every public page asks one of these first: compiled once (compiledOnce), run with the names asked.
+const liveByName = compiledOnce<Domain, [string]>((executor) =>
+  executor.selectFrom("domains").selectAll().where("domain_name", "=", "").where("deleted_at", "is", null),
+);
+const liveByEitherName = compiledOnce<Domain, [string, string]>((executor) =>
+  executor.selectFrom("domains").selectAll().where("domain_name", "in", ["", ""]).where("deleted_at", "is", null),
 );
 
 /** A listed domain by its full stored name (e.g. "example.com"), exactly. */
-export function findLiveDomainByName(name: string): Domain | null {
-  return findLiveByName().get(name) ?? null;
+export async function findLiveDomainByName(name: string): Promise<Domain | null> {
+  return (await liveByName([name]))[0] ?? null;
 }
 
 /** A route parameter to a listed domain: "{name}.com" first for a name with no dot, then the raw name. */
-export function findDomainByParam(param: string): Domain | null {
-  for (const candidate of lookupCandidates(param)) {
-    const row = findLiveByName().get(candidate);
+export async function findDomainByParam(param: string): Promise<Domain | null> {
+  const candidates = lookupCandidates(param);
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return findLiveDomainByName(candidates[0]!);
+  // One query for both names; the first candidate wins when both are listed.
+  const rows = await liveByEitherName([candidates[0]!, candidates[1]!]);
+  for (const candidate of candidates) {
+    const row = rows.find((each) => each.domain_name === candidate);
     if (row) return row;
   }
   return null;
 }
 
-import { MAX_SEARCH_LENGTH } from "../../lib/search";
-
 function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
-const readTotals = lazyStatement<[], { live_count: number; live_value_cents: number }>(
-  "SELECT live_count, live_value_cents FROM domain_totals WHERE id = 1",
-);
-
 /** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
-export function liveDomainTotals(): { count: number; valueCents: number } {
-  const row = readTotals().get();
-  return { count: row?.live_count ?? 0, valueCents: row?.live_value_cents ?? 0 };
+export async function liveDomainTotals(executor: Executor = db): Promise<{ count: number; valueCents: number }> {
+  const row = await executor.selectFrom("domain_totals").select(["live_count", "live_value_cents"]).where("id", "=", 1).executeTakeFirst();
+  return { count: Number(row?.live_count ?? 0), valueCents: Number(row?.live_value_cents ?? 0) };
 }
 
 export interface DomainPage<T> {
@@ -59,7 +64,7 @@ export async function listPublicDomains(options: {
   if (term) query = query.where(sql<boolean>`domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
   const total = term
     ? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total)
-    : liveDomainTotals().count;
+    : (await liveDomainTotals()).count;
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const rows = await query

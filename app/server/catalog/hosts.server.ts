@@ -6,8 +6,8 @@ import { env } from "../runtime/env.server";
 export const operatorHostNames = new Set([...LOCAL_HOST_NAMES, ...hostNamesFromConfig(env.PUBLIC_URL, env.EXTRA_HOSTS)]);
 
 /** A Host this server answers for: the operator's, or a listed domain pointed here. Any other is made up. */
-export function isKnownHost(hostHeader: string | null | undefined): boolean {
+export async function isKnownHost(hostHeader: string | null | undefined): Promise<boolean> {
   const name = hostNameFromHeader(hostHeader ?? null);
   if (!name) return false;
-  return operatorHostNames.has(name) || (name.includes(".") && findLiveDomainByName(name) !== null);
+  return operatorHostNames.has(name) || (name.includes(".") && (await findLiveDomainByName(name)) !== null);
 }

@@ -5,7 +5,7 @@ import { domainPagePath } from "../../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "../runtime/env.server";
-import { operatorHostNames } from "./hosts.server";
+import { isKnownHost, operatorHostNames } from "./hosts.server";
 import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
@@ -14,7 +14,7 @@ import { getInquiryFeeCents } from "./settings.server";
 // this server greets its visitor with its own for-sale page.
 
 /** The listed domain a request's Host names, or null for the operator's hosts and unknown or malformed ones. */
-export function landerDomainFor(request: Request): Domain | null {
+export async function landerDomainFor(request: Request): Promise<Domain | null> {
   const name = hostNameFromHeader(request.headers.get("host"));
   if (!name || operatorHostNames.has(name) || !name.includes(".")) return null;
   return findLiveDomainByName(name);
@@ -25,11 +25,8 @@ export function landerDomainFor(request: Request): Domain | null {
  * or without www.). A TLS proxy asks before it gets a certificate for a name it has never seen (Caddy's
  * on-demand TLS, deploy/Caddyfile), so nobody can make it request certificates for arbitrary names.
  */
-export function servesHostName(value: string | null): boolean {
-  const name = hostNameFromHeader(value);
-  if (!name) return false;
-  if (operatorHostNames.has(name)) return true;
-  return name.includes(".") && findLiveDomainByName(name) !== null;
+export async function servesHostName(value: string | null): Promise<boolean> {
+  return isKnownHost(value);
 }
 
 /** Where absolute links point: PUBLIC_URL when set, else the origin the request came in on (when its Host is sane). */
@@ -47,17 +44,18 @@ export function siteOrigin(request: Request): string {
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
  * Only public fields: the owner's email and minimum offer never leave the server.
  */
-export function loadDomainPage(domain: Domain, request: Request): DomainPageData {
+export async function loadDomainPage(domain: Domain, request: Request): Promise<DomainPageData> {
   recordDomainView(domain.id, request);
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
+  const [feeCents, replyDays] = await Promise.all([getInquiryFeeCents(), ownerTypicalReplyDays(domain)]);
   return {
     siteName: env.SITE_NAME,
     domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
-    feeCents: getInquiryFeeCents(),
+    feeCents,
     canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
-    replyDays: ownerTypicalReplyDays(domain),
+    replyDays,
   };
 }
 

@@ -6,22 +6,37 @@
 // to whole days once at least 3 are answered (typicalReplyDays in app/lib/response-window.ts).
 import type { Domain } from "../../../db/schema";
 import { typicalReplyDays } from "../../lib/response-window";
-import { lazyStatement } from "../db/database.server";
+import { sql } from "kysely";
+import { db } from "../db/database.server";
+import { millisecondsBetween } from "../db/dialect.server";
 import { currentContentVersion } from "../http/page-cache.server";
 
 const RECENT_ANSWERS = 100;
 
-const byOwner = lazyStatement<[string, number], { ms: number }>(
-  `SELECT (julianday(i.answered_at) - julianday(i.paid_at)) * 86400000.0 AS ms
-   FROM domains d JOIN inquiries i ON i.domain_id = d.id AND i.answered_at IS NOT NULL
-   WHERE lower(trim(d.owner_email)) = ? AND i.paid_at IS NOT NULL
-   ORDER BY i.answered_at DESC LIMIT ?`,
-);
-const byDomain = lazyStatement<[number, number], { ms: number }>(
-  `SELECT (julianday(answered_at) - julianday(paid_at)) * 86400000.0 AS ms
-   FROM inquiries WHERE domain_id = ? AND answered_at IS NOT NULL AND paid_at IS NOT NULL
-   ORDER BY answered_at DESC LIMIT ?`,
-);
+/** Milliseconds from payment to answer of the owner's (or the domain's) most recent answered inquiries. */
+async function recentReplyTimes(owner: string, domainId: number): Promise<number[]> {
+  const rows = owner
+    ? await db
+        .selectFrom("domains as d")
+        .innerJoin("inquiries as i", "i.domain_id", "d.id")
+        .select(millisecondsBetween("i.paid_at", "i.answered_at").as("ms"))
+        .where(sql<string>`lower(trim(d.owner_email))`, "=", owner)
+        .where("i.answered_at", "is not", null)
+        .where("i.paid_at", "is not", null)
+        .orderBy("i.answered_at", "desc")
+        .limit(RECENT_ANSWERS)
+        .execute()
+    : await db
+        .selectFrom("inquiries")
+        .select(millisecondsBetween("paid_at", "answered_at").as("ms"))
+        .where("domain_id", "=", domainId)
+        .where("answered_at", "is not", null)
+        .where("paid_at", "is not", null)
+        .orderBy("answered_at", "desc")
+        .limit(RECENT_ANSWERS)
+        .execute();
+  return rows.map((row) => Number(row.ms));
+}
 
 // One figure per owner serves all of the owner's domain pages: remembered while the content version
 // (migrations 0030 and 0051: bumped by every write to domains and to answered inquiries, from any
@@ -31,18 +46,19 @@ const remembered = new Map<string, number | null>();
 let rememberedVersion = -1;
 
 /** Whole days (at least 1), or null while fewer than 3 of the owner's inquiries are answered. */
-export function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): number | null {
+export async function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): Promise<number | null> {
   const owner = domain.owner_email.trim().toLowerCase();
   const key = owner ? `owner ${owner}` : `domain ${domain.id}`;
-  const version = currentContentVersion();
-  if (version !== rememberedVersion || remembered.size >= MAX_REMEMBERED) {
+  const version = await currentContentVersion();
+  // Versions only grow: a request that read an older one (a write landed meanwhile) neither clears
+  // nor fills what was remembered at the newer one.
+  if (version > rememberedVersion || remembered.size >= MAX_REMEMBERED) {
     remembered.clear();
     rememberedVersion = version;
   }
-  const known = remembered.get(key);
+  const known = version === rememberedVersion ? remembered.get(key) : undefined;
   if (known !== undefined) return known;
-  const rows = owner ? byOwner().all(owner, RECENT_ANSWERS) : byDomain().all(domain.id, RECENT_ANSWERS);
-  const days = typicalReplyDays(rows.map((row) => row.ms));
-  remembered.set(key, days);
+  const days = typicalReplyDays(await recentReplyTimes(owner, domain.id));
+  if (version === rememberedVersion) remembered.set(key, days);
   return days;
 }

@@ -1,39 +1,41 @@
 import { centsToDollarText, dollarsToCents } from "../../lib/money";
 import { nowIso } from "../runtime/clock.server";
-import { isDatabaseOpen, lazyStatement } from "../db/database.server";
+import { db, isDatabaseOpen } from "../db/database.server";
+import { compiledOnce, type Executor } from "../db/dialect.server";
 import { watchDatabaseChanges } from "../db/changes.server";
 import { publishFee } from "./events.server";
 
 export const DEFAULT_INQUIRY_FEE_CENTS = 1999;
 const FEE_KEY = "inquiry_fee";
 
-const readSetting = lazyStatement<[string], { value: string }>("SELECT value FROM settings WHERE key = ?");
-const upsertSetting = lazyStatement<[string, string, string, string]>(
-  `INSERT INTO settings (key, value, created_at, updated_at) VALUES (?, ?, ?, ?)
-   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-);
+// The fee is read on every domain page render: compiled once.
+const readSetting = compiledOnce<{ value: string }, [string]>((executor) => executor.selectFrom("settings").select("value").where("key", "=", ""));
 
-export function getSetting(key: string): string | null {
-  return readSetting().get(key)?.value ?? null;
+export async function getSetting(key: string, executor: Executor = db): Promise<string | null> {
+  return (await readSetting([key], executor))[0]?.value ?? null;
 }
 
-export function setSetting(key: string, value: string): void {
+export async function setSetting(key: string, value: string, executor: Executor = db): Promise<void> {
   const timestamp = nowIso();
-  upsertSetting().run(key, value, timestamp, timestamp);
+  await executor
+    .insertInto("settings")
+    .values({ key, value, created_at: timestamp, updated_at: timestamp })
+    .onConflict((conflict) => conflict.column("key").doUpdateSet((eb) => ({ value: eb.ref("excluded.value"), updated_at: eb.ref("excluded.updated_at") })))
+    .execute();
 }
 
 /** The fee in cents; 19.99 when the row is missing or unreadable. */
-export function getInquiryFeeCents(): number {
-  const stored = getSetting(FEE_KEY);
+export async function getInquiryFeeCents(executor: Executor = db): Promise<number> {
+  const stored = await getSetting(FEE_KEY, executor);
   return (stored === null ? null : dollarsToCents(stored)) ?? DEFAULT_INQUIRY_FEE_CENTS;
 }
 
 let lastPublishedFeeCents: number | null = null;
 
 /** The one way to change the fee: writes the setting and tells every open page. */
-export function setInquiryFee(cents: number): void {
+export async function setInquiryFee(cents: number): Promise<void> {
   if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError("The fee must be a whole number of cents, 0 or more");
-  setSetting(FEE_KEY, centsToDollarText(cents));
+  await setSetting(FEE_KEY, centsToDollarText(cents));
   announceFee(cents);
 }
 
@@ -45,12 +47,33 @@ function announceFee(cents: number): void {
 
 /** Another process (the set-fee script, a second server) may write the fee: its pages follow too. */
 let stopWatcher: (() => void) | undefined;
-export function watchForExternalFeeChanges(intervalMs = 100): void {
+export async function watchForExternalFeeChanges(intervalMs = 100): Promise<void> {
   if (stopWatcher) return;
-  lastPublishedFeeCents = getInquiryFeeCents();
-  stopWatcher = watchDatabaseChanges(() => {
-    if (isDatabaseOpen()) announceFee(getInquiryFeeCents());
-  }, intervalMs);
+  // Called once, at start-up, before the server listens: no page is open to miss a change meanwhile.
+  lastPublishedFeeCents = await getInquiryFeeCents();
+  stopWatcher ??= watchDatabaseChanges(() => void refreshFee(), intervalMs);
+}
+
+// One read at a time, so an older answer never lands after a newer one; a change seen meanwhile reads again.
+let refreshing = false;
+let readAgain = false;
+async function refreshFee(): Promise<void> {
+  if (refreshing) {
+    readAgain = true;
+    return;
+  }
+  refreshing = true;
+  try {
+    do {
+      readAgain = false;
+      if (!isDatabaseOpen()) return;
+      announceFee(await getInquiryFeeCents());
+    } while (readAgain);
+  } catch (error) {
+    if (isDatabaseOpen()) console.error(JSON.stringify({ msg: "fee not re-read", error: (error as Error).message }));
+  } finally {
+    refreshing = false;
+  }
 }
 
 export function stopWatchingFee(): void {

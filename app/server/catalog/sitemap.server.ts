@@ -1,5 +1,6 @@
 import { domainPagePath } from "../../lib/domain-name";
-import { lazyStatement } from "../db/database.server";
+import { db } from "../db/database.server";
+import { liveDomainTotals } from "./domains.server";
 
 /** The sitemap protocol's limit per file; a larger portfolio gets a sitemap index. */
 export const URLS_PER_SITEMAP = 50_000;
@@ -10,27 +11,21 @@ const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 
 type SitemapRow = { id: number; domain_name: string; updated_at: string };
 
-const countLive = lazyStatement<[], { n: number }>("SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL");
-const firstIdAt = lazyStatement<[number], { id: number }>(
-  "SELECT id FROM domains WHERE deleted_at IS NULL ORDER BY id LIMIT 1 OFFSET ?",
-);
-const batchAfter = lazyStatement<[number, number], SitemapRow>(
-  "SELECT id, domain_name, updated_at FROM domains WHERE deleted_at IS NULL AND id > ? ORDER BY id LIMIT ?",
-);
-
 /**
  * Live domains in id order, from the `skip`-th on, at most `limit`. Reads in short keyset batches, so
- * no statement stays open between reads and other requests can use the connection meanwhile.
+ * no query stays open between reads and other requests can use the database meanwhile.
  */
-export function* liveDomainsForSitemap(skip: number, limit: number): Generator<SitemapRow> {
-  const start = firstIdAt().get(skip);
+export async function* liveDomainsForSitemap(skip: number, limit: number): AsyncGenerator<SitemapRow> {
+  const live = db.selectFrom("domains").where("deleted_at", "is", null);
+  const start = await live.select("id").orderBy("id").limit(1).offset(skip).executeTakeFirst();
   if (!start) return;
   let afterId = start.id - 1;
   let left = limit;
   while (left > 0) {
-    const rows = batchAfter().all(afterId, Math.min(BATCH_SIZE, left));
+    const size = Math.min(BATCH_SIZE, left);
+    const rows = await live.select(["id", "domain_name", "updated_at"]).where("id", ">", afterId).orderBy("id").limit(size).execute();
     for (const row of rows) yield row;
-    if (rows.length < Math.min(BATCH_SIZE, left)) return;
+    if (rows.length < size) return;
     left -= rows.length;
     afterId = rows[rows.length - 1]!.id;
   }
@@ -45,8 +40,8 @@ function urlEntry(loc: string, lastmod?: string): string {
 }
 
 /** How many sitemap files the portfolio needs (the home page is the first URL of the first). */
-export function sitemapPartCount(): number {
-  return Math.max(1, Math.ceil((countLive().get()!.n + 1) / URLS_PER_SITEMAP));
+export async function sitemapPartCount(): Promise<number> {
+  return Math.max(1, Math.ceil(((await liveDomainTotals()).count + 1) / URLS_PER_SITEMAP));
 }
 
 /** A streamed <urlset> for part `part` (1-based): the home page first, then domain pages in id order. */
@@ -54,10 +49,10 @@ export function sitemapPartStream(origin: string, part: number): ReadableStream<
   const skip = part === 1 ? 0 : (part - 1) * URLS_PER_SITEMAP - 1;
   const limit = part === 1 ? URLS_PER_SITEMAP - 1 : URLS_PER_SITEMAP;
   const rows = liveDomainsForSitemap(skip, limit);
-  return textStream(function* () {
+  return textStream(async function* () {
     yield `${XML_HEADER}<urlset xmlns="${SITEMAP_NS}">\n`;
     if (part === 1) yield urlEntry(`${origin}/`);
-    for (const row of rows) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
+    for await (const row of rows) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
     yield "</urlset>\n";
   });
 }
@@ -70,14 +65,14 @@ export function sitemapIndex(origin: string, parts: number): string {
 }
 
 /** Pulls text from a generator a few hundred entries at a time, as the client reads. */
-function textStream(chunks: () => Generator<string>): ReadableStream<Uint8Array> {
+function textStream(chunks: () => AsyncGenerator<string>): ReadableStream<Uint8Array> {
   const source = chunks();
   const encoder = new TextEncoder();
   return new ReadableStream({
-    pull(controller) {
+    async pull(controller) {
       let text = "";
       for (let i = 0; i < 500; i++) {
-        const next = source.next();
+        const next = await source.next();
         if (next.done) {
           if (text) controller.enqueue(encoder.encode(text));
           controller.close();
@@ -87,8 +82,8 @@ function textStream(chunks: () => Generator<string>): ReadableStream<Uint8Array>
       }
       controller.enqueue(encoder.encode(text));
     },
-    cancel() {
-      source.return(undefined);
+    async cancel() {
+      await source.return(undefined);
     },
   });
 }

@@ -89,19 +89,6 @@ export const db = new Kysely<Schema>({
     : new PostgresDialect({ pool: postgresPool! }),
 });
 
-/**
- * The raw SQLite connection, for code not yet moved to `db`. Only valid on SQLite.
- * @deprecated write the query with `db` (Kysely) so it runs on PostgreSQL too.
- */
-export const sqlite: Database.Database =
-  sqliteConnection ??
-  (new Proxy({} as Database.Database, {
-    get: (_target, property) => {
-      if (property === "open") return false;
-      throw new Error(`sqlite.${String(property)} is not available on PostgreSQL`);
-    },
-  }) as Database.Database);
-
 /** Retry-After for a request refused because another writer held the database too long. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 export const BUSY_MESSAGE = "The site is busy right now. Nothing was saved; please try again in a moment.";
@@ -131,13 +118,4 @@ export async function closeDatabase(): Promise<void> {
   closed = true;
   // Kysely's destroy closes the SQLite connection or ends the PostgreSQL pool.
   await db.destroy();
-}
-
-/**
- * A prepared statement made on first use, after migrations have created its tables. Only on SQLite.
- * @deprecated write the query with `db` (Kysely) so it runs on PostgreSQL too.
- */
-export function lazyStatement<P extends unknown[] | {}, R = unknown>(text: string): () => Database.Statement<P, R> {
-  let statement: Database.Statement<P, R> | undefined;
-  return () => (statement ??= sqlite.prepare<P, R>(text));
 }

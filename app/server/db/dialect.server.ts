@@ -1,7 +1,7 @@
 // Where SQLite and PostgreSQL differ, and how the app says it once. Queries elsewhere are plain Kysely;
 // when one needs an engine-specific piece it asks here instead of testing the engine itself.
 // Both engines store times as ISO-8601 text (UTC, "2026-11-23T07:51:26.000Z"), which sorts as time does.
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { db } from "./database.server";
@@ -116,4 +116,21 @@ export function inList(column: string, values: number[] | string[]): RawBuilder<
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
+}
+
+// Branch cat (public catalog): the public pages' per-request queries, built and compiled once.
+/**
+ * A query built and compiled once; each call runs that SQL with its own values, given in the order the
+ * builder met them (a builder and compiler run costs more than the read itself on SQLite). For the
+ * queries of every page view only: the SQL must not depend on the values (no lists of varying length).
+ */
+export function compiledOnce<R, P extends readonly unknown[] = []>(
+  build: (executor: Executor) => Compilable<R>,
+): (parameters: P, executor?: Executor) => Promise<R[]> {
+  let compiled: CompiledQuery<R> | undefined;
+  return async (parameters, executor = db) => {
+    compiled ??= build(db).compile();
+    const { rows } = await executor.executeQuery<R>({ ...compiled, parameters });
+    return rows;
+  };
 }

@@ -72,10 +72,22 @@ export function createFeeStream() {
     openByAddress.set(address, fromAddress + 1);
     res.writeHead(200, FEE_STREAM_HEADERS);
     res.write(SSE_PREAMBLE);
-    res.write(feeMessage(getInquiryFeeCents()));
+    // Subscribed before the fee is read, so no change is missed; a change heard before the read
+    // answers is newer than (or as new as) what the read will say, so the read is then not sent.
+    let heardChange = false;
     const unsubscribe = subscribeToFee(
-      (event) => res.write(feeMessage(event.cents)),
+      (event) => {
+        heardChange = true;
+        res.write(feeMessage(event.cents));
+      },
       () => res.end(),
+    );
+    getInquiryFeeCents().then(
+      (cents) => {
+        if (!heardChange && !res.writableEnded && !res.destroyed) res.write(feeMessage(cents));
+      },
+      // The database cannot say now: the stream goes on and brings the next change.
+      (error) => console.error(JSON.stringify({ msg: "fee stream: fee not read", error: (error as Error).message })),
     );
     open.add(res);
     startHeartbeat();

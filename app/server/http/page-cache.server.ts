@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
-import type Database from "better-sqlite3";
 import { canonicalPageUrl } from "../../lib/page-url";
-import { sqlite } from "../db/database.server";
+import { compiledOnce } from "../db/dialect.server";
 import { acceptsGzip } from "./accept-encoding.server";
 import { env } from "../runtime/env.server";
 import { isKnownHost } from "../catalog/hosts.server";
@@ -86,11 +85,13 @@ export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, n
   stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
 };
 
-let versionStatement: Database.Statement<[], number> | undefined;
-/** The current content version: one prepared-statement read of a one-row table. */
-export function currentContentVersion(): number {
-  versionStatement ??= sqlite.prepare<[], number>("SELECT version FROM content_version WHERE id = 1").pluck();
-  return versionStatement.get() ?? 0;
+// Read on every cached request: compiled once, so it costs no query building.
+const readVersion = compiledOnce<{ version: number }, [number]>((executor) => executor.selectFrom("content_version").select("version").where("id", "=", 1));
+
+/** The current content version: one primary-key read of a one-row table. */
+export async function currentContentVersion(): Promise<number> {
+  const rows = await readVersion([1]);
+  return Number(rows[0]?.version ?? 0);
 }
 
 export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
@@ -193,8 +194,17 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     const headers = req.headers;
     if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
 
-    const version = currentContentVersion();
-    if (version !== seenVersion) {
+    currentContentVersion().then(
+      (version) => answer(req, res, next, version),
+      // The database cannot say (busy, closing): render afresh, and keep nothing.
+      () => next(),
+    );
+  }) as PageCacheMiddleware;
+
+  function answer(req: IncomingMessage, res: ServerResponse, next: Next, version: number) {
+    const headers = req.headers as IncomingMessage["headers"] & { host: string };
+    const url = req.url ?? "";
+    if (version > seenVersion) {
       // Everything stored is stale now: free it at once rather than entry by entry.
       clear();
       seenVersion = version;
@@ -219,16 +229,20 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     pendingHitEffects.set(token, hitEffects);
     req.headers[RENDER_TOKEN_HEADER] = token;
     res.once("close", () => pendingHitEffects.delete(token));
-    capture(req, res, next, (status, storedHeaders, body, writeHead, end) => {
+    capture(req, res, next, async (status, storedHeaders, body, writeHead, end) => {
       pendingHitEffects.delete(token);
-      // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
-      const minor = canonical.search || status === 404 || !isKnownHost(headers.host);
-      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, minor);
-      // A write landed while the page rendered: serve what was rendered, but do not keep it.
-      if (currentContentVersion() === version) remember(entry);
+      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, false);
+      try {
+        // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
+        entry.minor = canonical.search || status === 404 || !(await isKnownHost(headers.host));
+        // A write landed while the page rendered: serve what was rendered, but do not keep it.
+        if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
+      } catch {
+        // The database cannot say now: serve the page without keeping it.
+      }
       send(req, res, entry, "MISS", writeHead, end);
     });
-  }) as PageCacheMiddleware;
+  }
 
   middleware.clear = clear;
   middleware.stats = () => ({ entries: entries.size + minorEntries.size, bytes, minorEntries: minorEntries.size, minorBytes, hits, misses });

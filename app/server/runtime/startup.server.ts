@@ -56,7 +56,7 @@ export async function startApp(): Promise<void> {
   await migrateToLatest();
   if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
-  watchForExternalFeeChanges();
+  await watchForExternalFeeChanges();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();
 }
