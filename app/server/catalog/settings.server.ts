@@ -51,7 +51,7 @@ export async function watchForExternalFeeChanges(intervalMs = 100): Promise<void
   if (stopWatcher) return;
   // Called once, at start-up, before the server listens: no page is open to miss a change meanwhile.
   lastPublishedFeeCents = await getInquiryFeeCents();
-  stopWatcher ??= watchDatabaseChanges(() => void refreshFee(), intervalMs);
+  stopWatcher = watchDatabaseChanges(() => void refreshFee(), intervalMs);
 }
 
 // One read at a time, so an older answer never lands after a newer one; a change seen meanwhile reads again.

@@ -43,20 +43,22 @@ function restrictToOwner(file: string): void {
  * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
  */
 function withStatementCache(connection: Database.Database): Database.Database {
-  const statements = new Map<string, Database.Statement>();
+  type CachedStatement = Pick<Database.Statement, "reader"> & Record<"all" | "run" | "iterate", (parameters: unknown[]) => unknown>;
+  // The statement and the small object Kysely calls are both made once per SQL text, not per query.
+  const statements = new Map<string, CachedStatement>();
   const prepare = (text: string) => {
-    let statement = statements.get(text);
-    if (!statement) {
-      statement = connection.prepare(text);
-      statements.set(text, statement);
+    let cached = statements.get(text);
+    if (!cached) {
+      const statement = connection.prepare(text);
+      cached = {
+        reader: statement.reader,
+        all: (parameters) => statement.all(...parameters),
+        run: (parameters) => statement.run(...parameters),
+        iterate: (parameters) => connection.prepare(text).iterate(...parameters),
+      };
+      statements.set(text, cached);
     }
-    const cached = statement;
-    return {
-      reader: cached.reader,
-      all: (parameters: unknown[]) => cached.all(...parameters),
-      run: (parameters: unknown[]) => cached.run(...parameters),
-      iterate: (parameters: unknown[]) => connection.prepare(text).iterate(...parameters),
-    };
+    return cached;
   };
   return new Proxy(connection, {
     get: (target, property) => {
@@ -81,12 +83,11 @@ function openPostgres(url: string): pg.Pool {
 
 /** The SQLite connection (null on PostgreSQL): for the few things only SQLite has (backup, pragmas). */
 export const sqliteConnection: Database.Database | null = env.engine === "sqlite" ? openSqlite(env.databasePath) : null;
-export const postgresPool: pg.Pool | null = env.engine === "postgres" ? openPostgres(env.DATABASE_URL) : null;
 
 export const db = new Kysely<Schema>({
   dialect: sqliteConnection
     ? new SqliteDialect({ database: withStatementCache(sqliteConnection) })
-    : new PostgresDialect({ pool: postgresPool! }),
+    : new PostgresDialect({ pool: openPostgres(env.DATABASE_URL) }),
 });
 
 /** Retry-After for a request refused because another writer held the database too long. */

@@ -1,7 +1,7 @@
 // Where SQLite and PostgreSQL differ, and how the app says it once. Queries elsewhere are plain Kysely;
 // when one needs an engine-specific piece it asks here instead of testing the engine itself.
 // Both engines store times as ISO-8601 text (UTC, "2026-11-23T07:51:26.000Z"), which sorts as time does.
-import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { db } from "./database.server";
@@ -13,7 +13,8 @@ const postgres = engine === "postgres";
 /** Anything a query can run on: the database, or the transaction a caller is inside. */
 export type Executor = Kysely<Schema>;
 
-const transactions = new WeakSet<Executor>();
+/** The open transactions this process runs, each with the work to do once it commits (afterCommit). */
+const openTransactions = new WeakMap<Executor, Array<() => void>>();
 
 /**
  * Runs `work` in one transaction and returns its result; an error rolls everything back. Passing the
@@ -23,34 +24,38 @@ const transactions = new WeakSet<Executor>();
  * database inside: on SQLite every other query of the process waits for the transaction to end.
  */
 export async function inTransaction<T>(work: (trx: Executor) => Promise<T>, within: Executor = db): Promise<T> {
-  if (transactions.has(within)) return work(within);
-  const callbacks: Array<() => void> = [];
-  if (postgres) {
-    const result = await within.transaction().execute(async (trx) => {
-      transactions.add(trx);
-      commitCallbacks.set(trx, callbacks);
-      return work(trx);
-    });
-    for (const callback of callbacks) setImmediate(callback);
-    return result;
-  }
-  return within.connection().execute(async (connection) => {
-    transactions.add(connection);
-    commitCallbacks.set(connection, callbacks);
-    await sql`BEGIN IMMEDIATE`.execute(connection);
+  if (openTransactions.has(within)) return work(within);
+  const onCommit: Array<() => void> = [];
+  const run = async (trx: Executor) => {
+    openTransactions.set(trx, onCommit);
     try {
-      const result = await work(connection);
-      await sql`COMMIT`.execute(connection);
-      for (const callback of callbacks) setImmediate(callback);
-      return result;
-    } catch (error) {
-      await sql`ROLLBACK`.execute(connection).catch(() => {});
-      throw error;
+      return await work(trx);
     } finally {
-      transactions.delete(connection);
-      commitCallbacks.delete(connection);
+      openTransactions.delete(trx);
     }
-  });
+  };
+  const result = postgres
+    ? await within.transaction().execute(run)
+    : await within.connection().execute(async (connection) => {
+        await sql`BEGIN IMMEDIATE`.execute(connection);
+        try {
+          const committed = await run(connection);
+          await sql`COMMIT`.execute(connection);
+          return committed;
+        } catch (error) {
+          await sql`ROLLBACK`.execute(connection).catch(() => {});
+          throw error;
+        }
+      });
+  for (const callback of onCommit) setImmediate(callback);
+  return result;
+}
+
+/** Runs `callback` soon after `executor`'s transaction commits (dropped if it rolls back); outside a transaction, soon. */
+export function afterCommit(executor: Executor, callback: () => void): void {
+  const pending = openTransactions.get(executor);
+  if (pending) pending.push(callback);
+  else setImmediate(callback);
 }
 
 /** The larger of two numbers (SQLite's two-argument max(), PostgreSQL's greatest()). */
@@ -71,28 +76,6 @@ export const newlineChar: RawBuilder<string> = postgres ? sql<string>`chr(10)` :
 
 /** "Contains, ignoring ASCII case": SQLite's LIKE already ignores it, PostgreSQL's does not. */
 export const likeOperator = postgres ? sql.raw("ILIKE") : sql.raw("LIKE");
-
-/**
- * Claims rows for this process on PostgreSQL: rows another process has locked are skipped rather than
- * waited for, and stay locked by this transaction until it ends. SQLite's write transaction already
- * excludes every other writer, so the query is unchanged there.
- */
-export function skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
-  return postgres ? query.forUpdate().skipLocked() : query;
-}
-
-// pay1: work that must wait until a transaction's writes are visible to every connection (waking the
-// outbox after the transaction that queued a message commits). Dropped when the transaction rolls back.
-const commitCallbacks = new WeakMap<Executor, Array<() => void>>();
-
-/** Runs `callback` soon after `executor`'s transaction commits; outside a transaction, soon. */
-export function afterCommit(executor: Executor, callback: () => void): void {
-  const pending = commitCallbacks.get(executor);
-  if (pending) pending.push(callback);
-  else setImmediate(callback);
-}
-
-// ---- adm branch (admin pages) ----
 
 /**
  * After a table name in a FROM clause: on SQLite, read that index instead of the table (the planner would
@@ -118,7 +101,6 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE";
 }
 
-// Branch cat (public catalog): the public pages' per-request queries, built and compiled once.
 /**
  * A query built and compiled once; each call runs that SQL with its own values, given in the order the
  * builder met them (a builder and compiler run costs more than the read itself on SQLite). For the
