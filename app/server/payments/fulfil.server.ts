@@ -26,9 +26,9 @@ async function selectInquiry(id: number, executor: Executor = db): Promise<Inqui
   return executor.selectFrom("inquiries").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 }
 
-/** The conditional UPDATE that makes one payment count: true only for the call that moved it from pending. */
-async function markPaid(executor: Executor, inquiryId: number, paymentId: string | null): Promise<boolean> {
-  const result = await executor
+/** The conditional UPDATE that makes one payment count: the paid row only for the call that moved it from pending. */
+async function markPaid(executor: Executor, inquiryId: number, paymentId: string | null): Promise<Inquiry | undefined> {
+  return executor
     .updateTable("inquiries")
     .set((eb) => ({
       status: "paid",
@@ -38,8 +38,8 @@ async function markPaid(executor: Executor, inquiryId: number, paymentId: string
     }))
     .where("id", "=", inquiryId)
     .where("status", "=", "pending")
+    .returningAll()
     .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
 }
 
 async function incrementCount(executor: Executor, domainId: number): Promise<void> {
@@ -95,9 +95,10 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
   // Read before the transaction: only the fulfilment's own queries run inside it.
   const windowDays = await getResponseWindowDays();
   const outcome = await inTransaction(async (trx): Promise<"paid" | "already" | "duplicate" | "expired"> => {
-    if (await markPaid(trx, inquiry.id, paymentId)) {
+    const paid = await markPaid(trx, inquiry.id, paymentId);
+    if (paid) {
       await incrementCount(trx, inquiry.domain_id);
-      const paidInquiry = await openReplyWindow(await selectInquiry(inquiry.id, trx), windowDays, trx);
+      const paidInquiry = await openReplyWindow(paid, windowDays, trx);
       await queueOwnerEmail(paidInquiry, trx);
       await queueBuyerReceipt(paidInquiry, trx);
       return "paid";
@@ -126,11 +127,12 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
 export async function fulfilFreeInquiry(inquiry: Inquiry, windowDays: number, executor: Executor = db): Promise<Inquiry> {
   if (inquiry.amount_cents !== 0) throw new Error("Only a free inquiry can be fulfilled without payment");
   return inTransaction(async (trx) => {
-    if (await markPaid(trx, inquiry.id, null)) {
-      await incrementCount(trx, inquiry.domain_id);
-      await queueOwnerEmail(await openReplyWindow(await selectInquiry(inquiry.id, trx), windowDays, trx), trx);
-    }
-    return selectInquiry(inquiry.id, trx);
+    const paid = await markPaid(trx, inquiry.id, null);
+    if (!paid) return selectInquiry(inquiry.id, trx);
+    await incrementCount(trx, inquiry.domain_id);
+    const fulfilled = await openReplyWindow(paid, windowDays, trx);
+    await queueOwnerEmail(fulfilled, trx);
+    return fulfilled;
   }, executor);
 }
 

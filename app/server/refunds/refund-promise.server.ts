@@ -41,16 +41,16 @@ async function selectInquiry(id: number, executor: Executor = db): Promise<Inqui
  * its reply deadline (paid_at + the window, read before the transaction) once and returns the updated row.
  */
 export async function openReplyWindow(inquiry: Inquiry, windowDays: number, executor: Executor = db): Promise<Inquiry> {
-  if (!inquiry.reply_deadline_at) {
-    const paidAt = inquiry.paid_at ? Date.parse(inquiry.paid_at) : now().getTime();
-    await executor
-      .updateTable("inquiries")
-      .set({ reply_deadline_at: new Date(paidAt + windowDays * DAY_MS).toISOString() })
-      .where("id", "=", inquiry.id)
-      .where("reply_deadline_at", "is", null)
-      .execute();
-  }
-  return (await selectInquiry(inquiry.id, executor))!;
+  if (inquiry.reply_deadline_at) return inquiry;
+  const paidAt = inquiry.paid_at ? Date.parse(inquiry.paid_at) : now().getTime();
+  const opened = await executor
+    .updateTable("inquiries")
+    .set({ reply_deadline_at: new Date(paidAt + windowDays * DAY_MS).toISOString() })
+    .where("id", "=", inquiry.id)
+    .where("reply_deadline_at", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+  return opened ?? (await selectInquiry(inquiry.id, executor))!;
 }
 
 const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
