@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertRows } from "../support/data";
 import { requestWithHost } from "../support/raw-http";
 import { parseXml, type XmlElement } from "../support/xml";
 
@@ -15,24 +16,12 @@ afterAll(async () => {
   removeDataDir(app);
 });
 
-/**
- * Inserts `count` domains in one transaction (test setup), named `${tag}-{n}.com` / `.io`, a thousand
- * rows a statement (one round trip each on PostgreSQL).
- */
+/** Inserts `count` domains in one transaction (test setup), named `${tag}-{n}.com` / `.io`. */
 function insertMany(tag: string, count: number): string[] {
   const names = Array.from({ length: count }, (_, i) => `${tag}-${i}.${i % 2 ? "com" : "io"}`);
   const now = new Date().toISOString();
-  app.db().transaction(() => {
-    for (let start = 0; start < names.length; start += 1000) {
-      const chunk = names.slice(start, start + 1000);
-      app
-        .db()
-        .prepare(
-          `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES ${chunk.map(() => "(?, 100, 't', '', ?, ?)").join(", ")}`,
-        )
-        .run(chunk.flatMap((name) => [name, now, now]));
-    }
-  })();
+  const row = (name: string) => ({ domain_name: name, asking_price_cents: 100, tracking_id: "t", owner_email: "", created_at: now, updated_at: now });
+  insertRows(app.db(), "domains", names.map(row));
   return names;
 }
 

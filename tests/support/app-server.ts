@@ -128,16 +128,18 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
 }
 
 /**
- * DATABASE_URL, SESSION_SECRET (required with PostgreSQL) and DATA_DIR for a server on PostgreSQL, kept in
- * its data folder so a restart on the same folder finds the same database and secret.
+ * DATABASE_URL, SESSION_SECRET (required with PostgreSQL) and DATA_DIR for a server on PostgreSQL, kept
+ * per data folder for the test process, so a restart on the same folder finds the same database and
+ * secret (and a folder the server is to make itself stays untouched).
  */
+const postgresSettings = new Map<string, Record<string, string>>();
 async function postgresEnv(dataDir: string): Promise<Record<string, string>> {
-  const file = path.join(dataDir, "postgres.json");
-  if (!existsSync(file)) {
-    const settings = { DATABASE_URL: await createTestDatabase(), SESSION_SECRET: randomBytes(24).toString("hex") };
-    writeFileSync(file, JSON.stringify(settings));
+  let settings = postgresSettings.get(dataDir);
+  if (!settings) {
+    settings = { DATABASE_URL: await createTestDatabase(), SESSION_SECRET: randomBytes(24).toString("hex") };
+    postgresSettings.set(dataDir, settings);
   }
-  return { ...(JSON.parse(readFileSync(file, "utf8")) as Record<string, string>), DATA_DIR: dataDir };
+  return { ...settings, DATA_DIR: dataDir };
 }
 
 export function removeDataDir(server: AppServer): void {
