@@ -27,8 +27,8 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
     const ipKey = `provider-ask:${clientIp(request)}`;
-    if (!providerAskRateLimit.hit(ipKey)) {
-      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(providerAskRateLimit.retryAfterSeconds(ipKey)) });
+    if (!(await providerAskRateLimit.hit(ipKey))) {
+      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(await providerAskRateLimit.retryAfterSeconds(ipKey)) });
     }
     const result = await throttledAsk(`confirm:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
     if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "requires_payment_method" && result.state.lastError) {

@@ -12,8 +12,8 @@ export async function action({ request }: Route.ActionArgs) {
   const body = await jsonObjectOrErrorResponse(request, 4 * 1024);
   if (body instanceof Response) return body;
   const key = `card:${clientIp(request)}`;
-  if (!cardAttemptRateLimit.hit(key)) {
-    return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(cardAttemptRateLimit.retryAfterSeconds(key)) });
+  if (!(await cardAttemptRateLimit.hit(key))) {
+    return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(await cardAttemptRateLimit.retryAfterSeconds(key)) });
   }
   const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
   const result = await getTestProvider().confirmWithCard(text("client_secret"), {

@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
   const browse = { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, limited: false };
   // Each new search term is a scan of the names: one address may run only so many.
-  if (q && !searchRateLimit.hit(`search:${clientIp(request)}`)) {
+  if (q && !(await searchRateLimit.hit(`search:${clientIp(request)}`))) {
     return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
   }
   const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });

@@ -54,7 +54,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   let state: Awaited<ReturnType<typeof reconcileInquiry>>;
   const askKey = `provider-ask:${clientIp(request)}`;
   try {
-    const mayAsk = found!.status !== "pending" || providerAskRateLimit.hit(askKey);
+    const mayAsk = found!.status !== "pending" || (await providerAskRateLimit.hit(askKey));
     state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
     console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));

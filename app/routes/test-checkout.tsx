@@ -42,7 +42,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   const provider = getTestProvider();
   if (checkout.payment.status === "succeeded") return redirect(successUrl(checkout), 303);
   const key = `card:${clientIp(request)}`;
-  if (!cardAttemptRateLimit.hit(key)) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
+  if (!(await cardAttemptRateLimit.hit(key))) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
   if (!checkout.payment.clientSecret) return data({ error: "This payment can no longer be completed." }, { status: 409 });
   const form = await request.formData();
   const result = await provider.confirmWithCard(checkout.payment.clientSecret, {

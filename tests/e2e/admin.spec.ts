@@ -17,7 +17,8 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
 
   await page.getByLabel("Password").fill(TEST_ADMIN.password);
   await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible();
+  // A right password costs a full scrypt run too.
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible({ timeout: 20_000 });
   for (const label of ["Total Domains", "Inquiry Fee", "Total Value"]) await expect(page.getByText(label, { exact: true })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible();
   await expectNoA11yViolations(page);

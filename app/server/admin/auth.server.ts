@@ -18,11 +18,11 @@ import { createWorkQueue, QueueFullError } from "../runtime/work-queue.server";
 
 const WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_ATTEMPT_LIMIT = 10;
-const attemptsByIp = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+const attemptsByIp = createRateLimit({ name: "sign-in-address", limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
 /** Attempts for an email from browsers that have not signed in as that admin before. */
-const attemptsByEmail = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+const attemptsByEmail = createRateLimit({ name: "sign-in-email", limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
 /** Attempts from one browser that has signed in as that admin before. */
-const attemptsByDevice = createRateLimit({ limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
+const attemptsByDevice = createRateLimit({ name: "sign-in-device", limit: SIGN_IN_ATTEMPT_LIMIT, windowMs: WINDOW_MS });
 /** Two scrypt runs at once leave two of libuv's four threads for everything else. */
 export const verifications = createWorkQueue({ concurrency: 2, maxWaiting: 8 });
 const BUSY_RETRY_AFTER_SECONDS = 5;
@@ -80,8 +80,8 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
     device?.email === email ? [attemptsByDevice, `login-device:${device.id}`] : [attemptsByEmail, `login-email:${email}`],
   ];
   for (const [limit, key] of counted) {
-    if (!limit.hit(key)) {
-      const retryAfterSeconds = limit.retryAfterSeconds(key);
+    if (!(await limit.hit(key))) {
+      const retryAfterSeconds = await limit.retryAfterSeconds(key);
       throw new LoginError(loginLimitedText(retryAfterSeconds), 429, {}, retryAfterSeconds);
     }
   }
@@ -97,7 +97,7 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
   }
   if (!user || !valid) throw new LoginError(TEXT.loginFailed, 401);
   // A good password does not use up the limits.
-  for (const [limit, key] of counted) limit.undo(key);
+  for (const [limit, key] of counted) await limit.undo(key);
   const deviceId = device?.email === email ? device.id : randomBytes(16).toString("base64url");
   return { user: { id: user.id, email: user.email }, deviceCookie: await deviceCookie.serialize({ email, id: deviceId }) };
 }

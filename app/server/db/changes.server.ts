@@ -30,12 +30,12 @@ function pollDataVersion(connection: NonNullable<typeof sqliteConnection>, onCha
   return () => clearInterval(timer);
 }
 
-/** One dedicated connection LISTENs; when it is lost it reconnects, and calls onChange once (it may have missed one). */
+/** One dedicated connection LISTENs; once it listens (and again after each reconnect) onChange runs once, for what it may have missed. */
 function listenForNotifications(onChange: () => void): Stop {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
-  const connect = async (afterLoss: boolean) => {
+  const connect = async () => {
     const next = new pg.Client({ connectionString: env.DATABASE_URL });
     client = next;
     next.on("notification", () => onChange());
@@ -43,7 +43,9 @@ function listenForNotifications(onChange: () => void): Stop {
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANGES_CHANNEL}`);
-      if (afterLoss) onChange();
+      // A change committed before LISTEN took effect (at start: after the caller's first read; after a
+      // lost connection: while it was down) was not notified: look once.
+      onChange();
     } catch {
       scheduleReconnect(next);
     }
@@ -53,11 +55,11 @@ function listenForNotifications(onChange: () => void): Stop {
     lost.end().catch(() => {});
     retry = setTimeout(() => {
       retry = undefined;
-      void connect(true);
+      void connect();
     }, RECONNECT_DELAY_MS);
     retry.unref();
   };
-  void connect(false);
+  void connect();
   return () => {
     stopped = true;
     clearTimeout(retry);

@@ -3,14 +3,14 @@
 // is marked sent only after the SMTP server accepted it, so a failed send or a restart never loses one.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { sql, type ExpressionBuilder } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { afterCommit, greatest, inTransaction, type Executor } from "../db/dialect.server";
-import type { Database as Schema } from "../../../db/schema";
+import type { OutboxTable, Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 
 export interface QueuedEmail {
@@ -23,16 +23,7 @@ export interface QueuedEmail {
   inquiryId?: number | null;
 }
 
-interface OutboxRow {
-  id: number;
-  kind: string;
-  to_address: string;
-  reply_to: string | null;
-  subject: string;
-  text_body: string;
-  inquiry_id: number | null;
-  attempts: number;
-}
+type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts">;
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const BATCH_SIZE = 20;

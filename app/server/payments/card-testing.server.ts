@@ -54,8 +54,8 @@ export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
   return inquiry.status === "failed" && !inquiry.expired_at && inquiry.declines >= MAX_DECLINES;
 }
 
-// Per address, like createRateLimit but with the limit read from env at each call (a setting).
-let addressCounts = new Map<string, { count: number; resetAt: number }>();
+// Per address; the limit is a setting read at each attempt.
+const paymentsPerAddress = createRateLimit({ name: "payments-per-address", limit: () => env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR, windowMs: 60 * 60 * 1000 });
 
 /** Whether a new Stripe payment may be created for this request (and counts it when it may). */
 export async function mayCreatePayment(request: Request, provider: ProviderName | "free"): Promise<boolean> {
@@ -67,21 +67,11 @@ export async function mayCreatePayment(request: Request, provider: ProviderName 
     .where("created_at", ">=", hourAgo)
     .executeTakeFirstOrThrow();
   if (Number(n) >= env.MAX_PAYMENTS_PER_HOUR) return false;
-  const key = clientIp(request);
-  const at = Date.now();
-  if (addressCounts.size > 100_000) addressCounts = new Map();
-  const entry = addressCounts.get(key);
-  if (!entry || entry.resetAt <= at) {
-    addressCounts.set(key, { count: 1, resetAt: at + 60 * 60 * 1000 });
-    return true;
-  }
-  if (entry.count >= env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR) return false;
-  entry.count += 1;
-  return true;
+  return paymentsPerAddress.hit(clientIp(request));
 }
 
 /** Asks for the provider's answers on the buyer's paths, per client address. */
-export const providerAskRateLimit = createRateLimit({ limit: 60, windowMs: 60 * 1000 });
+export const providerAskRateLimit = createRateLimit({ name: "provider-ask", limit: 60, windowMs: 60 * 1000 });
 export const TOO_MANY_CHECKS_TEXT = "Too many payment checks from your address. Please wait a minute.";
 
 const asks = new Map<string, { at: number; pending: Promise<unknown> | null }>();

@@ -30,6 +30,8 @@ export type StartResult =
   | { kind: "free"; inquiry: Inquiry }
   | { kind: "created"; inquiry: Inquiry };
 
+export const FEE_CHANGED_MESSAGE = "The inquiry fee has just changed. Please review it and send your inquiry again.";
+
 /** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
 export async function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
   const validation = validateInquiry(raw);
@@ -39,7 +41,7 @@ export async function startInquiry(request: Request, domain: Domain, raw: Record
   const ip = clientIp(request);
   const feeCents = await getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
-  if (!limit.hit(`inquiry:${ip}`)) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
+  if (!(await limit.hit(`inquiry:${ip}`))) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
@@ -50,7 +52,11 @@ export async function startInquiry(request: Request, domain: Domain, raw: Record
     const windowDays = feeCents === 0 ? await getResponseWindowDays() : 0;
     // One transaction: a free inquiry is stored fulfilled or not at all.
     return await inTransaction(async (trx): Promise<StartResult> => {
-      const inquiry = await createInquiry({ domain, input: validation.input, amountCents: feeCents, provider, clientIp: ip }, trx);
+      // The fee in force now, not when the checks above began: an admin may have changed it meanwhile
+      // (another process's change included). A change between free and paid needs the buyer's review.
+      const amountCents = await getInquiryFeeCents(trx);
+      if ((amountCents === 0) !== (feeCents === 0)) return { kind: "invalid", status: 409, message: FEE_CHANGED_MESSAGE, fieldErrors: {} };
+      const inquiry = await createInquiry({ domain, input: validation.input, amountCents, provider, clientIp: ip }, trx);
       if (feeCents === 0) return { kind: "free", inquiry: await fulfilFreeInquiry(inquiry, windowDays, trx) };
       return { kind: "created", inquiry };
     });

@@ -53,9 +53,9 @@ export function validateInquiry(raw: Record<string, unknown>): InquiryValidation
 }
 
 // Creating an inquiry (and a payment with the provider) costs a provider call: bounded per address.
-export const inquiryRateLimit = createRateLimit({ limit: 60, windowMs: 10 * 60 * 1000 });
+export const inquiryRateLimit = createRateLimit({ name: "inquiry", limit: 60, windowMs: 10 * 60 * 1000 });
 // With a fee of 0 nothing filters spam, so free inquiries get a much tighter limit.
-export const freeInquiryRateLimit = createRateLimit({ limit: 5, windowMs: 60 * 60 * 1000 });
+export const freeInquiryRateLimit = createRateLimit({ name: "free-inquiry", limit: 5, windowMs: 60 * 60 * 1000 });
 export const TOO_MANY_INQUIRIES_MESSAGE = "Too many inquiries from your address. Please try again later.";
 
 export async function createInquiry(

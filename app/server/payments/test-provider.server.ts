@@ -189,4 +189,4 @@ export function createTestProvider(): TestPaymentProvider {
 }
 
 /** Card attempts per client address, on both the inline form and the checkout page. */
-export const cardAttemptRateLimit = createRateLimit({ limit: 30, windowMs: 10 * 60 * 1000 });
+export const cardAttemptRateLimit = createRateLimit({ name: "card-attempt", limit: 30, windowMs: 10 * 60 * 1000 });
