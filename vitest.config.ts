@@ -1,5 +1,14 @@
 import { defineConfig } from "vitest/config";
 
+const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
+  "backup.test.ts",
+  "faults-db-busy.test.ts",
+  "startup.test.ts",
+  "migrate-to-postgres.test.ts",
+  "postgres-migrations.test.ts",
+  "cluster.test.ts",
+];
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,6 +18,19 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           // One embedded PostgreSQL for the run (tests/support/postgres.ts); each file makes its own database.
+          globalSetup: ["tests/support/postgres-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // The same suite with every app server on PostgreSQL (a database per file), less what is SQLite's
+        // own (the backup command, the busy lock, the SQLite file at start) or already runs on PostgreSQL.
+        test: {
+          name: "integration-postgres",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: SQLITE_ONLY_OR_POSTGRES_ALREADY.map((file) => `tests/integration/${file}`),
+          env: { TEST_DATABASE: "postgres" },
           globalSetup: ["tests/support/postgres-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,

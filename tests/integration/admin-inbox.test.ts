@@ -2,7 +2,7 @@ import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, insertPaidInquiry, payInquiry, TEST_ADMIN } from "../support/admin";
 import { useAppServer } from "../support/vitest-server";
-import { insertDomain, uniqueDomainName } from "../support/data";
+import { insertDomain, insertRows, uniqueDomainName } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
 
 const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
@@ -162,11 +162,13 @@ describe("portfolio CSV", () => {
   });
 
   it("exports 30,000 domains as a stream", async () => {
-    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)");
     const tag = `bulk${Date.now().toString(36)}`;
-    app.db().transaction(() => {
-      for (let i = 0; i < 30_000; i++) insert.run(`${tag}-${i}.com`, "2020-01-01T00:00:00.000Z", "2020-01-01T00:00:00.000Z");
-    })();
+    const at = "2020-01-01T00:00:00.000Z";
+    insertRows(
+      app.db(),
+      "domains",
+      Array.from({ length: 30_000 }, (_, i) => ({ domain_name: `${tag}-${i}.com`, asking_price_cents: 100, tracking_id: "t", owner_email: "", created_at: at, updated_at: at })),
+    );
     const response = await http(app, "/admin/export/domains.csv", { cookie });
     expect(response.headers.get("content-length")).toBeNull();
     expect(response.body.split("\n").filter((line) => line.startsWith(`${tag}-`)).length).toBe(30_000);

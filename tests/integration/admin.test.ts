@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, insertPaidInquiry, TEST_ADMIN } from "../support/admin";
 import { runScript } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
-import { insertDomain, uniqueDomainName } from "../support/data";
+import { insertDomain, insertRows, uniqueDomainName } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
 
 const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
@@ -299,10 +299,12 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     expect(few).toContain(`1 domain matching "${tag.toUpperCase()}"`);
     expect(few).toContain(`buy-${tag}-now.com`);
     const many = `many${Date.now().toString(36)}`;
-    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, ?, 't', '', ?, ?)");
-    app.db().transaction(() => {
-      for (let i = 0; i < 6000; i++) insert.run(`${many}-${i}.com`, i, "2031-01-01T00:00:00.000Z", "2031-01-01T00:00:00.000Z");
-    })();
+    const at = "2031-01-01T00:00:00.000Z";
+    insertRows(
+      app.db(),
+      "domains",
+      Array.from({ length: 6000 }, (_, i) => ({ domain_name: `${many}-${i}.com`, asking_price_cents: i, tracking_id: "t", owner_email: "", created_at: at, updated_at: at })),
+    );
     const manyPage = visibleText((await http(app, `/admin?q=${many}&sort=price-desc&page=2`, { cookie })).body);
     expect(manyPage).toContain(`6,000 domains matching "${many}"`);
     expect(manyPage).toContain("Page 2 of 120");
@@ -334,10 +336,19 @@ describe("admin search: a tracking ID or owner email finds the domain too", () =
     expect(visibleText((await http(app, `/admin?q=${encodeURIComponent(`${tag}@münchen.de`)}`, { cookie })).body)).toContain(idn);
     // Many matches (beyond the id list): the sort index is walked with the same three conditions.
     const many = `mt${Date.now().toString(36)}`;
-    const insert = app.db().prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)");
-    app.db().transaction(() => {
-      for (let i = 0; i < 6000; i++) insert.run(`w${i}-${many.slice(2)}q.com`, i, i % 2 ? `${many}-id` : "t", i % 2 ? "" : `o@${many}.example`, "2031-01-01T00:00:00.000Z", "2031-01-01T00:00:00.000Z");
-    })();
+    const at = "2031-01-01T00:00:00.000Z";
+    insertRows(
+      app.db(),
+      "domains",
+      Array.from({ length: 6000 }, (_, i) => ({
+        domain_name: `w${i}-${many.slice(2)}q.com`,
+        asking_price_cents: i,
+        tracking_id: i % 2 ? `${many}-id` : "t",
+        owner_email: i % 2 ? "" : `o@${many}.example`,
+        created_at: at,
+        updated_at: at,
+      })),
+    );
     const manyPage = visibleText((await http(app, `/admin?q=${many}&sort=price-desc&page=2`, { cookie })).body);
     expect(manyPage).toContain(`6,000 domains matching "${many}"`);
     expect(manyPage).toContain("Page 2 of 120");

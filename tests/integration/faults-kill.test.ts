@@ -123,7 +123,7 @@ it("a server killed with SIGKILL under load loses no paid inquiry and double-cou
     // Paid at the provider, confirm cut off by the kill: the buyer comes back to the payment page.
     const succeeded = db
       .prepare(
-        `SELECT p.inquiry_public_id AS publicId, i.domain_name AS domainName FROM test_payments p JOIN inquiries i ON i.public_id = p.inquiry_public_id
+        `SELECT p.inquiry_public_id AS "publicId", i.domain_name AS "domainName" FROM test_payments p JOIN inquiries i ON i.public_id = p.inquiry_public_id
          WHERE p.status = 'succeeded' AND i.domain_id IN (?, ?, ?, ?)`,
       )
       .all(...domains.map((d) => d.id)) as { publicId: string; domainName: string }[];

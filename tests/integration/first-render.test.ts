@@ -112,10 +112,10 @@ describe("a domain page's first render", () => {
     app
       .db()
       .prepare(
-        `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('inquiry_fee', '27.31', datetime('now'), datetime('now'))
+        `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('inquiry_fee', '27.31', ?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       )
-      .run();
+      .run(new Date().toISOString(), new Date().toISOString());
     const html = (await raw(`/domain/${short(name)}`)).body.toString("utf8");
     expect(html).toContain("$3,100");
     expect(html).not.toContain("$3,000");

@@ -83,9 +83,9 @@ describe("buyer receipt", () => {
   it("the response window setting sets the deadline of inquiries paid after it changed", async () => {
     const db = app.db();
     db.prepare(
-      `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('response_window_days', '3', datetime(), datetime())
+      `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('response_window_days', '3', ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    ).run();
+    ).run(new Date().toISOString(), new Date().toISOString());
     try {
       const inquiry = await payInquiry(app, newDomain(app));
       expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(3 * DAY_MS);

@@ -122,6 +122,16 @@ describe("no-JavaScript payment flow with the test provider", () => {
     expect(inquiriesFor(domain.id)).toHaveLength(0);
   });
 
+  it("drops NUL characters from the form and keeps the rest (PostgreSQL cannot store them)", async () => {
+    const domain = newDomain();
+    const nameOnlyNul = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "\u0000" });
+    expect(nameOnlyNul.status).toBe(400);
+    expect(nameOnlyNul.body).toContain("Please fill in all required fields");
+    const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Ada\u0000 Buyer", message: "Hello\u0000 there" });
+    expect(started.status).toBe(303);
+    expect(inquiriesFor(domain.id)).toMatchObject([{ name: "Ada Buyer", message: "Hello there" }]);
+  });
+
   it("a fee of 0 skips payment and fulfils the inquiry directly", async () => {
     const domain = newDomain("");
     setFeeCents(app.db(), 0);

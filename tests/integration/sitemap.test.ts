@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertRows } from "../support/data";
 import { requestWithHost } from "../support/raw-http";
 import { parseXml, type XmlElement } from "../support/xml";
 
@@ -17,18 +18,10 @@ afterAll(async () => {
 
 /** Inserts `count` domains in one transaction (test setup), named `${tag}-{n}.com` / `.io`. */
 function insertMany(tag: string, count: number): string[] {
-  const names: string[] = [];
-  const insert = app.db().prepare(
-    "INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)",
-  );
+  const names = Array.from({ length: count }, (_, i) => `${tag}-${i}.${i % 2 ? "com" : "io"}`);
   const now = new Date().toISOString();
-  app.db().transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const name = `${tag}-${i}.${i % 2 ? "com" : "io"}`;
-      insert.run(name, now, now);
-      names.push(name);
-    }
-  })();
+  const row = (name: string) => ({ domain_name: name, asking_price_cents: 100, tracking_id: "t", owner_email: "", created_at: now, updated_at: now });
+  insertRows(app.db(), "domains", names.map(row));
   return names;
 }
 

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase } from "./postgres";
+import { openPostgresSync } from "./postgres-sync";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const tsxBin = path.join(projectRoot, "node_modules/.bin/tsx");
@@ -24,7 +25,10 @@ export interface AppServer {
   process: ChildProcess;
   /** Everything the server printed, for assertions on logs and for failure messages. */
   output: () => string;
-  /** A real connection to the server's SQLite file, for test setup and checks (SQLite only). */
+  /**
+   * A real connection to the server's database, for test setup and checks: the SQLite file, or on
+   * PostgreSQL a synchronous stand-in with the same API (tests/support/postgres-sync.ts).
+   */
   db: () => Database.Database;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
@@ -104,7 +108,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     process: child,
     output: () => output,
     db: () => {
-      if (database === "postgres") throw new Error("app.db() is a SQLite handle: this server runs on PostgreSQL (env.DATABASE_URL)");
+      if (!connection && database === "postgres") connection = openPostgresSync(env.DATABASE_URL!);
       if (!connection) {
         connection = new Database(dbPath);
         connection.pragma("busy_timeout = 5000");
@@ -124,16 +128,18 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
 }
 
 /**
- * DATABASE_URL, SESSION_SECRET (required with PostgreSQL) and DATA_DIR for a server on PostgreSQL, kept in
- * its data folder so a restart on the same folder finds the same database and secret.
+ * DATABASE_URL, SESSION_SECRET (required with PostgreSQL) and DATA_DIR for a server on PostgreSQL, kept
+ * per data folder for the test process, so a restart on the same folder finds the same database and
+ * secret (and a folder the server is to make itself stays untouched).
  */
+const postgresSettings = new Map<string, Record<string, string>>();
 async function postgresEnv(dataDir: string): Promise<Record<string, string>> {
-  const file = path.join(dataDir, "postgres.json");
-  if (!existsSync(file)) {
-    const settings = { DATABASE_URL: await createTestDatabase(), SESSION_SECRET: randomBytes(24).toString("hex") };
-    writeFileSync(file, JSON.stringify(settings));
+  let settings = postgresSettings.get(dataDir);
+  if (!settings) {
+    settings = { DATABASE_URL: await createTestDatabase(), SESSION_SECRET: randomBytes(24).toString("hex") };
+    postgresSettings.set(dataDir, settings);
   }
-  return { ...(JSON.parse(readFileSync(file, "utf8")) as Record<string, string>), DATA_DIR: dataDir };
+  return { ...settings, DATA_DIR: dataDir };
 }
 
 export function removeDataDir(server: AppServer): void {

@@ -22,3 +22,21 @@ export function insertDomain(
     .run(domain.name, domain.priceCents, domain.trackingId ?? "tracker", domain.ownerEmail ?? "owner@example.test", timestamp, timestamp);
   return Number(result.lastInsertRowid);
 }
+
+/**
+ * Inserts many rows into one table in one transaction, a few hundred rows a statement (test setup only):
+ * one round trip per statement on PostgreSQL, where a statement per row would take a minute for 6,000.
+ */
+export function insertRows(db: Database.Database, table: string, rows: Record<string, unknown>[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0]!);
+  const tuple = `(${columns.map(() => "?").join(", ")})`;
+  db.transaction(() => {
+    for (let start = 0; start < rows.length; start += 500) {
+      const chunk = rows.slice(start, start + 500);
+      db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => tuple).join(", ")}`).run(
+        chunk.flatMap((row) => columns.map((column) => row[column])),
+      );
+    }
+  })();
+}

@@ -8,6 +8,7 @@ import pg from "pg";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { runMigrations } from "./migrator.server";
+import { StripNulPlugin } from "./strip-nul.server";
 
 export class DatabaseOpenError extends Error {}
 
@@ -88,6 +89,7 @@ export const db = new Kysely<Schema>({
   dialect: sqliteConnection
     ? new SqliteDialect({ database: withStatementCache(sqliteConnection) })
     : new PostgresDialect({ pool: openPostgres(env.DATABASE_URL) }),
+  plugins: sqliteConnection ? [] : [new StripNulPlugin()],
 });
 
 /** Retry-After for a request refused because another writer held the database too long. */

@@ -5,6 +5,7 @@ import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder 
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { db } from "./database.server";
+import { withoutNul } from "./strip-nul.server";
 
 export type Engine = "sqlite" | "postgres";
 export const engine: Engine = env.engine;
@@ -112,7 +113,8 @@ export function compiledOnce<R, P extends readonly unknown[] = []>(
   let compiled: CompiledQuery<R> | undefined;
   return async (parameters, executor = db) => {
     compiled ??= build(db).compile();
-    const { rows } = await executor.executeQuery<R>({ ...compiled, parameters });
+    // A compiled query skips the plugins, so its parameters lose their NULs here (see strip-nul.server.ts).
+    const { rows } = await executor.executeQuery<R>({ ...compiled, parameters: parameters.map(withoutNul) });
     return rows;
   };
 }

@@ -7,6 +7,7 @@ import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
+import { withoutNul } from "../db/strip-nul.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import { env } from "../runtime/env.server";
 
@@ -29,9 +30,12 @@ export type InquiryValidation =
   | { ok: true; input: InquiryInput }
   | { ok: false; message: string; fieldErrors: Partial<Record<InquiryField, string>>; bot: boolean };
 
-/** Validates the form; a filled honeypot field marks a bot. Non-string values count as missing. */
+/**
+ * Validates the form; a filled honeypot field marks a bot. Non-string values count as missing, and NUL
+ * characters are dropped (PostgreSQL cannot store them; see db/strip-nul.server.ts).
+ */
 export function validateInquiry(raw: Record<string, unknown>): InquiryValidation {
-  const text = (key: string) => (typeof raw[key] === "string" ? (raw[key] as string) : "");
+  const text = (key: string) => (typeof raw[key] === "string" ? withoutNul(raw[key]) as string : "");
   if (text(INQUIRY_LIMITS.honeypotField).trim() !== "") {
     return { ok: false, message: REQUIRED_FIELDS_MESSAGE, fieldErrors: {}, bot: true };
   }
