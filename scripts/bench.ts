@@ -445,7 +445,7 @@ async function main() {
 
   log("\n== Server time, one request at a time over loopback (p50 / p95) ==");
   for (const [label, timing] of serverTimes) {
-    log(`${label.padEnd(44)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
+    log(`${label.padEnd(48)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
   }
 
   log("\n== Page weight of /domain/{short} ==");
