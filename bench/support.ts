@@ -145,3 +145,50 @@ export async function sequentialTimings(url: string, count: number, headers: Rec
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status };
 }
+
+export interface Writer {
+  send: (command: string) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** Starts bench/db-writer.ts on the database at `databaseUrl`: another process writing through the app's modules. */
+export function startWriter(cwd: string, env: Record<string, string>): Promise<Writer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/db-writer.ts"], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let errors = "";
+  child.stderr!.on("data", (chunk: Buffer) => (errors += chunk));
+  const waiting: Array<(line: string) => void> = [];
+  let buffered = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk;
+    let newline: number;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      waiting.push(resolve);
+      child.once("exit", (code) => reject(new Error(`bench/db-writer.ts exited with ${code}:\n${errors}`)));
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.stdin!.end();
+    });
+  return next().then(() => ({
+    send: async (command: string) => {
+      const answer = next();
+      child.stdin!.write(`${command}\n`);
+      const line = await answer;
+      if (line !== "ok") throw new Error(`bench/db-writer.ts: ${command}: ${line}`);
+    },
+    stop,
+  }));
+}

@@ -2,7 +2,9 @@
 // run on the same machine, page weights, server times over 100,000 domains, the live-fee fan-out to many
 // subscribers, the "crawl" (every name once, in random order) and Lighthouse. Options: --duration=8
 // --connections=50 --domains=100000 --subscribers=10000 --rounds=3 --crawl=100000 --crawl-connections=10
-// --skip-build --skip-lighthouse --skip-sse. The figures are reported, not asserted.
+// --skip-build --skip-lighthouse --skip-sse --skip-postgres. The figures are reported, not asserted.
+// Unless --skip-postgres, the same names are seeded into an embedded PostgreSQL too, and the domain page
+// (cached and not), the admin pages and the fee fan-out are measured on it in the same run, beside SQLite.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +14,9 @@ import { gzipSync } from "node:zlib";
 import { generatedDomainName } from "../db/seed-many";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
-import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, waitForHttp, type Running } from "../bench/support";
+import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, startWriter, waitForHttp, type Running, type Writer } from "../bench/support";
+import { startPostgresServer, type PostgresServer } from "../tests/support/postgres";
+import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
 const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
@@ -38,6 +42,7 @@ interface Measured {
 }
 
 const running: Running[] = [];
+const cleanups: Array<() => Promise<void>> = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "domains-bench-"));
 const log = (text = "") => console.log(text);
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a");
@@ -88,13 +93,17 @@ async function measure(label: string, url: string, init: Omit<Target, "label" | 
   return (await interleaved([{ label, url, ...init }]))[0]!;
 }
 
+const sqliteUrl = `file:${path.join(dataDir, "app.db")}`;
+// With a PostgreSQL DATABASE_URL every process must share SESSION_SECRET (env.server.ts).
+const SESSION_SECRET = "bench-session-secret-0123456789";
+
 async function startApp(extraEnv: Record<string, string> = {}): Promise<Running> {
   const app = await startProcess(["build/server.js"], {
     cwd: root,
     env: {
       PORT: "0",
       NODE_ENV: "production",
-      DATABASE_URL: `file:${path.join(dataDir, "app.db")}`,
+      DATABASE_URL: sqliteUrl,
       SEED_DEMO: "false",
       LOG_REQUESTS: "false",
       ADMIN_EMAIL: ADMIN.email,
@@ -244,15 +253,24 @@ async function main() {
     log("Building the stock React Router app...");
     build("bench/stock-app");
   }
+  const postgres = flag("skip-postgres") ? null : await startPostgresServer();
+  if (postgres) cleanups.push(postgres.stop);
   log(`Seeding ${fmt(DOMAINS)} domains into ${dataDir}...`);
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `file:${path.join(dataDir, "app.db")}` },
-    stdio: "inherit",
-  });
+  const seed = (databaseUrl: string) =>
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
+      stdio: "inherit",
+    });
+  seed(sqliteUrl);
+  const pgUrl = postgres ? await createBenchDatabase(postgres) : null;
+  if (pgUrl) {
+    log(`Seeding ${fmt(DOMAINS)} domains into an embedded PostgreSQL...`);
+    seed(pgUrl);
+  }
 
   // This process writes too (one domain, later the fee), through the app's own modules.
-  process.env.DATABASE_URL = `file:${path.join(dataDir, "app.db")}`;
+  process.env.DATABASE_URL = sqliteUrl;
   const app = await startApp();
   const short = "velnora";
   const domainPath = `/domain/${short}`;
@@ -285,13 +303,32 @@ async function main() {
 
   // The search timings ask /?q=nova 40 times from one address: lift the per-address search limit.
   const uncachedApp = await startApp({ PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" });
+
+  // The same on PostgreSQL: a cached and an uncached server, and another process (bench/db-writer.ts)
+  // that writes through the app's modules (the short name now, the fee later).
+  let pgApps: { app: Running; uncached: Running; writer: Writer; env: Record<string, string> } | null = null;
+  if (pgUrl) {
+    const env = { DATABASE_URL: pgUrl, SESSION_SECRET };
+    const writer = await startWriter(root, env);
+    cleanups.push(writer.stop);
+    await writer.send(`domain ${short}.com ${short}`);
+    pgApps = { app: await startApp(env), uncached: await startApp({ ...env, PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" }), writer, env };
+    const page = await rawGet(new URL(domainPath, pgApps.app.url).href);
+    if (page.status !== 200) throw new Error(`${domainPath} on PostgreSQL answered ${page.status}`);
+  }
   log("Measuring...");
-  const [ceiling, stock, domain, uncached] = (await interleaved([
+  const [ceiling, stock, domain, uncached, pgDomain, pgUncached] = (await interleaved([
     { label: "bare node:http, same bytes (ceiling)", url: ceilingServer.url },
     { label: "react-router-serve, stock app (baseline)", url: new URL(domainPath, stockServer.url).href },
     { label: `${domainPath}`, url: new URL(domainPath, app.url).href },
     { label: `${domainPath}, page cache off`, url: new URL(domainPath, uncachedApp.url).href },
-  ])) as [Measured, Measured, Measured, Measured];
+    ...(pgApps
+      ? [
+          { label: `${domainPath} [PostgreSQL]`, url: new URL(domainPath, pgApps.app.url).href },
+          { label: `${domainPath}, page cache off [PostgreSQL]`, url: new URL(domainPath, pgApps.uncached.url).href },
+        ]
+      : []),
+  ])) as [Measured, Measured, Measured, Measured, Measured?, Measured?];
   await ceilingServer.stop();
   const names = Array.from({ length: 2000 }, (_, i) => generatedDomainName(Math.floor((i * DOMAINS) / 2000)));
   const shortName = (name: string) => name.replace(/^www\./, "").replace(/\.com$/, "");
@@ -301,6 +338,8 @@ async function main() {
   const browse = await measure("/ (browse, first page)", new URL("/", app.url).href);
   const cookie = await adminCookie(app.url);
   const admin = cookie ? await measure("/admin (signed in, first page)", new URL("/admin", app.url).href, { headers: { Cookie: cookie } }) : null;
+  const pgCookie = pgApps ? await adminCookie(pgApps.app.url) : null;
+  const pgAdmin = pgApps && pgCookie ? await measure("/admin (first page) [PostgreSQL]", new URL("/admin", pgApps.app.url).href, { headers: { Cookie: pgCookie } }) : null;
 
   const serverTimes: Array<[string, { p50: number; p95: number; status: number } | null]> = [
     ["/domain/{short}, page cache off", await sequentialTimings(new URL(domainPath, uncachedApp.url).href, 40)],
@@ -309,6 +348,14 @@ async function main() {
     ["/admin first page", cookie ? await sequentialTimings(new URL("/admin", app.url).href, 40, { Cookie: cookie }) : null],
     ["/admin?q=nova search", cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null],
   ];
+  if (pgApps) {
+    serverTimes.push(
+      ["/domain/{short}, page cache off [PostgreSQL]", await sequentialTimings(new URL(domainPath, pgApps.uncached.url).href, 40)],
+      ["/admin first page [PostgreSQL]", pgCookie ? await sequentialTimings(new URL("/admin", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null],
+      ["/admin?q=nova search [PostgreSQL]", pgCookie ? await sequentialTimings(new URL("/admin?q=nova", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null],
+    );
+    await pgApps.uncached.stop();
+  }
   await uncachedApp.stop();
 
   log(`Crawl: ${fmt(CRAWL)} names once each in random order, ${CRAWL_CONNECTIONS} connections, on a fresh server (page cache on, default size)...`);
@@ -326,6 +373,7 @@ async function main() {
   }
 
   let sse: SseResult | null = null;
+  let pgSse: SseResult | null = null;
   if (!flag("skip-sse")) {
     log(`Opening ${fmt(SUBSCRIBERS)} live-fee subscribers...`);
     // A fresh server process on the same database: its memory before the streams is a clean baseline
@@ -354,11 +402,38 @@ async function main() {
     changes.push({ label: "written by another process (set-fee)", cents: 2_345, run: () => setInquiryFee(2_345) });
     sse = await sseLoad({ url: streamServer.url, count: SUBSCRIBERS, serverPid: streamServer.process.pid, changes });
     await streamServer.stop();
+    if (pgApps) {
+      log(`Opening ${fmt(SUBSCRIBERS)} live-fee subscribers on PostgreSQL...`);
+      const pgStreamServer = await startApp({ ...pgApps.env, FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS), FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)) });
+      const writer = pgApps.writer;
+      const pgChanges: FeeChange[] = [];
+      if (pgCookie) {
+        // The form is posted to the other PostgreSQL server: the subscribers' server learns it from the database.
+        const formServer = pgApps.app.url;
+        pgChanges.push({
+          label: "set by the admin's fee form on another server",
+          cents: 2_468,
+          run: async () => {
+            const response = await fetch(new URL("/admin", formServer), {
+              method: "POST",
+              redirect: "manual",
+              headers: { Cookie: pgCookie, Origin: new URL(formServer).origin, "Content-Type": "application/x-www-form-urlencoded" },
+              body: new URLSearchParams({ intent: "fee", fee: "24.68" }),
+            });
+            if (response.status >= 400) throw new Error(`the fee form answered ${response.status}`);
+          },
+        });
+      }
+      pgChanges.push({ label: "written by another process (as set-fee does)", cents: 2_345, run: () => writer.send("fee 2345") });
+      pgSse = await sseLoad({ url: pgStreamServer.url, count: SUBSCRIBERS, serverPid: pgStreamServer.process.pid, changes: pgChanges });
+      await pgStreamServer.stop();
+    }
   }
   const rss = residentBytes(app.process.pid);
 
   log(`\n== Throughput at ${CONNECTIONS} connections (median of ${ROUNDS} interleaved rounds of ${Math.max(2, Math.round(DURATION / ROUNDS))} s; ratios against the baselines of this run) ==`);
-  printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : [])], ceiling, stock);
+  printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : []), ...[pgDomain, pgUncached, pgAdmin].filter((row) => row != null)], ceiling, stock);
+  if (pgApps) log("[PostgreSQL]: the same seeded names in an embedded PostgreSQL 17 on this machine (fsync off), measured in the same rounds");
   if (!admin) log("/admin: not measured (no admin login form on this build)");
 
   log(`\n== Crawl (crawler headers: gzip/br, Googlebot user agent; ratio against the stock app with the same headers, measured between the parts) ==`);
@@ -370,18 +445,19 @@ async function main() {
 
   log("\n== Server time, one request at a time over loopback (p50 / p95) ==");
   for (const [label, timing] of serverTimes) {
-    log(`${label.padEnd(44)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
+    log(`${label.padEnd(48)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
   }
 
   log("\n== Page weight of /domain/{short} ==");
   log(`HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzipped); JavaScript ${kb(weights.jsGzipBytes)} gzipped in ${weights.jsFiles} files`);
   log(`Repeat visit with If-None-Match: ${revisit ? `${revisit.status}` : "no ETag sent"}`);
 
-  if (sse) {
-    log("\n== Live fee ==");
-    log(`${fmt(sse.connected)} of ${fmt(sse.subscribers)} subscribers connected in ${sse.connectSeconds.toFixed(1)} s; ` +
-      `${sse.bytesPerSubscriber === null ? "memory n/a" : sse.bytesPerSubscriber <= 0 ? "server memory per subscriber not measurable in this run (a garbage collection shrank the process meanwhile)" : `${kb(sse.bytesPerSubscriber)} server memory per subscriber`}`);
-    for (const change of sse.changes) {
+  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+    if (!result) continue;
+    log(`\n== Live fee [${engine}] ==`);
+    log(`${fmt(result.connected)} of ${fmt(result.subscribers)} subscribers connected in ${result.connectSeconds.toFixed(1)} s; ` +
+      `${result.bytesPerSubscriber === null ? "memory n/a" : result.bytesPerSubscriber <= 0 ? "server memory per subscriber not measurable in this run (a garbage collection shrank the process meanwhile)" : `${kb(result.bytesPerSubscriber)} server memory per subscriber`}`);
+    for (const change of result.changes) {
       log(`fee ${change.label}: reached ${fmt(change.reached)} subscribers, ${fmt(change.reachedWithin1s)} within 1 s; slowest ${fmt(change.slowestMs)} ms`);
     }
   }
@@ -406,12 +482,14 @@ async function main() {
   log(`${verdict(crawl.crawl.rps >= 2 * crawl.stock.rps)} crawl >= 2x stock react-router-serve: ${fmt(crawl.crawl.rps / crawl.stock.rps, 1)}x`);
   log(`${verdict(crawl.crawl.p99 < 100)} crawl p99 < 100 ms: ${fmt(crawl.crawl.p99)} ms`);
   log(`info   page cache holds ${fmt(pagesPerMb)} domain pages per MB (${fmt(pagesPerMb * 64)} in the default 64 MB)`);
-  for (const [label, timing] of serverTimes.slice(3)) {
+  if (pgDomain) log(`${verdict(pgDomain.rps >= 10 * stock.rps)} /domain/{short} [PostgreSQL] >= 10x stock react-router-serve: ${fmt(pgDomain.rps / stock.rps, 1)}x`);
+  if (pgUncached) log(`${verdict(pgUncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off [PostgreSQL] >= 2x stock react-router-serve: ${fmt(pgUncached.rps / stock.rps, 1)}x`);
+  for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("/admin"))) {
     log(timing ? `${verdict(timing.p50 < 50)} ${label} < 50 ms server time: ${fmt(timing.p50, 1)} ms` : `n/a    ${label}: no /admin on this build`);
   }
-  if (sse) {
-    for (const change of sse.changes) {
-      log(`${verdict(change.reachedAll && change.slowestMs <= 1000)} ${fmt(SUBSCRIBERS)} subscribers, fee ${change.label} reaches all within 1 s: ${fmt(change.slowestMs)} ms`);
+  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+    for (const change of result?.changes ?? []) {
+      log(`${verdict(change.reachedAll && change.slowestMs <= 1000)} [${engine}] ${fmt(SUBSCRIBERS)} subscribers, fee ${change.label} reaches all within 1 s: ${fmt(change.slowestMs)} ms`);
     }
   }
   log(`${verdict(weights.htmlBytes < 20 * 1024)} domain page HTML < 20 KB: ${kb(weights.htmlBytes)}`);
@@ -421,10 +499,26 @@ async function main() {
   log(`\nServer resident memory at the end: ${rss === null ? "n/a" : `${fmt(rss / 1024 / 1024)} MB`}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
+/** A database of its own on the embedded server, once the server is up. */
+async function createBenchDatabase(server: PostgresServer): Promise<string> {
+  await server.ready;
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    await client.query("CREATE DATABASE bench");
+  } finally {
+    await client.end();
+  }
+  const url = new URL(server.url);
+  url.pathname = "/bench";
+  return url.toString();
+}
+
 try {
   await main();
 } finally {
   for (const server of running) await server.stop();
+  for (const cleanup of cleanups.reverse()) await cleanup();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);
