@@ -201,7 +201,18 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
 
     // Every owner email once: the three processes share the outbox (leases), the killed one included.
     const paid = await reader.all<{ public_id: string }>("SELECT public_id FROM inquiries WHERE id > ? AND status = 'paid'", [inquiriesBefore]);
-    const deliveredTimes = (publicId: string) => smtp.messages.filter((mail) => mail.raw.includes(`Reference: ${publicId}`) && /Subject: New inquiry/.test(mail.raw)).length;
+    // Counted as messages arrive (each read once): rescanning thousands of messages for every inquiry
+    // every 200 ms kept this process, which is also the SMTP server, too busy to accept mail.
+    const ownerMails = new Map<string, number>();
+    let scanned = 0;
+    const deliveredTimes = (publicId: string) => {
+      for (; scanned < smtp.messages.length; scanned++) {
+        const raw = smtp.messages[scanned]!.raw;
+        const reference = /Subject: New inquiry/.test(raw) ? /Reference: (\S+)/.exec(raw)?.[1] : undefined;
+        if (reference) ownerMails.set(reference, (ownerMails.get(reference) ?? 0) + 1);
+      }
+      return ownerMails.get(publicId) ?? 0;
+    };
     const mailDeadline = Date.now() + 30_000;
     while (Date.now() < mailDeadline && paid.some((row) => deliveredTimes(row.public_id) === 0)) await new Promise((resolve) => setTimeout(resolve, 200));
     const ownerEmailsDelivered = paid.filter((row) => deliveredTimes(row.public_id) >= 1).length;

@@ -63,6 +63,8 @@ interface Completed {
   publicId: string;
   /** The amount the buyer was shown (JSON `amount`, or the checkout page's price). */
   seenCents: number;
+  /** When the buyer sent the request that created the inquiry (its fee is read after this). */
+  askedAt: number;
 }
 
 export interface FeeEdit {
@@ -135,12 +137,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     await call(`/domain/${encodeURIComponent(short)}`, { headers, expect: [200] });
     await call(`/payment/${encodeURIComponent(short)}`, { headers, expect: [200] });
     const info = { name: `Load Buyer ${buyer}-${n}`, email: `buyer${buyer}.${n}@load.example`, phone: "+1 555 0100", offer: "$9,000", message: "Load test inquiry." };
+    const askedAt = Date.now();
     const created = JSON.parse((await call("/api/create-payment-intent", { ...json(address, { domain_name: short, customer_info: info }), expect: [200] })).text);
     const confirmed = JSON.parse((await call("/api/test-payments/confirm", { ...json(address, { client_secret: created.client_secret, ...CARD }), expect: [200] })).text);
     if (confirmed.status !== "succeeded") throw new Failure(`card not accepted: ${JSON.stringify(confirmed)}`);
     const done = JSON.parse((await call("/api/confirm-payment", { ...json(address, { payment_intent_id: created.payment_intent_id, domain_name: short }), expect: [200] })).text);
     if (!done.ok) throw new Failure(`confirm refused: ${JSON.stringify(done)}`);
-    completed.push({ publicId: created.inquiry_id, seenCents: created.amount });
+    completed.push({ publicId: created.inquiry_id, seenCents: created.amount, askedAt });
     const page = await call(created.redirect, { headers, expect: [200] });
     if (!page.text.includes("Payment Successful!")) throw new Failure(`no success page for ${created.inquiry_id}`);
   }
@@ -151,6 +154,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const headers = { "X-Forwarded-For": address };
     await call(`/payment/${encodeURIComponent(short)}`, { headers, expect: [200] });
     const fields = { intent: "inquiry", name: `Load Form ${buyer}-${n}`, email: `form${buyer}.${n}@load.example`, phone: "", offer: "", message: "Load test inquiry (no JavaScript)." };
+    const askedAt = Date.now();
     const started = await call(`/payment/${encodeURIComponent(short)}`, { ...form(address, fields), expect: [303] });
     const checkoutPath = pathOf(started.headers.get("location")!);
     const checkout = await call(checkoutPath, { headers, expect: [200] });
@@ -159,7 +163,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const paid = await call(checkoutPath, { ...form(address, CARD), expect: [303] });
     const back = pathOf(paid.headers.get("location")!);
     const publicId = new URL(back, base).searchParams.get("inquiry")!;
-    completed.push({ publicId, seenCents: Math.round(Number(price[1]!.replace(/,/g, "")) * 100) });
+    completed.push({ publicId, seenCents: Math.round(Number(price[1]!.replace(/,/g, "")) * 100), askedAt });
     const page = await call(back, { headers, expect: [200] });
     if (!page.text.includes("Payment Successful!")) throw new Failure(`no success page for ${publicId}`);
   }
@@ -247,7 +251,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const payments = charges.map((p) => p.amount_cents);
     if (payments.length !== 1 || payments[0] !== row.amount_cents) mismatch(`inquiry ${done.publicId}: charged ${payments.join("+")} for ${row.amount_cents}`);
     if (done.seenCents !== row.amount_cents) mismatch(`inquiry ${done.publicId}: buyer saw ${done.seenCents}, stored ${row.amount_cents}`);
-    const allowed = feesInForce(initialFee, feeEdits, Date.parse(row.created_at));
+    const allowed = feesInForce(initialFee, feeEdits, done.askedAt, Date.parse(row.created_at));
     if (!allowed.has(row.amount_cents)) mismatch(`inquiry ${done.publicId}: ${row.amount_cents} at ${row.created_at}, fee then ${[...allowed].join(" or ")}`);
     const ownerEmails = await db.get<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'", [row.id]);
     if (ownerEmails!.n !== 1) mismatch(`inquiry ${done.publicId}: not exactly one owner email`);
@@ -305,16 +309,21 @@ async function currentFee(db: SqlReader): Promise<number> {
 }
 
 /** The fees an inquiry created at `at` may carry: the one in force, or either side of an edit in flight. */
-function feesInForce(initial: number, edits: FeeEdit[], at: number): Set<number> {
+/**
+ * The fees that were in force at some moment between `from` (the buyer's request was sent) and `to` (the
+ * inquiry's created_at, taken after its fee was read): the server read the fee somewhere in between. A
+ * busy process may take a while from reading the fee to stamping created_at, so one instant is not enough.
+ */
+function feesInForce(initial: number, edits: FeeEdit[], from: number, to: number): Set<number> {
   const allowed = new Set<number>();
   let inForce = initial;
   for (const edit of edits) {
     const done = edit.doneAt || Number.POSITIVE_INFINITY;
-    if (done < at) {
+    if (done < from) {
       inForce = edit.cents;
       continue;
     }
-    if (edit.sentAt <= at) allowed.add(edit.cents); // the edit was in flight
+    if (edit.sentAt <= to) allowed.add(edit.cents); // committed, or in flight, while the inquiry was made
   }
   allowed.add(inForce);
   return allowed;

@@ -6,10 +6,10 @@ import path from "node:path";
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
-import type SMTPTransport from "nodemailer/lib/smtp-transport";
+import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
-import { afterCommit, greatest, inTransaction, type Executor } from "../db/dialect.server";
+import { afterCommit, greatest, inTransaction, skipLocked, type Executor } from "../db/dialect.server";
 import type { OutboxTable, Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 
@@ -26,7 +26,8 @@ export interface QueuedEmail {
 type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts">;
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
-const BATCH_SIZE = 20;
+/** Messages one process sends at once, each over its own pooled SMTP connection. */
+const SENDERS = 4;
 const IDLE_POLL_MS = 5_000;
 /** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
 const LEASE_MS = 2 * 60 * 1000;
@@ -81,10 +82,12 @@ function getTransporter(): Transporter {
   transporter ??= env.SMTP_URL
     ? nodemailer.createTransport({
         url: env.SMTP_URL,
+        pool: true,
+        maxConnections: SENDERS,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
-      } satisfies SMTPTransport.Options)
+      } satisfies SMTPPool.Options)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return transporter;
 }
@@ -139,24 +142,25 @@ function isDueAt(at: string) {
     ]);
 }
 
-async function selectDue(at: string): Promise<OutboxRow[]> {
-  return db.selectFrom("outbox").select(OUTBOX_COLUMNS).where(isDueAt(at)).orderBy("next_attempt_at").orderBy("id").limit(BATCH_SIZE).execute();
-}
-
 /**
- * Another process on the same database may be draining too: only the process whose UPDATE changed the
- * row sends it (on PostgreSQL the second UPDATE waits for the first and then finds the lease taken).
- * The lease outlasts a send (SMTP timeouts above); a process that dies mid-send leaves the message to
- * be sent again once its lease expires (at least once, never lost).
+ * Takes up to SENDERS due messages for this process in one statement. Other processes on the same
+ * database drain too: on PostgreSQL rows another claim has locked are skipped (each process gets its own
+ * messages instead of queueing behind the same ones), and the lease keeps them this process's until sent.
+ * The lease outlasts a send (SMTP timeouts above); a process that dies mid-send leaves its messages to
+ * be sent again once the lease expires (at least once, never lost).
  */
-async function claim(id: number, at: Date): Promise<boolean> {
-  const result = await db
+async function claimDue(at: Date): Promise<OutboxRow[]> {
+  const due = isDueAt(at.toISOString());
+  const rows = await db
     .updateTable("outbox")
     .set({ lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
-    .where("id", "=", id)
-    .where(isDueAt(at.toISOString()))
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+    .where("id", "in", (eb) =>
+      skipLocked(eb.selectFrom("outbox").select("id").where(due).orderBy("next_attempt_at").orderBy("id").limit(SENDERS)),
+    )
+    .where(due)
+    .returning(OUTBOX_COLUMNS)
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 async function markSent(row: OutboxRow): Promise<void> {
@@ -222,31 +226,32 @@ export async function listDeadLetters(): Promise<DeadLetter[]> {
 }
 
 /** Sends every due message once; failures are rescheduled with exponential backoff. */
+/** Sends one claimed message and records the outcome: sent, to be tried again later, or given up. */
+async function send(row: OutboxRow): Promise<void> {
+  try {
+    await deliver(row);
+  } catch (error) {
+    const message = (error as Error).message.slice(0, 500);
+    const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
+    const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
+    if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
+    console.error(
+      JSON.stringify({ msg: dead ? "mail undeliverable" : "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }),
+    );
+    return;
+  }
+  await markSent(row);
+}
+
 export async function drainOutbox(): Promise<void> {
   if (draining) return draining;
   const run = async () => {
     for (;;) {
       if (!isDatabaseOpen()) return;
-      const due = await selectDue(nowIso());
-      if (due.length === 0) return;
-      for (const row of due) {
-        if (!(await claim(row.id, now()))) continue;
-        try {
-          await deliver(row);
-        } catch (error) {
-          const message = (error as Error).message.slice(0, 500);
-          const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
-          const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
-          if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
-          console.error(
-            JSON.stringify({ msg: dead ? "mail undeliverable" : "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }),
-          );
-          if (!running) return;
-          continue;
-        }
-        await markSent(row);
-        if (!running) return;
-      }
+      const claimed = await claimDue(now());
+      if (claimed.length === 0) return;
+      await Promise.all(claimed.map(send));
+      if (!running) return;
     }
   };
   // Cleared in a later tick, after the assignment.
