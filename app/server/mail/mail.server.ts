@@ -6,7 +6,7 @@ import path from "node:path";
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import nodemailer from "nodemailer";
 import type { Transporter } from "nodemailer";
-import type SMTPPool from "nodemailer/lib/smtp-pool";
+import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { afterCommit, greatest, inTransaction, skipLocked, type Executor } from "../db/dialect.server";
@@ -26,7 +26,10 @@ export interface QueuedEmail {
 type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts">;
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
-/** Messages one process sends at once, each over its own pooled SMTP connection. */
+/**
+ * Messages one process sends at once, each over its own SMTP connection (closed after the message: a
+ * pool would keep idle connections open to the mail server between bursts).
+ */
 const SENDERS = 4;
 const IDLE_POLL_MS = 5_000;
 /** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
@@ -82,12 +85,10 @@ function getTransporter(): Transporter {
   transporter ??= env.SMTP_URL
     ? nodemailer.createTransport({
         url: env.SMTP_URL,
-        pool: true,
-        maxConnections: SENDERS,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 20_000,
-      } satisfies SMTPPool.Options)
+      } satisfies SMTPTransport.Options)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return transporter;
 }
