@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
   "backup.test.ts",
   "faults-db-busy.test.ts",
+  "fee-change-race.test.ts",
   "startup.test.ts",
   "migrate-to-postgres.test.ts",
   "postgres-migrations.test.ts",
