@@ -152,7 +152,7 @@ function isDueAt(at: string) {
  */
 async function claimDue(at: Date): Promise<OutboxRow[]> {
   const due = isDueAt(at.toISOString());
-  const rows = await db
+  return db
     .updateTable("outbox")
     .set({ lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
     .where("id", "in", (eb) =>
@@ -161,7 +161,6 @@ async function claimDue(at: Date): Promise<OutboxRow[]> {
     .where(due)
     .returning(OUTBOX_COLUMNS)
     .execute();
-  return rows.sort((a, b) => a.id - b.id);
 }
 
 async function markSent(row: OutboxRow): Promise<void> {
@@ -226,7 +225,6 @@ export async function listDeadLetters(): Promise<DeadLetter[]> {
     .execute();
 }
 
-/** Sends every due message once; failures are rescheduled with exponential backoff. */
 /** Sends one claimed message and records the outcome: sent, to be tried again later, or given up. */
 async function send(row: OutboxRow): Promise<void> {
   try {
@@ -244,6 +242,7 @@ async function send(row: OutboxRow): Promise<void> {
   await markSent(row);
 }
 
+/** Sends every due message once, SENDERS at a time; failures are rescheduled with exponential backoff. */
 export async function drainOutbox(): Promise<void> {
   if (draining) return draining;
   const run = async () => {
