@@ -217,6 +217,8 @@ async function main() {
       await app.stopApp();
       // What the page cache held at the end (npm run bench reports pages held per MB from it).
       console.log(JSON.stringify({ msg: "page cache", ...pageCache.stats() }));
+      // Domain pages made from prepared shells against those rendered in full (app/server/http/domain-shell.server.ts).
+      console.log(JSON.stringify({ msg: "page shells", ...directPage.shellStats() }));
       console.log(JSON.stringify({ msg: "stopped" }));
       process.exit(0);
     });

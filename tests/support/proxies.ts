@@ -4,7 +4,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import https from "node:https";
-import net from "node:net";
+import tls from "node:tls";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../bench/support";
@@ -64,10 +64,12 @@ async function waitForListening(port: number, child: ChildProcess, output: () =>
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`proxy exited with ${child.exitCode}:\n${output()}`);
+    // Ready once a TLS handshake completes: caddy takes connections a moment before its certificate is
+    // loaded, and a request then fails with "tlsv1 alert internal error".
     const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => (socket.destroy(), resolve(true)));
-      socket.once("error", () => resolve(false));
+      const socket = tls.connect({ port, host: "127.0.0.1", servername: "localhost", rejectUnauthorized: false });
+      socket.once("secureConnect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => (socket.destroy(), resolve(false)));
     });
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -9,7 +9,9 @@ import { constants as zlib, gzipSync } from "node:zlib";
 import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
 import { acceptsGzip } from "./accept-encoding.server";
 import { publicProtocolOf } from "./client-address.server";
+import { createDomainShells, type RenderedPage } from "./domain-shell.server";
 import { copyResponseHeaders, fetchRequestFrom, refusePlain, routeTree } from "./express.server";
+import { withGivenLoaderResults } from "./page-shell.server";
 
 /**
  * The public pages: the browse page or a lander at /, and /domain/* and /contact/* (no file is ever
@@ -49,14 +51,24 @@ export function publicPagesBuild(build: ServerBuild): ServerBuild {
 }
 
 export function createDirectPageHandler(options: DirectPageOptions) {
-  const handle = createRequestHandler(publicPagesBuild(options.build), "production");
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const build = withGivenLoaderResults(publicPagesBuild(options.build));
+  const handle = createRequestHandler(build, "production");
+  const shells = createDomainShells(build, async (request, context) => {
+    const renderInto: { body?: Buffer } = {};
+    const response = await handle(request, { ...context, renderInto });
+    if (!renderInto.body) return null;
+    return { status: response.status, headers: [...response.headers.entries()], body: renderInto.body };
+  });
+  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       // server.ts has already put the client address (x-real-client-ip) and the scheme on the request.
       const request = fetchRequestFrom(req, res, publicProtocolOf(req));
       if (!request) return refusePlain(res, 400, "Bad request");
+      const context: AppLoadContext = options.getLoadContext(req);
+      const shellPage = req.method === "GET" ? await shells.fromShell(request, req.url ?? "/", context) : null;
+      if (shellPage) return send(req, res, shellPage);
       const renderInto: { body?: Buffer } = {};
-      const response = await handle(request, { ...options.getLoadContext(req), renderInto });
+      const response = await handle(request, { ...context, renderInto });
       if (res.destroyed || res.writableEnded) {
         await response.body?.cancel();
         return;
@@ -64,21 +76,35 @@ export function createDirectPageHandler(options: DirectPageOptions) {
       res.statusCode = response.status;
       if (response.statusText) res.statusMessage = response.statusText;
       copyResponseHeaders(response, res, req.url ?? "/");
-      let body = renderInto.body ?? (response.body ? await readAll(response.body) : null);
+      const body = renderInto.body ?? (response.body ? await readAll(response.body) : null);
       if (res.destroyed || res.writableEnded) return;
-      if (body && isCompressible(res)) {
-        res.setHeader("Vary", "Accept-Encoding");
-        if (body.length >= MIN_COMPRESS_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
-          body = gzipSync(body, { level: zlib.Z_BEST_SPEED });
-          res.setHeader("Content-Encoding", "gzip");
-        }
-      }
-      if (body) res.setHeader("Content-Length", body.length);
-      res.end(req.method === "HEAD" ? undefined : (body ?? undefined));
+      sendBody(req, res, body);
     } catch (error) {
       options.onError(req, res, error);
     }
   };
+  return Object.assign(handler, { shellStats: shells.stats });
+}
+
+/** A page made from a shell: a 200 with the headers its sample render had (no cookie, not private). */
+function send(req: IncomingMessage, res: ServerResponse, page: RenderedPage): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.statusCode = page.status;
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  sendBody(req, res, page.body);
+}
+
+function sendBody(req: IncomingMessage, res: ServerResponse, page: Buffer | null): void {
+  let body = page;
+  if (body && isCompressible(res)) {
+    res.setHeader("Vary", "Accept-Encoding");
+    if (body.length >= MIN_COMPRESS_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
+      body = gzipSync(body, { level: zlib.Z_BEST_SPEED });
+      res.setHeader("Content-Encoding", "gzip");
+    }
+  }
+  if (body) res.setHeader("Content-Length", body.length);
+  res.end(req.method === "HEAD" ? undefined : (body ?? undefined));
 }
 
 function isCompressible(res: ServerResponse): boolean {

@@ -1,0 +1,211 @@
+// First renders of /domain/{name} from prepared shells (page-shell.server.ts). Rendering a domain page
+// is the same React and React Router work for every name; what differs is a handful of strings. So the
+// page's loaders run as usual (fresh fee, price and reply time, the view counted), and when the rest of
+// their data matches a shell already rendered, the page is that shell with this domain's strings put
+// back. A shell is made from two sample domains of the same shape: the first is cut, the second must
+// then come out of the shell byte for byte as React Router renders it, or the shape is always rendered.
+import { domainToASCII } from "node:url";
+import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
+import { displayDomainName, domainPagePath, shortDomainName } from "../../lib/domain-name";
+import { centsToDollarText, formatUsd } from "../../lib/money";
+import { routeTree } from "./express.server";
+import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
+
+const ROOT_ROUTE = "root";
+const DOMAIN_ROUTE = "routes/domain";
+/** Every sample string carries it, so a sample string left in a cut page is found. */
+const MARKER = /zqvx/i;
+/** Shapes kept: the fee, test mode, site name and reply time in force, times the kinds of name. */
+const MAX_SHELLS = 64;
+
+export interface RenderedPage {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+/** A full React Router render of a page (the direct page path's, with given loader results). */
+export type RenderPage = (request: Request, context: AppLoadContext) => Promise<RenderedPage | null>;
+
+interface DomainShell extends Shell {
+  headers: Array<[string, string]>;
+  /** Strings and numbers in the rest of the data: React Router's data stream writes a repeat as a reference. */
+  taken: Set<string | number>;
+}
+
+interface DomainPage {
+  domain: { name: string; askingPriceCents: number };
+  canonicalUrl: string;
+}
+
+export function createDomainShells(build: ServerBuild, render: RenderPage) {
+  const tree = routeTree(build);
+  const rootLoader = build.routes[ROOT_ROUTE]?.module.loader;
+  const domainLoader = build.routes[DOMAIN_ROUTE]?.module.loader;
+  const shells = new Map<string, Promise<DomainShell | null>>();
+  /** Domain pages answered from a shell, and those rendered in full (no shell fit), since start. */
+  const counts = { fromShell: 0, rendered: 0 };
+
+  function shellFor(key: string, rootData: unknown, routeData: Record<string, unknown>, page: DomainPage) {
+    let shell = shells.get(key);
+    if (shell) return shell;
+    shell = prepareShell(render, rootData, routeData, page).catch((error: unknown) => {
+      console.error(JSON.stringify({ msg: "page shell not made", error: String((error as Error)?.message ?? error) }));
+      return null;
+    });
+    if (shells.size >= MAX_SHELLS) shells.delete(shells.keys().next().value!);
+    shells.set(key, shell);
+    return shell;
+  }
+
+  /**
+   * A GET of /domain/{name} with no query: runs the root's and the domain route's loaders, and answers
+   * from a shell when one fits. Otherwise null, with the loaders' results left in
+   * `context.givenLoaderResults`, so the full render that follows does not run them again.
+   */
+  async function fromShell(request: Request, target: string, context: AppLoadContext): Promise<RenderedPage | null> {
+    if (!rootLoader || !domainLoader || target.includes("?") || target.endsWith(".data")) return null;
+    const matches = matchRoutes(tree as never, target) as Array<{ route: { id: string }; params: Record<string, string> }> | null;
+    const leaf = matches?.[matches.length - 1];
+    if (leaf?.route.id !== DOMAIN_ROUTE) return null;
+    const args = { request, params: leaf.params, context };
+    const [root, route] = await Promise.all([settle(() => rootLoader(args as never)), settle(() => domainLoader(args as never))]);
+    context.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
+    if (!("value" in root) || !("value" in route) || !isPlainObject(route.value)) return null;
+    const page = domainPageOf(route.value.page);
+    const html = page ? await fill(page, root.value, route.value, context.cspNonce ?? "") : null;
+    if (page) counts[html === null ? "rendered" : "fromShell"] += 1;
+    return html === null ? null : { status: 200, headers: html.headers, body: Buffer.from(html.text) };
+  }
+
+  async function fill(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>, nonce: string) {
+    const key = shapeKey(page, rootData, routeData);
+    const shell = key === null ? null : await shellFor(key, rootData, routeData, page);
+    if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
+    const text = fillShell(shell, stringsOf(page, nonce));
+    return text === null ? null : { text, headers: shell.headers };
+  }
+
+  return { fromShell, stats: () => ({ ...counts, shapes: shells.size }) };
+}
+
+async function settle(load: () => unknown): Promise<LoaderResult> {
+  try {
+    return { value: await load() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** The page's own part of the data, when it is a listed domain's (a 404 or a redirect has none). */
+function domainPageOf(value: unknown): DomainPage | null {
+  if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
+  const { name, askingPriceCents } = value.domain;
+  if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string") return null;
+  return value as unknown as DomainPage;
+}
+
+/** The strings a domain page shows of its own, each in every form the page writes it. */
+function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
+  const { name, askingPriceCents } = page.domain;
+  const short = shortDomainName(name);
+  return {
+    name,
+    shownName: displayDomainName(name),
+    short,
+    shortPath: encodeURIComponent(short),
+    canonicalUrl: page.canonicalUrl,
+    price: formatUsd(askingPriceCents),
+    priceText: centsToDollarText(askingPriceCents),
+    priceCents: String(askingPriceCents),
+    nonce,
+  };
+}
+
+/**
+ * Which labels of a name are punycode, and its last label: names of one kind write the same forms alike
+ * ("label.com" links as "label", "xn--..." shows decoded), so one sample stands for all of them.
+ */
+function kindOfName(name: string): string {
+  const labels = name.split(".");
+  const last = labels.pop();
+  return [...labels.map((label) => (label.startsWith("xn--") ? "x" : "p")), last].join(".");
+}
+
+function sampleName(kind: string, tag: string): string {
+  const labels = kind.split(".");
+  const last = labels.pop();
+  const sample = labels.map((label, i) => (label === "x" ? domainToASCII(`zqvx${tag}${i}é`) : `zqvx${tag}${i}`));
+  return [...sample, last].join(".");
+}
+
+/** The page's data with its own strings taken out: pages with equal keys differ only in those. */
+function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage, own: DomainPage | null): Record<string, unknown> {
+  return {
+    ...routeData,
+    page: { ...page, domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null }, canonicalUrl: own?.canonicalUrl ?? null },
+  };
+}
+
+/** Null when the data holds anything but plain objects, arrays and JSON values (a key could not tell them apart). */
+function shapeKey(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>): string | null {
+  let plain = true;
+  const key = JSON.stringify([kindOfName(page.domain.name), rootData, withoutOwnStrings(routeData, page, null)], (_name, value: unknown) => {
+    if (value === undefined) return "\u0000undefined";
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && !isPlainObject(value)) plain = false;
+    return value;
+  });
+  return plain ? key : null;
+}
+
+function valuesIn(data: unknown, into = new Set<string | number>()): Set<string | number> {
+  if (typeof data === "string" || typeof data === "number") into.add(data);
+  else if (Array.isArray(data)) for (const item of data) valuesIn(item, into);
+  else if (isPlainObject(data)) {
+    for (const [key, value] of Object.entries(data)) {
+      into.add(key);
+      valuesIn(value, into);
+    }
+  }
+  return into;
+}
+
+interface Sample {
+  page: DomainPage;
+  nonce: string;
+  rendered: RenderedPage | null;
+}
+
+async function renderSample(render: RenderPage, tag: string, priceCents: number, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<Sample> {
+  const name = sampleName(kindOfName(real.domain.name), tag);
+  const origin = `http://zqvx${tag}.test`;
+  const page: DomainPage = { domain: { name, askingPriceCents: priceCents }, canonicalUrl: `${origin}${domainPagePath(name)}` };
+  const nonce = `zqvx${tag}nonce`;
+  const givenLoaderResults = { [ROOT_ROUTE]: { value: rootData }, [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) } };
+  const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), { cspNonce: nonce, givenLoaderResults });
+  return { page, nonce, rendered };
+}
+
+async function prepareShell(render: RenderPage, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<DomainShell | null> {
+  const first = await renderSample(render, "a", 987_654_321, rootData, routeData, real);
+  const second = await renderSample(render, "bb", 1_200_000, rootData, routeData, real);
+  const [a, b] = [first.rendered, second.rendered];
+  if (!a || !b || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie")) return unusable("the sample page is not a plain 200");
+  const cut = cutShell(a.body.toString("utf8"), stringsOf(first.page, first.nonce), MARKER);
+  if (!cut) return unusable("the sample page shows a sample string the shell does not know");
+  const shell: DomainShell = { ...cut, headers: a.headers, taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]) };
+  const filled = fillShell(shell, stringsOf(second.page, second.nonce));
+  if (filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
+    return unusable("a second sample differs from its shell");
+  }
+  return shell;
+}
+
+function unusable(reason: string): null {
+  console.error(JSON.stringify({ msg: "page shell not used", reason }));
+  return null;
+}

@@ -1,0 +1,103 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { insertDomain } from "../support/data";
+
+// First renders of domain pages come from prepared shells (app/server/http/domain-shell.server.ts):
+// each must be the page React Router renders for that domain, byte for byte but the CSP nonce. The
+// full render is reached through express by writing the name's first dot as %2E.
+
+let app: AppServer;
+beforeAll(async () => {
+  app = await startAppServer({ env: { PAGE_CACHE: "false" } });
+});
+afterAll(async () => {
+  if (app) removeDataDir(app);
+});
+
+// A crawler's user agent makes express's streaming render wait for all of the page, as the direct path does.
+const CRAWLER = { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
+
+function get(path: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; html: string }>((resolve, reject) => {
+    http
+      .get(new URL(path, app.url), { headers: CRAWLER }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, html: Buffer.concat(chunks).toString("utf8") }));
+      })
+      .on("error", reject);
+  });
+}
+
+const withoutNonces = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
+const directPath = (name: string) => `/domain/${encodeURIComponent(/^[^.]+\.com$/.test(name) ? name.slice(0, -".com".length) : name)}`;
+const fullRenderPath = (name: string) => `/domain/${name.replace(".", "%2E")}`;
+
+async function expectSamePage(name: string, path = directPath(name)) {
+  const fromShell = await get(path);
+  const rendered = await get(fullRenderPath(name));
+  expect(fromShell.status, name).toBe(200);
+  expect(rendered.status, name).toBe(200);
+  expect(fromShell.headers["content-type"]).toBe(rendered.headers["content-type"]);
+  expect(withoutNonces(fromShell.html), name).toBe(withoutNonces(rendered.html));
+  return fromShell.html;
+}
+
+function setFee(dollars: string) {
+  const now = new Date().toISOString();
+  app
+    .db()
+    .prepare(
+      `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('inquiry_fee', ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    )
+    .run(dollars, now, now);
+}
+
+async function shellStats(): Promise<{ fromShell: number; rendered: number }> {
+  await app.stop();
+  const line = app
+    .output()
+    .split("\n")
+    .find((each) => each.includes('"msg":"page shells"'));
+  return JSON.parse(line ?? "{}") as { fromShell: number; rendered: number };
+}
+
+describe("domain pages from prepared shells", () => {
+  it("is the page React Router renders for every kind of name, price and fee, and the shells are used", async () => {
+    const names: Array<[string, number]> = [
+      ["shelltest.com", 2_450_000],
+      ["shellcents.com", 123_456],
+      ["shelltwo.us.com", 100],
+      ["shellpixel.io", 99_999_999],
+      ["xn--shellmnchen-yhb.de", 1_500_000],
+      ["xn--shellmnchen-yhb.com", 7_500_050],
+      ["xn--80ak6aa92e.xn--p1ai", 30_000],
+      ["q.co", 5_000],
+    ];
+    for (const [name, priceCents] of names) insertDomain(app.db(), { name, priceCents });
+    for (const [name] of names) await expectSamePage(name);
+    // The same shells for a Unicode path and after the fee changes, to free and back.
+    expect(await expectSamePage("xn--shellmnchen-yhb.de", `/domain/${encodeURIComponent("shellmünchen.de")}`)).toContain("shellmünchen.de is for sale");
+    setFee("0");
+    expect(await expectSamePage("shelltest.com")).toContain("Start Inquiry (free)");
+    setFee("27.31");
+    expect(await expectSamePage("shellpixel.io")).toContain("Start Inquiry ($27.31)");
+
+    // Pages no shell may stand in for are rendered in full, and are the same page too: a price equal
+    // to the fee (React Router's data stream writes the repeat as a reference), an emoji name.
+    insertDomain(app.db(), { name: "samefee.com", priceCents: 2_731 });
+    insertDomain(app.db(), { name: "xn--ls8h.com", priceCents: 40_000 });
+    expect(await expectSamePage("samefee.com")).toContain("$27.31");
+    expect(await expectSamePage("xn--ls8h.com")).toContain("💩.com");
+
+    const missing = await get("/domain/nothing-here-at-all");
+    expect(missing.status).toBe(404);
+
+    const stats = await shellStats();
+    expect(app.output()).not.toContain("page shell not");
+    // 11 pages from shells; the two that could not be were rendered (a 404 has no page to count).
+    expect(stats).toMatchObject({ fromShell: 11, rendered: 2 });
+  });
+});

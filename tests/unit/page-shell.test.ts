@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { cutShell, fillShell, isInert } from "../../app/server/http/page-shell.server";
+
+const MARKER = /zqvx/i;
+
+describe("a prepared shell", () => {
+  it("cuts a page at its sample strings, longest first, and fills them back", () => {
+    const samples = { name: "zqvx0.com", short: "zqvx0", url: "http://zqvx.test/domain/zqvx0" };
+    const shell = cutShell('<title>zqvx0.com</title><a href="/pay/zqvx0">x</a><link href="http://zqvx.test/domain/zqvx0">', samples, MARKER);
+    expect(shell?.holes).toEqual(["name", "short", "url"]);
+    expect(fillShell(shell!, { name: "velora.com", short: "velora", url: "https://example.test/domain/velora" })).toBe(
+      '<title>velora.com</title><a href="/pay/velora">x</a><link href="https://example.test/domain/velora">',
+    );
+  });
+
+  it("is refused when the page shows a form of a sample string it was not told of", () => {
+    expect(cutShell("<h1>zqvx0.com</h1><p>ZQVX0.COM</p>", { name: "zqvx0.com" }, MARKER)).toBeNull();
+  });
+
+  it("fills equal samples only with equal strings", () => {
+    const shell = cutShell("<h1>zqvx0.com</h1><p>zqvx0.com</p>", { name: "zqvx0.com", shown: "zqvx0.com" }, MARKER)!;
+    expect(fillShell(shell, { name: "a.de", shown: "a.de" })).toBe("<h1>a.de</h1><p>a.de</p>");
+    expect(fillShell(shell, { name: "xn--mnchen-3ya.de", shown: "münchen.de" })).toBeNull();
+  });
+
+  it("takes no string that HTML, JSON or a script string would write otherwise", () => {
+    const shell = cutShell("<p>zqvx0</p>", { name: "zqvx0" }, MARKER)!;
+    for (const bad of ['a"b', "a<b", "a&b", "a'b", "a\\b", "a\u2028b", "💩", "", "a\nb"]) {
+      expect(isInert(bad), bad).toBe(false);
+      expect(fillShell(shell, { name: bad }), bad).toBeNull();
+    }
+    expect(fillShell(shell, { name: "münchen.de" })).toBe("<p>münchen.de</p>");
+  });
+});
