@@ -1,7 +1,9 @@
-import http from "node:http";
+import { domainPagePath } from "../../app/lib/domain-name";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain } from "../support/data";
+import { request, setFeeCents } from "../support/http";
+import { BOT_USER_AGENT } from "../support/raw-http";
 
 // First renders of domain pages come from prepared shells (app/server/http/domain-shell.server.ts):
 // each must be the page React Router renders for that domain, byte for byte but the CSP nonce. The
@@ -16,43 +18,19 @@ afterAll(async () => {
 });
 
 // A crawler's user agent makes express's streaming render wait for all of the page, as the direct path does.
-const CRAWLER = { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
-
-function get(path: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; html: string }>((resolve, reject) => {
-    http
-      .get(new URL(path, app.url), { headers: CRAWLER }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, html: Buffer.concat(chunks).toString("utf8") }));
-      })
-      .on("error", reject);
-  });
-}
+const get = (path: string) => request(app, path, { headers: { "User-Agent": BOT_USER_AGENT } });
 
 const withoutNonces = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
-const directPath = (name: string) => `/domain/${encodeURIComponent(/^[^.]+\.com$/.test(name) ? name.slice(0, -".com".length) : name)}`;
 const fullRenderPath = (name: string) => `/domain/${name.replace(".", "%2E")}`;
 
-async function expectSamePage(name: string, path = directPath(name)) {
+async function expectSamePage(name: string, path = domainPagePath(name)) {
   const fromShell = await get(path);
   const rendered = await get(fullRenderPath(name));
   expect(fromShell.status, name).toBe(200);
   expect(rendered.status, name).toBe(200);
-  expect(fromShell.headers["content-type"]).toBe(rendered.headers["content-type"]);
-  expect(withoutNonces(fromShell.html), name).toBe(withoutNonces(rendered.html));
-  return fromShell.html;
-}
-
-function setFee(dollars: string) {
-  const now = new Date().toISOString();
-  app
-    .db()
-    .prepare(
-      `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('inquiry_fee', ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    )
-    .run(dollars, now, now);
+  expect(fromShell.headers.get("content-type")).toBe(rendered.headers.get("content-type"));
+  expect(withoutNonces(fromShell.body), name).toBe(withoutNonces(rendered.body));
+  return fromShell.body;
 }
 
 async function shellStats(): Promise<{ fromShell: number; rendered: number }> {
@@ -80,9 +58,9 @@ describe("domain pages from prepared shells", () => {
     for (const [name] of names) await expectSamePage(name);
     // The same shells for a Unicode path and after the fee changes, to free and back.
     expect(await expectSamePage("xn--shellmnchen-yhb.de", `/domain/${encodeURIComponent("shellmünchen.de")}`)).toContain("shellmünchen.de is for sale");
-    setFee("0");
+    setFeeCents(app.db(), 0);
     expect(await expectSamePage("shelltest.com")).toContain("Start Inquiry (free)");
-    setFee("27.31");
+    setFeeCents(app.db(), 2731);
     expect(await expectSamePage("shellpixel.io")).toContain("Start Inquiry ($27.31)");
 
     // Pages no shell may stand in for are rendered in full, and are the same page too: a price equal

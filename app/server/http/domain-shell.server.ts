@@ -64,7 +64,7 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
    * `context.givenLoaderResults`, so the full render that follows does not run them again.
    */
   async function fromShell(request: Request, target: string, context: AppLoadContext): Promise<RenderedPage | null> {
-    if (!rootLoader || !domainLoader || target.includes("?") || target.endsWith(".data")) return null;
+    if (!rootLoader || !domainLoader || !target.startsWith("/domain/") || target.includes("?") || target.endsWith(".data")) return null;
     const matches = matchRoutes(tree as never, target) as Array<{ route: { id: string }; params: Record<string, string> }> | null;
     const leaf = matches?.[matches.length - 1];
     if (leaf?.route.id !== DOMAIN_ROUTE) return null;
@@ -192,14 +192,15 @@ async function renderSample(render: RenderPage, tag: string, priceCents: number,
 
 async function prepareShell(render: RenderPage, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<DomainShell | null> {
   const first = await renderSample(render, "a", 987_654_321, rootData, routeData, real);
-  const second = await renderSample(render, "bb", 1_200_000, rootData, routeData, real);
-  const [a, b] = [first.rendered, second.rendered];
-  if (!a || !b || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie")) return unusable("the sample page is not a plain 200");
+  const a = first.rendered;
+  if (!a || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie")) return unusable("the sample page is not a plain 200");
   const cut = cutShell(a.body.toString("utf8"), stringsOf(first.page, first.nonce), MARKER);
   if (!cut) return unusable("the sample page shows a sample string the shell does not know");
   const shell: DomainShell = { ...cut, headers: a.headers, taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]) };
+  const second = await renderSample(render, "bb", 1_200_000, rootData, routeData, real);
+  const b = second.rendered;
   const filled = fillShell(shell, stringsOf(second.page, second.nonce));
-  if (filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
+  if (!b || filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
     return unusable("a second sample differs from its shell");
   }
   return shell;
