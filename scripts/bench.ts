@@ -2,16 +2,18 @@
 // run on the same machine, page weights, server times over 100,000 domains, the live-fee fan-out to many
 // subscribers, the "crawl" (every name once, in random order) and Lighthouse. Options: --duration=8
 // --connections=50 --domains=100000 --subscribers=10000 --rounds=3 --crawl=100000 --crawl-connections=10
-// --skip-build --skip-lighthouse --skip-sse --skip-postgres. The figures are reported, not asserted.
+// --skip-build --skip-lighthouse --skip-sse --skip-postgres. The figures are reported, not asserted;
+// --write-docs also puts them into the one table of docs/performance.md (bench/docs-figures.ts).
 // Unless --skip-postgres, the same names are seeded into an embedded PostgreSQL too, and the domain page
 // (cached and not), the admin pages and the fee fan-out are measured on it in the same run, beside SQLite.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { generatedDomainName } from "../db/seed-many";
+import { replaceFiguresBlock, writeFiguresToDoc, type Figure } from "../bench/docs-figures";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
 import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, startWriter, waitForHttp, type Running, type Writer } from "../bench/support";
@@ -19,6 +21,7 @@ import { startPostgresServer, type PostgresServer } from "../tests/support/postg
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
+const PERFORMANCE_DOC = path.join(root, "docs/performance.md");
 const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const DURATION = option("duration", 8);
@@ -242,7 +245,13 @@ const verdict = (ok: boolean) => (ok ? "MET " : "MISSED");
 
 async function main() {
   const started = Date.now();
-  log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0]!.toFixed(1)}`);
+  // A doc without its markers is found now, not after the whole run.
+  if (flag("write-docs")) replaceFiguresBlock(readFileSync(PERFORMANCE_DOC, "utf8"), "");
+  const loadAtStart = os.loadavg()[0]!.toFixed(1);
+  log(
+    `Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; ` +
+      `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${loadAtStart}`,
+  );
   const build = (...args: string[]) => execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], { cwd: root, stdio: "ignore" });
   // --skip-build skips a build only when it exists (a clean checkout has neither).
   if (!flag("skip-build") || !existsSync(path.join(root, "build/server/index.js"))) {
@@ -497,6 +506,111 @@ async function main() {
   if (lighthouse.ok) log(`${verdict(Object.values(lighthouse.scores).every((score) => score >= 95))} Lighthouse >= 95 in each category`);
   else log(`n/a    Lighthouse: ${lighthouse.reason}`);
   log(`\nServer resident memory at the end: ${rss === null ? "n/a" : `${fmt(rss / 1024 / 1024)} MB`}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
+
+  if (!flag("write-docs")) return;
+  const times = new Map(serverTimes);
+  const p50Of = (label: string) => (times.get(label) ? `${fmt(times.get(label)!.p50, 1)} ms` : "n/a");
+  const times50 = (label: string) => times.get(label)?.p50 ?? Infinity;
+  const ratio = (row: Measured, base = stock) => `${fmt(row.rps / base.rps, 1)}x stock`;
+  const throughput = (row: Measured) =>
+    `${fmt(row.rps)} req/s, ${ratio(row)}; p50 ${fmt(row.p50)} ms, p99 ${fmt(row.p99)} ms`;
+  const pg = " [PostgreSQL]";
+  const figures: Figure[] = [
+    { measurement: "bare `node:http`, the same bytes (ceiling)", figure: `${fmt(ceiling.rps)} req/s` },
+    { measurement: "stock `react-router-serve` app (baseline)", figure: `${fmt(stock.rps)} req/s` },
+    {
+      measurement: "`/domain/{short}`, cached",
+      figure: `${throughput(domain)}; ${fmt((domain.rps / ceiling.rps) * 100)}% of the ceiling`,
+      target: ">= 10x stock, >= 25% of the ceiling, p99 < 20 ms",
+      met: domain.rps >= 10 * stock.rps && domain.rps >= 0.25 * ceiling.rps && domain.p99 < 20,
+    },
+    {
+      measurement: "`/domain/{short}`, page cache off",
+      figure: `${throughput(uncached)}; server time p50 ${p50Of("/domain/{short}, page cache off")}`,
+      target: ">= 2x stock, server time p50 < 1.5 ms",
+      met: uncached.rps >= 2 * stock.rps && times50("/domain/{short}, page cache off") < 1.5,
+    },
+  ];
+  if (pgDomain) {
+    const met = pgDomain.rps >= 10 * stock.rps;
+    const measurement = "`/domain/{short}`, cached, PostgreSQL";
+    figures.push({ measurement, figure: throughput(pgDomain), target: ">= 10x stock", met });
+  }
+  if (pgUncached) {
+    figures.push({
+      measurement: "`/domain/{short}`, page cache off, PostgreSQL",
+      figure: `${throughput(pgUncached)}; server time p50 ${p50Of(`/domain/{short}, page cache off${pg}`)}`,
+      target: ">= 2x stock",
+      met: pgUncached.rps >= 2 * stock.rps,
+    });
+  }
+  figures.push(
+    { measurement: "`/domain/*`, 2,000 names at random", figure: throughput(spread) },
+    { measurement: "`/` browse, first page", figure: throughput(browse) },
+    { measurement: "`/` browse, uncached, server time", figure: `p50 ${p50Of("/ browse, page cache off")}` },
+    { measurement: "`/?q=nova` search, server time", figure: `p50 ${p50Of("/?q=nova search, page cache off")}` },
+    {
+      measurement: `crawl: ${fmt(Math.min(CRAWL, DOMAINS))} names once each, crawler headers`,
+      figure: `${fmt(crawl.crawl.rps)} req/s, ${ratio(crawl.crawl, crawl.stock)}; p99 ${fmt(crawl.crawl.p99)} ms`,
+      target: ">= 2x stock, p99 < 100 ms",
+      met: crawl.crawl.rps >= 2 * crawl.stock.rps && crawl.crawl.p99 < 100,
+    },
+    { measurement: "page cache after the crawl", figure: `${fmt(pagesPerMb)} domain pages per MB` },
+  );
+  for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("/admin"))) {
+    const page = label.includes("search") ? "`/admin?q=nova` search" : "`/admin` first page";
+    figures.push({
+      measurement: `${page}, server time${label.endsWith(pg) ? ", PostgreSQL" : ""}`,
+      figure: timing ? `p50 ${fmt(timing.p50, 1)} ms, p95 ${fmt(timing.p95, 1)} ms` : "not measured",
+      target: "p50 < 50 ms",
+      met: timing ? timing.p50 < 50 : false,
+    });
+  }
+  figures.push(
+    {
+      measurement: "domain page weight",
+      figure: `HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzip), JS ${kb(weights.jsGzipBytes)} gzip`,
+      target: "HTML < 20 KB, JavaScript < 120 KB",
+      met: weights.htmlBytes < 20 * 1024 && weights.jsGzipBytes < 120 * 1024,
+    },
+    {
+      measurement: "repeat visit",
+      figure: `${revisit?.status ?? "no ETag"}`,
+      target: "304",
+      met: revisit?.status === 304,
+    },
+  );
+  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+    if (!result) continue;
+    const bytes = result.bytesPerSubscriber;
+    const each = bytes && bytes > 0 ? `; ${kb(bytes)} of server memory each` : "";
+    const reached = result.changes.map((change) => `fee ${change.label}: all reached in ${fmt(change.slowestMs)} ms`);
+    figures.push({
+      measurement: `live fee, ${fmt(result.subscribers)} subscribers, ${engine}`,
+      figure: reached.join("; ") + each,
+      target: "all within 1 s",
+      met: result.changes.every((change) => change.reachedAll && change.slowestMs <= 1000),
+    });
+  }
+  if (lighthouse.ok) {
+    figures.push({
+      measurement: "Lighthouse, domain page, mobile",
+      figure: Object.entries(lighthouse.scores).map(([id, score]) => `${id} ${score}`).join(", "),
+      target: ">= 95 in each category",
+      met: Object.values(lighthouse.scores).every((score) => score >= 95),
+    });
+  }
+  const startedAt = new Date(started).toISOString();
+  const options = process.argv.slice(2);
+  writeFiguresToDoc(PERFORMANCE_DOC, {
+    date: `${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC`,
+    command: ["npm run bench", ...(options.length > 0 ? ["--", ...options] : [])].join(" "),
+    machine:
+      `${fmt(DOMAINS)} domains, ${CONNECTIONS} connections, ${ROUNDS} rounds; ` +
+      `Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart} at the start`,
+    figures,
+  });
+  log("docs/performance.md: figures table rewritten");
 }
 
 /** A database of its own on the embedded server, once the server is up. */
