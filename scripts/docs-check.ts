@@ -4,9 +4,12 @@
 // - every file a command runs (`node x`, `tsx x`, `npx vitest run x`...) and every repository path in
 //   code (`app/...`, `scripts/...`) or in a relative link exists;
 // - README.md's configuration table names every variable app/server/runtime/env.server.ts reads and
-//   no other, and a default shown in .env.example is the table's default.
+//   no other, and a default shown in .env.example is the table's default;
+// - every environment variable named in code (`LOAD_SECONDS`, `PAGE_CACHE=false`) is one env.server.ts
+//   reads or one some file reads from process.env;
+// - README.md still gives the two commands: `npm install && npm start` and `npm test`.
 // Cheap (no build, nothing started): part of `npm test`. Exits 1 and lists the problems.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -224,6 +227,41 @@ function checkConfigTable(root: string, markdown: string, problems: DocProblem[]
   }
 }
 
+/** Folders and files whose `process.env.NAME` reads make NAME a variable a doc may name. */
+const SOURCES = ["app", "bench", "db", "scripts", "tests/support", "server.ts", "server-env.ts"];
+
+/** Names read as process.env.NAME (or process.env["NAME"]) anywhere in the sources. */
+function variablesReadBySources(root: string): Set<string> {
+  const names = new Set<string>();
+  const visit = (relative: string) => {
+    const full = path.join(root, relative);
+    if (!existsSync(full)) return;
+    if (statSync(full).isDirectory()) {
+      for (const name of readdirSync(full)) {
+        if (name !== "node_modules" && name !== "build") visit(path.join(relative, name));
+      }
+      return;
+    }
+    if (!/\.(?:ts|tsx|mjs|js)$/.test(relative)) return;
+    const source = readFileSync(full, "utf8");
+    for (const match of source.matchAll(/process\.env(?:\.|\[")([A-Z][A-Z0-9_]*)/g)) names.add(match[1]!);
+  };
+  SOURCES.forEach(visit);
+  return names;
+}
+
+/** A name in code that looks like an environment variable: capitals with an underscore (`PAGE_CACHE`). */
+const VARIABLE_NAME = /(?<![\w-])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?![\w-])/g;
+
+/** README.md must keep saying the two commands. */
+function checkTwoCommands(code: CodeLine[], problems: DocProblem[]): void {
+  for (const command of ["npm install && npm start", "npm test"]) {
+    const found = code.some(({ text, block }) => block && text.replace(/\s+#.*$/, "").trim() === command);
+    const message = `the two commands: no code block line \`${command}\``;
+    if (!found) problems.push({ file: "README.md", line: 1, message });
+  }
+}
+
 /** Every problem in the project's docs at `root` (empty: all good). */
 export function checkDocs(root: string): DocProblem[] {
   const packageJson = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as {
@@ -231,6 +269,10 @@ export function checkDocs(root: string): DocProblem[] {
   };
   const project: Project = { root, scripts: packageJson.scripts ?? {} };
   const problems: DocProblem[] = [];
+  const variables = new Set([
+    ...envVariables(readFileSync(path.join(root, ENV_MODULE), "utf8")),
+    ...variablesReadBySources(root),
+  ]);
   for (const file of docFiles(root)) {
     const markdown = readFileSync(path.join(root, file), "utf8");
     const { code, prose } = codeOf(markdown);
@@ -241,9 +283,15 @@ export function checkDocs(root: string): DocProblem[] {
         for (const words of commandsOf(text)) checkCommand(project, words, report);
       }
       checkPaths(project, text, report);
+      for (const match of text.matchAll(VARIABLE_NAME)) {
+        if (!variables.has(match[1]!)) report(`${match[1]}: no such environment variable (not read by the code)`);
+      }
     }
     checkLinks(project, file, prose, problems);
-    if (file === "README.md") checkConfigTable(root, markdown, problems);
+    if (file === "README.md") {
+      checkTwoCommands(code, problems);
+      checkConfigTable(root, markdown, problems);
+    }
   }
   return problems;
 }

@@ -45,6 +45,7 @@ npx vitest run tests/unit/*.test.ts
 \`\`\`
 
 Back to the [README](../README.md#example). \`deploy/Caddyfile\` is the proxy's.
+\`BENCH_SECONDS=2 npm run bench\` is quicker; \`PAGE_CACHE=false\` renders every page.
 `;
 
 /** A small project on disk: package.json, env.server.ts, .env.example, the docs and the files they name. */
@@ -62,7 +63,9 @@ function project(docs: Record<string, string>): string {
     }),
     "app/server/runtime/env.server.ts": ENV_MODULE,
     ".env.example": "PORT=3000\nPAGE_CACHE=true\n# SMTP_URL=smtp://mail.example.com\n",
-    "scripts/bench.ts": 'const flag = (name: string) => process.argv.includes(`--${name}`);\nflag("skip-build");\n',
+    "scripts/bench.ts":
+      'const flag = (name: string) => process.argv.includes(`--${name}`);\nflag("skip-build");\n' +
+      "const seconds = Number(process.env.BENCH_SECONDS ?? 8);\n",
     "tests/unit/a.test.ts": "",
     "deploy/Caddyfile": "",
     ...docs,
@@ -91,9 +94,11 @@ describe("npm run docs:check", () => {
       .replace("tests/unit/*.test.ts", "tests/e2e/*.spec.ts")
       .replace("../README.md", "../READ_ME.md")
       .replace("deploy/Caddyfile", "deploy/Caddyfile.example")
-      .replace("sudo npm run build", "sudo npm deploy");
+      .replace("sudo npm run build", "sudo npm deploy")
+      .replace("BENCH_SECONDS=2", "BENCH_SECS=2");
     expect(messages(project({ "README.md": brokenReadme, "docs/deployment.md": brokenDeployment }))).toEqual([
       'README.md:6: `npm run deploy`: package.json has no script "deploy"',
+      "README.md:13: MAIL_URL: no such environment variable (not read by the code)",
       "README.md:16: `npm run bench -- --skip-buidl`: scripts/bench.ts knows no option --skip-buidl",
       'README.md:12: configuration table: PAGE_CACHE defaults to "true" in .env.example, the table says "false"',
       "README.md:13: configuration table: MAIL_URL is not read by app/server/runtime/env.server.ts",
@@ -103,7 +108,17 @@ describe("npm run docs:check", () => {
       "docs/deployment.md:5: scripts/serve.mjs: no such file or folder",
       "docs/deployment.md:7: tests/e2e/*.spec.ts: no such file or folder",
       "docs/deployment.md:10: deploy/Caddyfile.example: no such file or folder",
+      "docs/deployment.md:11: BENCH_SECS: no such environment variable (not read by the code)",
       "docs/deployment.md:10: link to ../READ_ME.md#example: no such file",
+    ]);
+  });
+
+  it("reports a README that no longer gives the two commands", () => {
+    const readme = GOOD_README.replace("npm install && npm start", "npm ci && npm start")
+      .replace("npm test\n", "npm run build\n");
+    expect(messages(project({ "README.md": readme, "docs/deployment.md": GOOD_DEPLOYMENT }))).toEqual([
+      "README.md:1: the two commands: no code block line `npm install && npm start`",
+      "README.md:1: the two commands: no code block line `npm test`",
     ]);
   });
 
