@@ -606,7 +606,7 @@ async function main() {
     date: `${startedAt.slice(0, 10)} ${startedAt.slice(11, 16)} UTC`,
     command: ["npm run bench", ...(options.length > 0 ? ["--", ...options] : [])].join(" "),
     machine:
-      `${fmt(DOMAINS)} domains, ${CONNECTIONS} connections, ${ROUNDS} rounds; ` +
+      `${fmt(DOMAINS)} domains, ${CONNECTIONS} connections, ${ROUNDS} round${ROUNDS === 1 ? "" : "s"}; ` +
       `Node ${process.version}, ${os.cpus().length} CPUs, load average ${loadAtStart} at the start`,
     figures,
   });
