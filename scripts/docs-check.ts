@@ -2,7 +2,7 @@
 // - every `npm run <script>` (in code blocks and inline code) is a script of package.json, and each
 //   `--option` after it is named in the script's file;
 // - every file a command runs (`node x`, `tsx x`, `npx vitest run x`...) and every repository path in
-//   code (`app/...`, `scripts/...`) or in a relative link exists;
+//   code (`app/...`, `scripts/...`) or in a relative link exists, and a link's #anchor is a heading;
 // - README.md's configuration table names every variable app/server/runtime/env.server.ts reads and
 //   no other, and a default shown in .env.example is the table's default;
 // - every environment variable named in code (`LOAD_SECONDS`, `PAGE_CACHE=false`) is one env.server.ts
@@ -166,14 +166,39 @@ function checkPaths(project: Project, text: string, report: (message: string) =>
 /** Relative links of a doc ([text](docs/x.md), [text](../server.ts#anchor)) must point at something. */
 type Prose = Array<{ line: number; text: string }>;
 
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as dashes. */
+export function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const text of markdown.split("\n")) {
+    if (FENCE.test(text.trim())) fenced = !fenced;
+    const heading = fenced ? null : /^#{1,6}\s+(.*)$/.exec(text);
+    if (heading) anchors.add(headingAnchor(heading[1]!));
+  }
+  return anchors;
+}
+
+/** Links of a doc to files ([text](docs/x.md)) and to headings ([text](x.md#a-heading), [text](#here)). */
 function checkLinks(project: Project, file: string, prose: Prose, problems: DocProblem[]): void {
   for (const { line, text } of prose) {
     for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      const target = match[1]!.split("#")[0]!;
-      if (!target || /^[a-z]+:/i.test(target)) continue;
-      const resolved = path.relative(project.root, path.resolve(project.root, path.dirname(file), target));
-      if (!existsSync(path.join(project.root, resolved))) {
+      const [target = "", anchor] = match[1]!.split("#");
+      if (/^[a-z]+:/i.test(target)) continue;
+      const resolved = target ? path.resolve(project.root, path.dirname(file), target) : path.join(project.root, file);
+      if (!existsSync(resolved)) {
         problems.push({ file, line, message: `link to ${match[1]}: no such file` });
+        continue;
+      }
+      if (anchor && resolved.endsWith(".md") && !anchorsOf(readFileSync(resolved, "utf8")).has(anchor)) {
+        problems.push({ file, line, message: `link to ${match[1]}: no heading with that anchor` });
       }
     }
   }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkDocs, envVariables } from "../../scripts/docs-check";
+import { checkDocs, envVariables, headingAnchor } from "../../scripts/docs-check";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const folders: string[] = [];
@@ -46,6 +46,7 @@ npx vitest run tests/unit/*.test.ts
 
 Back to the [README](../README.md#example). \`deploy/Caddyfile\` is the proxy's.
 \`BENCH_SECONDS=2 npm run bench\` is quicker; \`PAGE_CACHE=false\` renders every page.
+Up to [Deployment](#deployment).
 `;
 
 /** A small project on disk: package.json, env.server.ts, .env.example, the docs and the files they name. */
@@ -95,7 +96,8 @@ describe("npm run docs:check", () => {
       .replace("../README.md", "../READ_ME.md")
       .replace("deploy/Caddyfile", "deploy/Caddyfile.example")
       .replace("sudo npm run build", "sudo npm deploy")
-      .replace("BENCH_SECONDS=2", "BENCH_SECS=2");
+      .replace("BENCH_SECONDS=2", "BENCH_SECS=2")
+      .replace("(#deployment)", "(#deploy)");
     expect(messages(project({ "README.md": brokenReadme, "docs/deployment.md": brokenDeployment }))).toEqual([
       'README.md:6: `npm run deploy`: package.json has no script "deploy"',
       "README.md:13: MAIL_URL: no such environment variable (not read by the code)",
@@ -110,7 +112,17 @@ describe("npm run docs:check", () => {
       "docs/deployment.md:10: deploy/Caddyfile.example: no such file or folder",
       "docs/deployment.md:11: BENCH_SECS: no such environment variable (not read by the code)",
       "docs/deployment.md:10: link to ../READ_ME.md#example: no such file",
+      "docs/deployment.md:12: link to #deploy: no heading with that anchor",
     ]);
+  });
+
+  it.each([
+    ["Why TRUST_PROXY=loopback", "why-trust_proxyloopback"],
+    ["1. The app", "1-the-app"],
+    ["Landers: your domains' own pages", "landers-your-domains-own-pages"],
+    ["Direct pages and prepared shells", "direct-pages-and-prepared-shells"],
+  ])("links to the heading %s by GitHub's anchor %s", (heading, anchor) => {
+    expect(headingAnchor(heading)).toBe(anchor);
   });
 
   it("reports a README that no longer gives the two commands", () => {
