@@ -9,10 +9,10 @@ import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const domain = await findDomainByParam(params.domainName);
   if (!domain) return data({ siteName: env.SITE_NAME, page: null }, { status: 404 });
-  return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request) };
+  return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request, context) };
 }
 
 export default function DomainPage({ loaderData }: Route.ComponentProps) {

@@ -83,7 +83,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
       reject(new Error(`server did not start:\n${output}`));
     }, options.timeoutMs ?? 60_000);
     const onData = () => {
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
+      const match = /"url":"([^"]+)"[^\n]*"msg":"listening"/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!.replace("localhost", "127.0.0.1"));

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, isPrivatePath, securityHeaders } from "../../app/server/http/security.server";
-import { loggablePath, requestLogLine } from "../../app/server/http/request-log.server";
+import pino from "pino";
+import { logRequest, loggablePath } from "../../app/server/http/request-log.server";
+import { logOptions } from "../../app/server/runtime/log.server";
 
 describe("security headers", () => {
   it("treats /admin and /payment sections, in any case or escape, as private; look-alikes are not", () => {
@@ -36,7 +38,10 @@ describe("request log lines", () => {
   });
 
   it("is one line of JSON even for hostile paths", () => {
-    const line = requestLogLine({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false });
+    let written = "";
+    const logger = pino(logOptions, { write: (chunk: string) => void (written += chunk) });
+    logRequest({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false }, logger);
+    const line = written.trimEnd();
     expect(line.split("\n")).toHaveLength(1);
     expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
   });

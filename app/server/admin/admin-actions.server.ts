@@ -40,10 +40,11 @@ function parseId(form: FormData): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-export async function handleAdminAction(request: Request) {
+/** `clientAddress`: clientIp(context), what sign-in limits count by. */
+export async function handleAdminAction(request: Request, clientAddress: string) {
   const form = await request.formData();
   const intent = text(form, "intent");
-  if (intent === "login") return login(request, form);
+  if (intent === "login") return login(request, form, clientAddress);
   const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
@@ -65,9 +66,9 @@ export async function handleAdminAction(request: Request) {
   }
 }
 
-async function login(request: Request, form: FormData) {
+async function login(request: Request, form: FormData, clientAddress: string) {
   try {
-    const { user, deviceCookie } = await authenticateAdmin(request, form);
+    const { user, deviceCookie } = await authenticateAdmin(request, form, clientAddress);
     const headers = new Headers();
     headers.append("Set-Cookie", await createUserSession(user.id));
     headers.append("Set-Cookie", deviceCookie);

@@ -4,7 +4,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { isDatabaseOpen } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
-import type { CachedRequest } from "../http/page-cache.server";
+import type { CachedRequest } from "../http/request-context.server";
 
 // Page views are counted in memory and written in one transaction every few seconds, so a view
 // costs no database write on the request path. Nothing about the visitor is kept: only a daily count.
