@@ -1,5 +1,5 @@
 // The one logger: JSON lines on stdout (pino), each with time, level and msg, at LOG_LEVEL and above
-// (default info). Development (NODE_ENV=development) prints them through pino-pretty instead. Request
+// (default info). Development at a terminal (NODE_ENV=development, a TTY) prints them through pino-pretty. Request
 // log lines (LOG_REQUESTS) go through an asynchronous destination: a busy server does not wait for them.
 import { createRequire } from "node:module";
 import pino, { type Logger } from "pino";
@@ -7,7 +7,8 @@ import pino, { type Logger } from "pino";
 export type { Logger };
 
 const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
-const development = process.env.NODE_ENV === "development";
+// Pretty lines for a developer at a terminal; JSON when the output goes to a file or another program.
+const development = process.env.NODE_ENV === "development" && process.stdout.isTTY === true;
 
 /** LOG_LEVEL, or info when it is unset or not a level (env.server.ts reports a bad value). */
 export function logLevel(value = process.env.LOG_LEVEL): string {
