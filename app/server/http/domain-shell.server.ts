@@ -6,6 +6,7 @@
 // then come out of the shell byte for byte as React Router renders it, or the shape is always rendered.
 import { domainToASCII } from "node:url";
 import { matchRoutes, type ServerBuild } from "react-router";
+import type { DomainRouteData } from "../../routes/domain";
 import { displayDomainName, domainPagePath, shortDomainName } from "../../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import { routeTree } from "./express.server";
@@ -13,6 +14,7 @@ import { log } from "../runtime/log.server";
 import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
 import { requestValuesFor, routerContextFor, type RequestValues } from "./request-context.server";
 
+// Route ids in the build (app/routes.ts): the root and app/routes/domain.tsx.
 const ROOT_ROUTE = "root";
 const DOMAIN_ROUTE = "routes/domain";
 /** Every sample string carries it, so a sample string left in a cut page is found. */
@@ -35,9 +37,46 @@ interface DomainShell extends Shell {
   taken: Set<string | number>;
 }
 
-interface DomainPage {
-  domain: { name: string; askingPriceCents: number };
-  canonicalUrl: string;
+/** The parts of a listed domain's page data (app/routes/domain.tsx) a shell puts back: its own strings. */
+type ListedPage = NonNullable<DomainRouteData["page"]>;
+type DomainPage = Pick<ListedPage, "canonicalUrl"> & { domain: Pick<ListedPage["domain"], "name" | "askingPriceCents"> };
+
+/** Every field of a data type, each either a page's "own" value or a "shared" one (nested objects field by field). */
+type FieldRoles<T> = {
+  [K in keyof T]-?: NonNullable<T[K]> extends object ? FieldRoles<NonNullable<T[K]>> : "own" | "shared";
+};
+
+/**
+ * The contract with app/routes/domain.tsx: every field of its data, and what a shell does with it.
+ * "own" values differ per page and are put back into the shell (stringsOf below); "shared" values are
+ * part of the shell's shape (pages with equal ones share a shell). The type check fails when the
+ * route's data gains, renames or loses a field; at run time a page whose data does not have exactly
+ * these fields is rendered in full and logged as an error ("page shell contract broken").
+ */
+export const SHELL_FIELDS = {
+  siteName: "shared",
+  page: {
+    siteName: "shared",
+    domain: { name: "own", askingPriceCents: "own" },
+    feeCents: "shared",
+    canonicalUrl: "own",
+    replyDays: "shared",
+  },
+} as const satisfies FieldRoles<DomainRouteData>;
+
+type Contract = { readonly [key: string]: "own" | "shared" | Contract };
+
+/** The fields of `value` that the contract does not list, or that it lists and `value` lacks. */
+export function contractMismatch(value: unknown, contract: Contract = SHELL_FIELDS, at = ""): string[] {
+  if (!isPlainObject(value)) return [at || "(data)"];
+  const mismatched: string[] = [];
+  for (const key of new Set([...Object.keys(value), ...Object.keys(contract)])) {
+    const role = contract[key];
+    const path = at ? `${at}.${key}` : key;
+    if (role === undefined || !(key in value)) mismatched.push(path);
+    else if (typeof role === "object" && !(key === "page" && value[key] === null)) mismatched.push(...contractMismatch(value[key], role, path));
+  }
+  return mismatched;
 }
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
@@ -45,8 +84,15 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
   const rootLoader = build.routes[ROOT_ROUTE]?.module.loader;
   const domainLoader = build.routes[DOMAIN_ROUTE]?.module.loader;
   const shells = new Map<string, Promise<DomainShell | null>>();
-  /** Domain pages answered from a shell, and those rendered in full (no shell fit), since start. */
-  const counts = { fromShell: 0, rendered: 0 };
+  /**
+   * Domain pages answered from a shell, those rendered in full (no shell fit), and those whose data broke
+   * the contract with the route (SHELL_FIELDS), since start.
+   */
+  const counts = { fromShell: 0, rendered: 0, contractBroken: 0 };
+  if (!rootLoader || !domainLoader) {
+    log.error({ routes: [ROOT_ROUTE, DOMAIN_ROUTE] }, "page shell contract broken: a route is missing from the build");
+  }
+  let contractReported = false;
 
   function shellFor(key: string, values: RequestValues, rootData: unknown, routeData: Record<string, unknown>, page: DomainPage) {
     let shell = shells.get(key);
@@ -74,6 +120,13 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     const [root, route] = await Promise.all([settle(() => rootLoader(args as never)), settle(() => domainLoader(args as never))]);
     values.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
     if (!("value" in root) || !("value" in route) || !isPlainObject(route.value)) return null;
+    const mismatched = contractMismatch(route.value);
+    if (mismatched.length > 0) {
+      counts.contractBroken += 1;
+      if (!contractReported) log.error({ fields: mismatched }, "page shell contract broken: the domain route's data has changed shape");
+      contractReported = true;
+      return null;
+    }
     const page = domainPageOf(route.value.page);
     const html = page ? await fill(page, root.value, route.value, values) : null;
     if (page) counts[html === null ? "rendered" : "fromShell"] += 1;
