@@ -5,7 +5,7 @@ import { BUSY_RETRY_AFTER_SECONDS } from "../server/db/database.server";
 import { findDomainByParam } from "../server/catalog/domains.server";
 import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
-import { clientIp } from "../server/http/request-context.server";
+import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/api.create-payment-intent";
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       redirect: paymentPagePath(started.inquiry),
     });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment intent failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+    requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "payment intent failed");
     return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502);
   }
 }

@@ -15,7 +15,7 @@ import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/p
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
 import type { ProviderName } from "../server/payments/index.server";
-import { clientIp } from "../server/http/request-context.server";
+import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
@@ -57,7 +57,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const mayAsk = found!.status !== "pending" || (await providerAskRateLimit.hit(askKey));
     state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
+    requestValues(context).log.error({ inquiry: found!.id, error: (error as Error).message }, "payment reconcile failed");
     // Busy while recording: the provider has just said the payment succeeded, so no Pay button is offered.
     if (isDatabaseBusy(error)) return { siteName, step: "busy" as const, domain: view, message: BUSY_MESSAGE };
     state = { inquiry: found!, clientSecret: null, lastError: PROVIDER_DOWN_TEXT, processing: false };
@@ -122,7 +122,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     try {
       return redirect(await checkoutUrlForInquiry(request, started.inquiry), 303);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+      requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "checkout creation failed");
       return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, 303);
     }
   }
@@ -134,7 +134,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: inquiry.id, error: (error as Error).message }));
+      requestValues(context).log.error({ inquiry: inquiry.id, error: (error as Error).message }, "checkout creation failed");
       return redirect(`${paymentPagePath(inquiry)}&failed=1`, 303);
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, isPrivatePath, securityHeaders } from "../../app/server/http/security.server";
 import pino from "pino";
 import { logRequest, loggablePath } from "../../app/server/http/request-log.server";
-import { logOptions } from "../../app/server/runtime/log.server";
+import { logLevel, logOptions } from "../../app/server/runtime/log.server";
 
 describe("security headers", () => {
   it("treats /admin and /payment sections, in any case or escape, as private; look-alikes are not", () => {
@@ -44,5 +44,23 @@ describe("request log lines", () => {
     const line = written.trimEnd();
     expect(line.split("\n")).toHaveLength(1);
     expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
+  });
+});
+
+describe("LOG_LEVEL", () => {
+  it("takes pino's levels in any case, and info when unset or not a level", () => {
+    expect(logLevel("WARN")).toBe("warn");
+    expect(logLevel(" debug ")).toBe("debug");
+    expect(logLevel(undefined)).toBe("info");
+    expect(logLevel("loud")).toBe("info");
+  });
+
+  it("leaves out lines below the level", () => {
+    let written = "";
+    const logger = pino({ ...logOptions, level: logLevel("warn") }, { write: (chunk: string) => void (written += chunk) });
+    logRequest({ requestId: "r2", method: "GET", originalUrl: "/", status: 200, durationMs: 1, aborted: false }, logger);
+    expect(written).toBe("");
+    logRequest({ requestId: "r3", method: "GET", originalUrl: "/", status: 503, durationMs: 1, aborted: false }, logger);
+    expect(JSON.parse(written)).toMatchObject({ level: "error", msg: "request", requestId: "r3", status: 503 });
   });
 });

@@ -13,6 +13,7 @@ import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
+import { log } from "../runtime/log.server";
 
 export const MAX_DECLINES = 5;
 export const TOO_MANY_DECLINES_TEXT =
@@ -38,7 +39,7 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
       if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
       else await provider.expireCheckout(ref.ref_id);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "cancel after declines failed", inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }));
+      log.error({ inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }, "cancel after declines failed");
     }
   }
   await db
@@ -47,7 +48,7 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
     .where("id", "=", row.id)
     .where("status", "=", "pending")
     .execute();
-  console.error(JSON.stringify({ msg: "inquiry closed after repeated declines", inquiryId: row.id, declines: row.declines }));
+  log.warn({ inquiryId: row.id, declines: row.declines }, "inquiry closed after repeated declines");
 }
 
 export function isClosedAfterDeclines(inquiry: Inquiry): boolean {

@@ -23,6 +23,7 @@ import {
   type InquiryField,
 } from "./inquiries.server";
 import type { ProviderName } from "./provider.server";
+import { log } from "../runtime/log.server";
 
 export type StartResult =
   | { kind: "invalid"; status: 400 | 409 | 429 | 503; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
@@ -63,7 +64,7 @@ export async function startInquiry(clientAddress: string, domain: Domain, raw: R
   } catch (error) {
     // Another writer held the database too long: nothing was stored (the transaction rolled back).
     if (!isDatabaseBusy(error)) throw error;
-    console.error(JSON.stringify({ msg: "database busy: inquiry refused", domain: domain.domain_name }));
+    log.error({ domain: domain.domain_name }, "database busy: inquiry refused");
     return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
   }
 }
