@@ -1,6 +1,7 @@
 // `npm run dev` runs server.ts with Vite in middleware mode: the same start-up, middleware and routes as
 // the production server. Both run here on one database; their pages, security headers (the CSP with a
 // nonce of its own per response) and live fee must agree.
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
 import { request, waitFor } from "../support/http";
@@ -115,4 +116,36 @@ describe("npm run dev and npm start", () => {
     for (const { controller } of streams) controller.abort();
     await Promise.all(streams.map(({ done }) => done));
   });
+
+  it("in a browser, a development page hydrates under the CSP, hot reload socket included, and hears a fee change", async () => {
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--disable-gpu", "--no-first-run", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])],
+    });
+    try {
+      const page = await browser.newPage({ baseURL: development.url });
+      const violations: string[] = [];
+      page.on("console", (message) => {
+        if (/Content Security Policy|Refused to|WebSocket/i.test(message.text())) violations.push(message.text());
+      });
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => console.error(`Refused to load: ${event.violatedDirective} ${event.blockedURI}`));
+      });
+      const socket = page.waitForEvent("websocket");
+      await page.goto("/");
+      // Vite's client opens its hot reload socket on the same server (connect-src 'self').
+      expect(new URL((await socket).url()).host).toBe(new URL(development.url).host);
+      await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+      await page.getByRole("link", { name: /velora/i }).first().click();
+      await page.getByRole("link", { name: /^Start Inquiry/ }).waitFor({ timeout: 30_000 });
+      // A client-side navigation: the page hydrated (a full load would have a new window).
+      expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);
+      const result = await runScript(production, "set-fee.ts", ["12.34"]);
+      expect(result.code, result.output).toBe(0);
+      await page.getByRole("link", { name: "Start Inquiry ($12.34)" }).waitFor({ timeout: 10_000 });
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });
