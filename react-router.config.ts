@@ -11,5 +11,8 @@ export default {
   future: {
     v8_trailingSlashAwareDataRequests: true,
     v8_passThroughRequests: true,
+    // Loaders, actions and entry.server.tsx get a RouterContextProvider: a request's values travel in it
+    // (app/server/http/request-context.server.ts).
+    v8_middleware: true,
   },
 } satisfies Config;

@@ -1,60 +1,48 @@
 import "./server-env";
-import compression from "compression";
-import express, { type ErrorRequestHandler } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "react-router";
-import { createDirectPageHandler, isDirectPageRequest } from "./app/server/http/direct-page.server";
-import { bodyLimit, pageActionContentType, reactRouterHandler, refusePlain } from "./app/server/http/express.server";
+import type { ViteDevServer } from "vite";
+// Types only: everything with state (env, the database, the logger, the caches) comes from the build's
+// entry module at run time, so server.ts and the routes share one copy of it. The pure helper imported
+// below holds no state (tests/unit/server-boundary.test.ts fails when one reaches a module that does).
+import type { RequestValues, ServerApp } from "./app/entry.server";
 import { createRequestOrigin } from "./app/server/http/proxy.server";
-import { requestLogLine } from "./app/server/http/request-log.server";
-import { securityHeaders } from "./app/server/http/security.server";
-
-type AppEntry = {
-  startApp: () => Promise<void>;
-  stopApp: () => Promise<void>;
-  closeAllStreams: () => void;
-  beginShutdown: () => void;
-  createPageCache: () => ((req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void) & {
-    stats: () => { entries: number; bytes: number; hits: number; misses: number };
-  };
-  createFeeStream: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
-  mayUpload: (req: http.IncomingMessage) => Promise<boolean>;
-  createSignInGuard: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
-  env: {
-    PORT: number;
-    LOG_REQUESTS: "true" | "false";
-    TRUST_PROXY: string;
-    PUBLIC_URL?: string;
-    STRIPE_API_BASE?: string;
-    MAX_BODY_BYTES: number;
-    MAX_UPLOAD_BYTES: number;
-  };
-};
-
-/**
- * What server.ts attaches to each request: its id (X-Request-Id, logs), its CSP nonce and the scheme the
- * browser used (through a TLS proxy: https).
- */
-type TaggedRequest = http.IncomingMessage & { requestId?: string; cspNonce?: string; publicProtocol?: "http" | "https" };
 
 // The project root: server.ts runs from it (tsx, development); its build runs as build/server.js.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.basename(here) === "build" ? path.dirname(here) : here;
+/** `npm run dev`: the same server with Vite in middleware mode (hot reload) instead of the build. */
+const development = process.env.NODE_ENV === "development";
 const SHUTDOWN_GRACE_MS = 10_000;
 let stopping = false;
 
-async function loadBuild(): Promise<{ build: ServerBuild; app: AppEntry }> {
-  try {
-    const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
-    return { build, app: build.entry.module as unknown as AppEntry };
-  } catch (error) {
-    // Configuration and database errors already name the variable or path: print them plainly.
-    console.error((error as Error).message);
-    process.exit(1);
-  }
+/** The build's entry module exports `serverApp` (app/entry.server.tsx); its type is checked here. */
+function hasServerApp(module: object): module is { serverApp: ServerApp } {
+  return "serverApp" in module;
+}
+
+function serverAppOf(build: ServerBuild): ServerApp {
+  const entry: object = build.entry.module;
+  if (!hasServerApp(entry)) throw new Error("the server build's entry module does not export serverApp");
+  return entry.serverApp;
+}
+
+/** The React Router build: in production build/server/index.js; in development Vite's current one. */
+type BuildSource = () => Promise<ServerBuild>;
+
+async function productionBuild(): Promise<BuildSource> {
+  const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
+  return async () => build;
+}
+
+async function developmentBuild(httpServer: http.Server): Promise<{ vite: ViteDevServer; source: BuildSource }> {
+  const { createServer } = await import("vite");
+  const vite = await createServer({ root, server: { middlewareMode: true, hmr: { server: httpServer } } });
+  const source = async () => (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild;
+  return { vite, source };
 }
 
 // CSP nonces come from a pool of random bytes refilled 256 at a time: one getrandom call per 256
@@ -72,154 +60,145 @@ function nextNonce(): string {
 }
 
 /**
- * Request id (X-Request-Id, logs), client address and scheme (through the proxies TRUST_PROXY trusts),
- * and the one-line JSON log, for every response, cached pages included.
+ * The one place a request's values are made from the Node request: its id (X-Request-Id, logs), the
+ * client address and scheme (through the proxies TRUST_PROXY trusts) and its CSP nonce. Every stage
+ * after it gets them as an argument; React Router's loaders read them from their context. Also the
+ * request log line (LOG_REQUESTS), for every response, cached pages included.
  */
-function requestTagger(env: AppEntry["env"]) {
+function requestValuesMaker(app: ServerApp) {
+  const { env } = app;
   const originOf = createRequestOrigin({ trustProxy: env.TRUST_PROXY, publicUrl: env.PUBLIC_URL });
-  return (req: TaggedRequest, res: http.ServerResponse) => {
+  return (req: http.IncomingMessage, res: http.ServerResponse): RequestValues => {
     const started = performance.now();
     const origin = originOf(req);
-    // The only client address the app trusts (clientIp()); whatever a client sent under this name is replaced.
-    req.headers["x-real-client-ip"] = origin.clientAddress;
-    req.publicProtocol = origin.protocol;
     const requestId = randomUUID();
-    req.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     if (stopping) res.setHeader("Connection", "close");
     if (env.LOG_REQUESTS === "true") {
-      res.once("close", () => {
-        const line = requestLogLine({
+      res.once("close", () =>
+        app.logRequest({
           requestId,
           method: req.method ?? "",
           originalUrl: req.url ?? "",
           status: res.statusCode,
           durationMs: performance.now() - started,
           aborted: !res.writableFinished,
-        });
-        process.stdout.write(`${line}\n`);
-      });
+        }),
+      );
     }
+    return app.requestValues({ requestId, clientAddress: origin.clientAddress, protocol: origin.protocol, cspNonce: nextNonce() });
   };
 }
 
 /**
- * CSP nonce and security headers for every response made here (static files included). A page from
- * the page cache does not need them: it goes out with the headers stored when it was rendered (its
- * CSP carries the nonce in its body).
+ * Security headers, the CSP with this request's nonce among them, for every response made here (static
+ * files included). A page from the page cache does not need them: it goes out with the headers stored
+ * when it was rendered (its CSP carries the nonce in its body).
  */
-function responseSecurity(env: AppEntry["env"]) {
-  const security = { stripeApiBase: env.STRIPE_API_BASE };
-  return (req: TaggedRequest, res: http.ServerResponse) => {
-    const nonce = nextNonce();
-    req.cspNonce = nonce;
-    const headers = securityHeaders(security, { path: req.url ?? "/", nonce, https: req.publicProtocol === "https" });
+function responseSecurity(app: ServerApp) {
+  const security = { stripeApiBase: app.env.STRIPE_API_BASE };
+  return (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
+    const headers = app.securityHeaders(security, { path: req.url ?? "/", nonce: values.cspNonce, https: values.protocol === "https" });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   };
 }
 
-/** An error no route handled: a 4xx from a parser stays a 4xx; anything else is logged and answered 500. */
-function answerError(req: TaggedRequest, res: http.ServerResponse, error: unknown): void {
-  const status = Number((error as { status?: unknown }).status);
-  if (status >= 400 && status < 500) return refusePlain(res, status, "Bad request");
-  console.error(
-    JSON.stringify({
-      time: new Date().toISOString(),
-      level: "error",
-      msg: "unhandled error",
-      requestId: req.requestId,
-      method: req.method,
-      error: String((error as Error)?.stack ?? error),
-    }),
-  );
-  refusePlain(res, 500, "Internal Server Error");
-}
-
-function createServerApp(build: ServerBuild, app: AppEntry): express.Express {
-  const { env } = app;
-  const server = express();
-  server.disable("x-powered-by");
-  server.use(
-    compression({
-      // Event streams must reach the browser at once, not sit in the compressor's buffer.
-      filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
-    }),
-  );
-  server.use(
-    "/assets",
-    express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", index: false }),
-  );
-  server.use(express.static(path.join(root, "build/client"), { maxAge: "1h", index: false }));
-  server.use(bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES, mayUpload: app.mayUpload }));
-  server.use(pageActionContentType(build));
-  server.all(
-    "/{*splat}",
-    reactRouterHandler({
-      build,
-      getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
-    }),
-  );
-  const onError: ErrorRequestHandler = (error, req, res, _next) => answerError(req, res, error);
-  server.use(onError);
-  return server;
+/** The handlers made from one build: once in production; again after a change in development. */
+function handlersOf(app: ServerApp, build: ServerBuild) {
+  const mode = development ? "development" : "production";
+  return {
+    directPage: app.createDirectPageHandler({ build, mode }),
+    route: app.createRouteHandler({ build, mode, staticFiles: development ? null : path.join(root, "build/client") }),
+  };
 }
 
 async function main() {
-  const { build, app } = await loadBuild();
+  const httpServer = http.createServer();
+  let vite: ViteDevServer | undefined;
+  let source: BuildSource;
+  let app: ServerApp;
+  try {
+    if (development) ({ vite, source } = await developmentBuild(httpServer));
+    else source = await productionBuild();
+    app = serverAppOf(await source());
+  } catch (error) {
+    // Configuration and database errors already name the variable or path: print them plainly.
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const { log } = app;
   try {
     await app.startApp();
   } catch (error) {
-    console.error(`Start-up failed: ${(error as Error).message}`);
+    log.fatal(`Start-up failed: ${(error as Error).message}`);
     process.exit(1);
   }
-  const expressApp = createServerApp(build, app);
-  const directPage = createDirectPageHandler({
-    build,
-    getLoadContext: (req) => ({ cspNonce: (req as TaggedRequest).cspNonce, requestId: (req as TaggedRequest).requestId }),
-    onError: answerError,
-  });
-  const pageCache = app.createPageCache();
+  // Made once per build: in development Vite hands over a new build object after a change.
+  const handlers = new WeakMap<ServerBuild, ReturnType<typeof handlersOf>>();
+  const handlersFor = async () => {
+    const build = await source();
+    let made = handlers.get(build);
+    if (!made) handlers.set(build, (made = handlersOf(development ? serverAppOf(build) : app, build)));
+    return made;
+  };
+  const production = await handlersFor();
+  // The page cache is off in development: an edited page shows at once.
+  const pageCache = app.createPageCache(development ? { enabled: false } : {});
   const feeStream = app.createFeeStream();
-  // Sign-in floods are refused in a few bytes before express (app/server/http/sign-in-guard.server.ts).
+  // Sign-in floods are refused in a few bytes before the routes (app/server/http/sign-in-guard.server.ts).
   const signInGuard = app.createSignInGuard();
-  const tagRequest = requestTagger(app.env);
-  const secure = responseSecurity(app.env);
+  const valuesOf = requestValuesMaker(app);
+  const secure = responseSecurity(app);
+
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
+    const route = (made: ReturnType<typeof handlersOf>) => {
+      if (app.isDirectPageRequest(req)) return void made.directPage(req, res, values);
+      signInGuard(req, res, values, () => made.route(req, res, values));
+    };
+    if (!vite) return route(production);
+    vite.middlewares(req, res, () =>
+      handlersFor().then(route, (error: unknown) => app.answerError(req, res, values, error)),
+    );
+  };
   // Cached public pages, the live fee stream and the public pages' first renders are answered before
-  // express runs (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts,
+  // the routes' other work (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts,
   // app/server/http/direct-page.server.ts).
-  const httpServer = http.createServer((req, res) => {
-    tagRequest(req, res);
-    pageCache(req, res, () => {
-      secure(req, res);
-      feeStream(req, res, () => (isDirectPageRequest(req) ? void directPage(req, res) : signInGuard(req, res, () => expressApp(req, res))));
+  httpServer.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const values = valuesOf(req, res);
+    pageCache(req, res, values, () => {
+      secure(req, res, values);
+      feeStream(req, res, values, () => answer(req, res, values));
     });
   });
   httpServer.on("error", (error) => {
-    console.error(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);
+    log.fatal(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);
     process.exit(1);
   });
   httpServer.listen(app.env.PORT, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : app.env.PORT;
-    console.log(JSON.stringify({ msg: "listening", url: `http://localhost:${port}` }));
+    log.info({ url: `http://localhost:${port}`, mode: development ? "development" : "production", pageCache: !development && app.env.PAGE_CACHE === "true" }, "listening");
   });
 
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.beginShutdown();
-    console.log(JSON.stringify({ msg: "shutting down", signal }));
+    log.info({ signal }, "shutting down");
     const force = setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop accepting, end event streams, let in-flight requests finish, then close the database.
     httpServer.close(async () => {
       clearTimeout(force);
+      // Vite's watcher and hot-reload socket: its close() is not awaited (it can take longer than the rest).
+      void vite?.close().catch(() => {});
       await app.stopApp();
       // What the page cache held at the end (npm run bench reports pages held per MB from it).
-      console.log(JSON.stringify({ msg: "page cache", ...pageCache.stats() }));
+      log.info(pageCache.stats(), "page cache");
       // Domain pages made from prepared shells against those rendered in full (app/server/http/domain-shell.server.ts).
-      console.log(JSON.stringify({ msg: "page shells", ...directPage.shellStats() }));
-      console.log(JSON.stringify({ msg: "stopped" }));
+      log.info(production.directPage.shellStats(), "page shells");
+      log.info("stopped");
+      app.flushLogs();
       process.exit(0);
     });
     app.closeAllStreams();
@@ -228,6 +207,10 @@ async function main() {
     const sweep = setInterval(() => httpServer.closeIdleConnections(), 250);
     sweep.unref();
   };
+  // React Router's child compiler in development is a Vite server of its own, which exits the process on
+  // SIGTERM (or when stdin ends): this server stops in its own order instead.
+  process.removeAllListeners("SIGTERM");
+  if (vite) process.stdin.removeAllListeners("end");
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }

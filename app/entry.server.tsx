@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from "node:stream";
 
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { isbot } from "isbot";
@@ -8,20 +8,19 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./server/db/database.server";
-
-declare module "react-router" {
-  interface AppLoadContext {
-    /** The Content-Security-Policy nonce server.ts made for this request. */
-    cspNonce?: string;
-    /** The X-Request-Id of this request, for log lines. */
-    requestId?: string;
-    /**
-     * Set by the direct page path (app/server/http/direct-page.server.ts): the page is rendered whole
-     * into `body` and the Response carries no stream (the page goes out in one write anyway).
-     */
-    renderInto?: { body?: Buffer };
-  }
-}
+import { requestValues, requestValuesFor, type RequestValues } from "./server/http/request-context.server";
+import { flushLogs, log } from "./server/runtime/log.server";
+import { startApp, stopApp } from "./server/runtime/startup.server";
+import { env } from "./server/runtime/env.server";
+import { createPageCache } from "./server/http/page-cache.server";
+import { createFeeStream } from "./server/http/fee-stream.server";
+import { createSignInGuard } from "./server/http/sign-in-guard.server";
+import { closeAllStreams } from "./server/catalog/events.server";
+import { beginShutdown } from "./server/runtime/lifecycle.server";
+import { createDirectPageHandler, isDirectPageRequest } from "./server/http/direct-page.server";
+import { answerError, createRouteHandler } from "./server/http/express.server";
+import { logRequest } from "./server/http/request-log.server";
+import { securityHeaders } from "./server/http/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -30,15 +29,16 @@ export const streamTimeout = 5_000;
 const busyRequests = new WeakSet<Request>();
 
 /** Refused requests (404, 405, a bad form) are normal traffic, not errors worth a stack trace. */
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(error: unknown, { request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
+  const requestLog = requestValues(context).log;
   if (isDatabaseBusy(error)) {
     busyRequests.add(request);
-    console.error(JSON.stringify({ msg: "database busy", method: request.method, path: new URL(request.url).pathname }));
+    requestLog.error({ method: request.method, path: new URL(request.url).pathname }, "database busy");
     return;
   }
-  console.error(error);
+  requestLog.error({ error }, "route error");
 }
 
 export default function handleRequest(
@@ -46,9 +46,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
-  // If you have middleware enabled:
-  // loadContext: RouterContextProvider
+  loadContext: RouterContextProvider,
 ) {
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
@@ -62,14 +60,15 @@ export default function handleRequest(
     responseStatusCode = 503;
     responseHeaders.set("Retry-After", String(BUSY_RETRY_AFTER_SECONDS));
   }
-  const nonce = loadContext?.cspNonce ?? "";
+  const values = requestValues(loadContext);
+  const nonce = values.cspNonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let userAgent = request.headers.get("user-agent");
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
-    const whole = loadContext?.renderInto;
+    const whole = values.renderInto;
     let readyOption: keyof RenderToPipeableStreamOptions =
       whole || (userAgent && isbot(userAgent)) || routerContext.isSpaMode
         ? "onAllReady"
@@ -140,7 +139,7 @@ export default function handleRequest(
           // errors encountered during initial shell rendering since they'll
           // reject and get logged in handleDocumentRequest.
           if (shellRendered) {
-            console.error(error);
+            values.log.error({ error }, "render error");
           }
         },
       },
@@ -148,13 +147,29 @@ export default function handleRequest(
   });
 }
 
-// server.ts reaches the app's start-up and shutdown through the build's entry module, so it shares
-// the one database connection and event bus that the routes use.
-export { startApp, stopApp } from "./server/runtime/startup.server";
-export { env } from "./server/runtime/env.server";
-export { createPageCache } from "./server/http/page-cache.server";
-export { createFeeStream } from "./server/http/fee-stream.server";
-export { mayUpload } from "./server/http/uploads.server";
-export { createSignInGuard } from "./server/http/sign-in-guard.server";
-export { closeAllStreams, subscriberCount } from "./server/catalog/events.server";
-export { beginShutdown } from "./server/runtime/lifecycle.server";
+// server.ts reaches the app's start-up, shutdown and request handling through `serverApp`, so it shares
+// the one database connection, event bus and logger that the routes use. server.ts imports its type
+// only (the compiler checks every use); tests/unit/server-boundary.test.ts keeps server.ts's own imports
+// free of state.
+export const serverApp = {
+  env,
+  log,
+  flushLogs,
+  startApp,
+  stopApp,
+  beginShutdown,
+  closeAllStreams,
+  createPageCache,
+  createFeeStream,
+  createSignInGuard,
+  createDirectPageHandler,
+  isDirectPageRequest,
+  createRouteHandler,
+  answerError,
+  requestValues: requestValuesFor,
+  securityHeaders,
+  logRequest,
+};
+
+export type ServerApp = typeof serverApp;
+export type { RequestValues };

@@ -47,7 +47,8 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const heading = status === 404 ? "Page not found" : status < 500 ? "Request refused" : "Something went wrong";
-  if (status >= 500) console.error(error);
+  // On the server entry.server.tsx logs it (with the request id); in the browser the console shows it.
+  if (status >= 500 && typeof document !== "undefined") console.error(error);
   const siteName = isRouteErrorResponse(error) && typeof error.data?.siteName === "string" ? error.data.siteName : null;
   return (
     <main className="mx-auto max-w-xl px-6 py-24 text-center">

@@ -11,7 +11,6 @@ export default [
   route("api/test-payments/confirm", "routes/api.test-payments.confirm.ts"),
   route("webhooks/stripe", "routes/webhooks.stripe.ts"),
   route("owner-reply/:publicId", "routes/owner-reply.tsx"),
-  route("events/fee", "routes/events.fee.ts"),
   route("admin", "routes/admin.tsx"),
   route("admin/inquiries", "routes/admin.inquiries.tsx"),
   route("admin/portfolio", "routes/admin.portfolio.tsx"),

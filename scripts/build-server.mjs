@@ -8,17 +8,24 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * server.ts is bundled apart from the app: any module it imports directly is a second copy, beside the
+ * one in the React Router build. So it imports the app's entry (app/entry.server.tsx, `serverApp`) as a
+ * type only, and its other imports must hold no state: tests/unit/server-boundary.test.ts bundles it
+ * with these options and fails when one does.
+ */
+export const serverBundleOptions = {
+  entryPoints: [path.join(root, "server.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+};
+
 export async function buildServerEntry() {
-  await build({
-    entryPoints: [path.join(root, "server.ts")],
-    outfile: path.join(root, "build/server-main.js"),
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    logLevel: "warning",
-  });
+  await build({ ...serverBundleOptions, outfile: path.join(root, "build/server-main.js") });
   // A bundle's package imports are evaluated before any of its own code, so server-env.ts would set
   // NODE_ENV after React has picked its development build: the entry sets it, then loads the bundle.
   writeFileSync(

@@ -9,10 +9,10 @@ import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
 import { findInquiryByPaymentId, findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { countDecline, providerAskRateLimit, throttledAsk, TOO_MANY_CHECKS_TEXT } from "../server/payments/card-testing.server";
-import { clientIp } from "../server/http/rate-limit.server";
+import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/api.confirm-payment";
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
   if (body instanceof Response) return body;
   const paymentId = typeof body.payment_intent_id === "string" ? body.payment_intent_id.slice(0, 255) : "";
@@ -26,7 +26,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!paymentId || !domain) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 404);
   try {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
-    const ipKey = `provider-ask:${clientIp(request)}`;
+    const ipKey = `provider-ask:${clientIp(context)}`;
     if (!(await providerAskRateLimit.hit(ipKey))) {
       return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(await providerAskRateLimit.retryAfterSeconds(ipKey)) });
     }
@@ -46,7 +46,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (result.inquiry.domain_id !== domain.id) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 409);
     return jsonResponse({ ok: true, inquiry_id: result.inquiry.public_id, redirect: paymentPagePath(result.inquiry) });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "confirm failed", paymentId, error: (error as Error).message }));
+    requestValues(context).log.error({ paymentId, error: (error as Error).message }, "confirm failed");
     // The payment stays recorded at the provider; the page's reconcile or the webhook fulfils it later.
     if (isDatabaseBusy(error)) return jsonResponse({ error: BUSY_MESSAGE }, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
     return jsonResponse({ error: "Payment processing failed" }, 502);

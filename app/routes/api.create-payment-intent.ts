@@ -5,15 +5,16 @@ import { BUSY_RETRY_AFTER_SECONDS } from "../server/db/database.server";
 import { findDomainByParam } from "../server/catalog/domains.server";
 import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
+import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/api.create-payment-intent";
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const body = await jsonObjectOrErrorResponse(request, 32 * 1024);
   if (body instanceof Response) return body;
   const domain = typeof body.domain_name === "string" ? await findDomainByParam(body.domain_name) : null;
   if (!domain) return jsonResponse({ error: "Domain not found." }, 404);
   const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
-  const started = await startInquiry(request, domain, { ...info, website: body.website });
+  const started = await startInquiry(clientIp(context), domain, { ...info, website: body.website });
   if (started.kind === "invalid") {
     const retry: Record<string, string> = started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
     return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status, retry);
@@ -32,7 +33,7 @@ export async function action({ request }: Route.ActionArgs) {
       redirect: paymentPagePath(started.inquiry),
     });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment intent failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+    requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "payment intent failed");
     return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502);
   }
 }

@@ -3,15 +3,15 @@
 import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
-import { clientIp } from "../server/http/rate-limit.server";
+import { clientIp } from "../server/http/request-context.server";
 import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/api.test-payments.confirm";
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (!testPaymentsEnabled()) return jsonResponse({ error: "Not found" }, 404);
   const body = await jsonObjectOrErrorResponse(request, 4 * 1024);
   if (body instanceof Response) return body;
-  const key = `card:${clientIp(request)}`;
+  const key = `card:${clientIp(context)}`;
   if (!(await cardAttemptRateLimit.hit(key))) {
     return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(await cardAttemptRateLimit.retryAfterSeconds(key)) });
   }

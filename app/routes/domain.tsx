@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { DomainView } from "../components/domain-view";
 import { NotFoundView } from "../components/ui";
-import { domainPageMeta } from "../lib/seo";
+import { domainPageMeta, type DomainPageData } from "../lib/seo";
 import { findDomainByParam } from "../server/catalog/domains.server";
 import { env } from "../server/runtime/env.server";
 import { loadDomainPage } from "../server/catalog/landers.server";
@@ -9,10 +9,22 @@ import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+/**
+ * The page's data: `page` is null for a name not listed (404). Prepared shells depend on its shape
+ * (app/server/http/domain-shell.server.ts, SHELL_FIELDS): they put a page's own strings (its name, price
+ * and canonical URL) back into a page rendered once from sample data, and take the rest as the shell's
+ * shape. A field added, renamed or removed here fails the type check there, and
+ * tests/integration/page-shell.test.ts at run time; the shells must then say what the field is.
+ */
+export interface DomainRouteData {
+  siteName: string;
+  page: DomainPageData | null;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const domain = await findDomainByParam(params.domainName);
-  if (!domain) return data({ siteName: env.SITE_NAME, page: null }, { status: 404 });
-  return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request) };
+  if (!domain) return data({ siteName: env.SITE_NAME, page: null } satisfies DomainRouteData, { status: 404 });
+  return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request, context) } satisfies DomainRouteData;
 }
 
 export default function DomainPage({ loaderData }: Route.ComponentProps) {

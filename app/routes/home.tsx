@@ -11,7 +11,7 @@ import { domainPageMeta, openGraph } from "../lib/seo";
 import { listPublicDomains } from "../server/catalog/domains.server";
 import { env } from "../server/runtime/env.server";
 import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/catalog/landers.server";
-import { clientIp } from "../server/http/rate-limit.server";
+import { clientIp } from "../server/http/request-context.server";
 import { searchRateLimit } from "../server/http/search-limit.server";
 import type { Route } from "./+types/home";
 
@@ -22,17 +22,17 @@ const BrowseQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // A listed domain pointed at this server greets its visitor with its own for-sale page.
   const landerDomain = await landerDomainFor(request);
   if (landerDomain) {
-    return { kind: "lander" as const, lander: await loadDomainPage(landerDomain, request), browseUrl: operatorHomeUrl() };
+    return { kind: "lander" as const, lander: await loadDomainPage(landerDomain, request, context), browseUrl: operatorHomeUrl() };
   }
   const params = new URL(request.url).searchParams;
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
   const browse = { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, limited: false };
   // Each new search term is a scan of the names: one address may run only so many.
-  if (q && !(await searchRateLimit.hit(`search:${clientIp(request)}`))) {
+  if (q && !(await searchRateLimit.hit(`search:${clientIp(context)}`))) {
     return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
   }
   const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });

@@ -15,7 +15,7 @@ import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/p
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
 import type { ProviderName } from "../server/payments/index.server";
-import { clientIp } from "../server/http/rate-limit.server";
+import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
@@ -26,7 +26,7 @@ const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot b
 const EXPIRED_TEXT = "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
 const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
 
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
   const url = new URL(request.url);
   const publicId = url.searchParams.get("inquiry");
@@ -52,12 +52,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
   }
   let state: Awaited<ReturnType<typeof reconcileInquiry>>;
-  const askKey = `provider-ask:${clientIp(request)}`;
+  const askKey = `provider-ask:${clientIp(context)}`;
   try {
     const mayAsk = found!.status !== "pending" || (await providerAskRateLimit.hit(askKey));
     state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
-    console.error(JSON.stringify({ msg: "payment reconcile failed", inquiry: found!.id, error: (error as Error).message }));
+    requestValues(context).log.error({ inquiry: found!.id, error: (error as Error).message }, "payment reconcile failed");
     // Busy while recording: the provider has just said the payment succeeded, so no Pay button is offered.
     if (isDatabaseBusy(error)) return { siteName, step: "busy" as const, domain: view, message: BUSY_MESSAGE };
     state = { inquiry: found!, clientSecret: null, lastError: PROVIDER_DOWN_TEXT, processing: false };
@@ -105,12 +105,12 @@ async function editedValues(publicId: string | null, domainId: number): Promise<
   return { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, offer: inquiry.offer, message: inquiry.message };
 }
 
-export async function action({ params, request }: Route.ActionArgs) {
+export async function action({ params, request, context }: Route.ActionArgs) {
   const domain = await findDomainByParam(params.domainName);
   if (!domain) throw data(null, { status: 404 });
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "inquiry") {
-    const started = await startInquiry(request, domain, form);
+    const started = await startInquiry(clientIp(context), domain, form);
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(
@@ -122,7 +122,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     try {
       return redirect(await checkoutUrlForInquiry(request, started.inquiry), 303);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: started.inquiry.id, error: (error as Error).message }));
+      requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "checkout creation failed");
       return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, 303);
     }
   }
@@ -130,11 +130,11 @@ export async function action({ params, request }: Route.ActionArgs) {
     const inquiry = await findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
     if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
-    if (!(await mayCreatePayment(request, inquiry.provider as ProviderName))) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
+    if (!(await mayCreatePayment(clientIp(context), inquiry.provider as ProviderName))) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "checkout creation failed", inquiry: inquiry.id, error: (error as Error).message }));
+      requestValues(context).log.error({ inquiry: inquiry.id, error: (error as Error).message }, "checkout creation failed");
       return redirect(`${paymentPagePath(inquiry)}&failed=1`, 303);
     }
   }

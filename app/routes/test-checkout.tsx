@@ -7,7 +7,7 @@ import { TEST_MODE_LABEL } from "../lib/test-card";
 import { env } from "../server/runtime/env.server";
 import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.server";
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
-import { clientIp } from "../server/http/rate-limit.server";
+import { clientIp } from "../server/http/request-context.server";
 import { countDecline } from "../server/payments/card-testing.server";
 import type { Route } from "./+types/test-checkout";
 
@@ -37,11 +37,11 @@ export async function loader({ params }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ params, request }: Route.ActionArgs) {
+export async function action({ params, request, context }: Route.ActionArgs) {
   const checkout = await testCheckout(params.checkoutId);
   const provider = getTestProvider();
   if (checkout.payment.status === "succeeded") return redirect(successUrl(checkout), 303);
-  const key = `card:${clientIp(request)}`;
+  const key = `card:${clientIp(context)}`;
   if (!(await cardAttemptRateLimit.hit(key))) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
   if (!checkout.payment.clientSecret) return data({ error: "This payment can no longer be completed." }, { status: 409 });
   const form = await request.formData();

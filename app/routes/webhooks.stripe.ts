@@ -3,10 +3,11 @@
 import { ApiError, jsonResponse, readBoundedText } from "../server/http/json-api.server";
 import { handleStripeEvent, verifyStripeEvent, webhooksConfigured, WebhookSignatureError } from "../server/payments/stripe-webhook.server";
 import type { Route } from "./+types/webhooks.stripe";
+import { requestValues } from "../server/http/request-context.server";
 
 const MAX_EVENT_BYTES = 512 * 1024;
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return jsonResponse({ error: "Method not allowed" }, 405, { Allow: "POST" });
   if (!webhooksConfigured()) return jsonResponse({ error: "Stripe webhooks are not configured" }, 404);
   const signature = request.headers.get("stripe-signature");
@@ -23,7 +24,7 @@ export async function action({ request }: Route.ActionArgs) {
     const processed = await handleStripeEvent(event);
     return jsonResponse({ received: true, duplicate: !processed });
   } catch (error) {
-    console.error(JSON.stringify({ msg: "stripe event failed", id: event.id, type: event.type, error: (error as Error).message }));
+    requestValues(context).log.error({ id: event.id, type: event.type, error: (error as Error).message }, "stripe event failed");
     return jsonResponse({ error: "Processing failed; retry later" }, 500);
   }
 }

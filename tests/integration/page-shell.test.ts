@@ -33,13 +33,13 @@ async function expectSamePage(name: string, path = domainPagePath(name)) {
   return fromShell.body;
 }
 
-async function shellStats(): Promise<{ fromShell: number; rendered: number }> {
+async function shellStats(): Promise<{ fromShell: number; rendered: number; contractBroken: number }> {
   await app.stop();
   const line = app
     .output()
     .split("\n")
     .find((each) => each.includes('"msg":"page shells"'));
-  return JSON.parse(line ?? "{}") as { fromShell: number; rendered: number };
+  return JSON.parse(line ?? "{}") as { fromShell: number; rendered: number; contractBroken: number };
 }
 
 describe("domain pages from prepared shells", () => {
@@ -76,6 +76,8 @@ describe("domain pages from prepared shells", () => {
     const stats = await shellStats();
     expect(app.output()).not.toContain("page shell not");
     // 11 pages from shells; the two that could not be were rendered (a 404 has no page to count).
-    expect(stats).toMatchObject({ fromShell: 11, rendered: 2 });
+    // The domain route's data has exactly the fields the shells know (SHELL_FIELDS): none fell back unseen.
+    expect(stats).toMatchObject({ fromShell: 11, rendered: 2, contractBroken: 0 });
+    expect(app.output()).not.toContain("page shell contract broken");
   });
 });

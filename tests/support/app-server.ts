@@ -48,6 +48,11 @@ export interface StartOptions {
   timeoutMs?: number;
   /** The server's working directory (where it looks for `.env`); the project root by default. */
   cwd?: string;
+  /**
+   * `npm run dev`'s server instead of the build: server.ts from source (tsx) with NODE_ENV=development,
+   * Vite in middleware mode serving the app.
+   */
+  development?: boolean;
 }
 
 /** Starts the built production server (`build/server.js`) on a free port with its own database. */
@@ -60,14 +65,16 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     ...(database === "postgres" ? await postgresEnv(dataDir) : { DATABASE_URL: `file:${dbPath}` }),
     SEED_DEMO: "true",
     LOG_REQUESTS: "false",
-    NODE_ENV: "production",
+    NODE_ENV: options.development ? "development" : "production",
     ENV_FILE: "/dev/null",
     ...options.env,
   };
   // The production entry, as operators run it (`node build/server.js`, no tsx): one process, so a
   // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
   // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
-  const child = spawn(process.execPath, [path.join(projectRoot, "build/server.js")], {
+  // Development: `npm run dev`'s command (node --import tsx server.ts), run from the project root.
+  const args = options.development ? ["--import", "tsx", path.join(projectRoot, "server.ts")] : [path.join(projectRoot, "build/server.js")];
+  const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -83,7 +90,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
       reject(new Error(`server did not start:\n${output}`));
     }, options.timeoutMs ?? 60_000);
     const onData = () => {
-      const match = /"msg":"listening","url":"([^"]+)"/.exec(output);
+      const match = /"url":"([^"]+)"[^\n]*"msg":"listening"/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!.replace("localhost", "127.0.0.1"));

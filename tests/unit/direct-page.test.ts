@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip } from "../../app/server/http/accept-encoding.server";
+import { acceptsGzip } from "../../app/server/http/compression.server";
 import { isDirectPageRequest } from "../../app/server/http/direct-page.server";
 
 const request = (fields: { method?: string; url?: string; headers?: Record<string, string> }) =>

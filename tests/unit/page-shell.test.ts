@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contractMismatch } from "../../app/server/http/domain-shell.server";
 import { cutShell, fillShell, isInert } from "../../app/server/http/page-shell.server";
 
 const MARKER = /zqvx/i;
@@ -30,5 +31,27 @@ describe("a prepared shell", () => {
       expect(fillShell(shell, { name: bad }), bad).toBeNull();
     }
     expect(fillShell(shell, { name: "münchen.de" })).toBe("<p>münchen.de</p>");
+  });
+});
+
+describe("the shells' contract with the domain route's data", () => {
+  const listed = {
+    siteName: "Domains",
+    page: { siteName: "Domains", domain: { name: "velora.com", askingPriceCents: 100 }, feeCents: 500, canonicalUrl: "http://x/domain/velora", replyDays: null },
+  };
+
+  it("holds for the route's data as it is, a listed domain's and a 404's", () => {
+    expect(contractMismatch(listed)).toEqual([]);
+    expect(contractMismatch({ siteName: "Domains", page: null })).toEqual([]);
+  });
+
+  it("names every field added, renamed or missing", () => {
+    expect(contractMismatch({ ...listed, page: { ...listed.page, tagline: "new" } })).toEqual(["page.tagline"]);
+    const { canonicalUrl: _url, ...withoutUrl } = listed.page;
+    expect(contractMismatch({ ...listed, page: { ...withoutUrl, canonical: "x" } })).toEqual(["page.canonical", "page.canonicalUrl"]);
+    expect(contractMismatch({ ...listed, page: { ...listed.page, domain: { name: "velora.com", priceCents: 1 } } })).toEqual([
+      "page.domain.priceCents",
+      "page.domain.askingPriceCents",
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, isPrivatePath, securityHeaders } from "../../app/server/http/security.server";
-import { loggablePath, requestLogLine } from "../../app/server/http/request-log.server";
+import pino from "pino";
+import { logRequest, loggablePath } from "../../app/server/http/request-log.server";
+import { logLevel, logOptions } from "../../app/server/runtime/log.server";
 
 describe("security headers", () => {
   it("treats /admin and /payment sections, in any case or escape, as private; look-alikes are not", () => {
@@ -36,8 +38,29 @@ describe("request log lines", () => {
   });
 
   it("is one line of JSON even for hostile paths", () => {
-    const line = requestLogLine({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false });
+    let written = "";
+    const logger = pino(logOptions, { write: (chunk: string) => void (written += chunk) });
+    logRequest({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false }, logger);
+    const line = written.trimEnd();
     expect(line.split("\n")).toHaveLength(1);
     expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
+  });
+});
+
+describe("LOG_LEVEL", () => {
+  it("takes pino's levels in any case, and info when unset or not a level", () => {
+    expect(logLevel("WARN")).toBe("warn");
+    expect(logLevel(" debug ")).toBe("debug");
+    expect(logLevel(undefined)).toBe("info");
+    expect(logLevel("loud")).toBe("info");
+  });
+
+  it("leaves out lines below the level", () => {
+    let written = "";
+    const logger = pino({ ...logOptions, level: logLevel("warn") }, { write: (chunk: string) => void (written += chunk) });
+    logRequest({ requestId: "r2", method: "GET", originalUrl: "/", status: 200, durationMs: 1, aborted: false }, logger);
+    expect(written).toBe("");
+    logRequest({ requestId: "r3", method: "GET", originalUrl: "/", status: 503, durationMs: 1, aborted: false }, logger);
+    expect(JSON.parse(written)).toMatchObject({ level: "error", msg: "request", requestId: "r3", status: 503 });
   });
 });

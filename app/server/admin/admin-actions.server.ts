@@ -8,6 +8,7 @@ import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../db/database.server"
 import { createUserSession, destroyAllUserSessions, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "../catalog/settings.server";
 import { updateResponseWindow } from "../refunds/response-window-action.server";
+import { log } from "../runtime/log.server";
 
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
@@ -40,10 +41,11 @@ function parseId(form: FormData): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-export async function handleAdminAction(request: Request) {
+/** `clientAddress`: clientIp(context), what sign-in limits count by. */
+export async function handleAdminAction(request: Request, clientAddress: string) {
   const form = await request.formData();
   const intent = text(form, "intent");
-  if (intent === "login") return login(request, form);
+  if (intent === "login") return login(request, form, clientAddress);
   const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
@@ -65,9 +67,9 @@ export async function handleAdminAction(request: Request) {
   }
 }
 
-async function login(request: Request, form: FormData) {
+async function login(request: Request, form: FormData, clientAddress: string) {
   try {
-    const { user, deviceCookie } = await authenticateAdmin(request, form);
+    const { user, deviceCookie } = await authenticateAdmin(request, form, clientAddress);
     const headers = new Headers();
     headers.append("Set-Cookie", await createUserSession(user.id));
     headers.append("Set-Cookie", deviceCookie);
@@ -92,7 +94,7 @@ async function updateFee(form: FormData) {
   try {
     await setInquiryFee(parsed.cents);
   } catch (error) {
-    console.error(error);
+    log.error({ error }, "fee not changed");
     return failed({ intent: "fee", error: TEXT.feeFailed, values: { fee: text(form, "fee") } }, isDatabaseBusy(error) ? 503 : 500);
   }
   return done(form, { intent: "fee", ok: true, notice: "fee-updated" });
@@ -107,7 +109,7 @@ async function updatePrice(form: FormData) {
   try {
     if (!(await updateDomainPrice(id, cents))) return failed({ intent: "price", id, error: TEXT.priceFailed }, 404);
   } catch (error) {
-    console.error(error);
+    log.error({ error, domainId: id }, "price not changed");
     return failed({ intent: "price", id, error: TEXT.priceFailed, values: { price: text(form, "price") } }, isDatabaseBusy(error) ? 503 : 500);
   }
   return done(form, { intent: "price", ok: true, id, notice: "price-updated" });
@@ -120,7 +122,7 @@ async function deleteDomain(form: FormData) {
     if (!(await softDeleteDomain(id))) return failed({ intent: "delete", id, error: TEXT.deleteFailed }, 404);
   } catch (error) {
     // The spec logs a failed delete; the admin still learns that the row is still there.
-    console.error(error);
+    log.error({ error, domainId: id }, "domain not deleted");
     return failed({ intent: "delete", id, error: TEXT.deleteFailed }, 500);
   }
   return done(form, { intent: "delete", ok: true, id, notice: "domain-deleted" });
@@ -142,7 +144,7 @@ async function add(form: FormData) {
     await addDomain(parsed.data);
   } catch (error) {
     const known = error instanceof DomainExistsError;
-    if (!known) console.error(error);
+    if (!known) log.error({ error }, "domain not added");
     const message = known ? error.message : "the database could not save it. Please try again.";
     return failed({ intent: "add", error: `Error adding domain: ${message}`, values }, known ? 409 : 500);
   }

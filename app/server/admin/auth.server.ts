@@ -11,7 +11,7 @@ import { createCookie } from "react-router";
 import { LoginSchema, loginLimitedText, TEXT } from "../../lib/admin-forms";
 import { env } from "../runtime/env.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { clientIp, createRateLimit, type RateLimit } from "../http/rate-limit.server";
+import { createRateLimit, type RateLimit } from "../http/rate-limit.server";
 import type { AdminUser } from "./session.server";
 import { findUserByEmail, normalizeEmail } from "./users.server";
 import { createWorkQueue, QueueFullError } from "../runtime/work-queue.server";
@@ -66,7 +66,7 @@ let dummyHash: Promise<string> | undefined;
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
  * Set-Cookie value that marks this browser as the admin's device.
  */
-export async function authenticateAdmin(request: Request, form: FormData): Promise<{ user: AdminUser; deviceCookie: string }> {
+export async function authenticateAdmin(request: Request, form: FormData, clientAddress: string): Promise<{ user: AdminUser; deviceCookie: string }> {
   const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -76,7 +76,7 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
   const email = normalizeEmail(parsed.data.email);
   const device = await readDevice(request);
   const counted: Array<[RateLimit, string]> = [
-    [attemptsByIp, `login-ip:${clientIp(request)}`],
+    [attemptsByIp, `login-ip:${clientAddress}`],
     device?.email === email ? [attemptsByDevice, `login-device:${device.id}`] : [attemptsByEmail, `login-email:${email}`],
   ];
   for (const [limit, key] of counted) {

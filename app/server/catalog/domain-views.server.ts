@@ -4,7 +4,8 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { isDatabaseOpen } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
-import type { CachedRequest } from "../http/page-cache.server";
+import type { CachedRequest } from "../http/request-context.server";
+import { log } from "../runtime/log.server";
 
 // Page views are counted in memory and written in one transaction every few seconds, so a view
 // costs no database write on the request path. Nothing about the visitor is kept: only a daily count.
@@ -84,7 +85,7 @@ async function flushPending(): Promise<void> {
       if (current) current.views += entry.views;
       else pending.set(key, entry);
     }
-    console.error(`view counts not written yet: ${(error as Error).message}`);
+    log.error({ error: (error as Error).message }, "view counts not written yet");
   }
 }
 

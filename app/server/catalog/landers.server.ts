@@ -7,6 +7,7 @@ import { recordDomainView } from "./domain-views.server";
 import { env } from "../runtime/env.server";
 import { isKnownHost, operatorHostNames } from "./hosts.server";
 import { ownerTypicalReplyDays } from "./owner-reply-time.server";
+import type { RouterContextProvider } from "react-router";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 
@@ -44,10 +45,10 @@ export function siteOrigin(request: Request): string {
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
  * Only public fields: the owner's email and minimum offer never leave the server.
  */
-export async function loadDomainPage(domain: Domain, request: Request): Promise<DomainPageData> {
+export async function loadDomainPage(domain: Domain, request: Request, context: Readonly<RouterContextProvider>): Promise<DomainPageData> {
   recordDomainView(domain.id, request);
   // Served from the page cache, the page is not rendered again: count those views as well.
-  repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
+  repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
   const [feeCents, replyDays] = await Promise.all([getInquiryFeeCents(), ownerTypicalReplyDays(domain)]);
   return {

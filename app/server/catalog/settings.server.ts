@@ -4,6 +4,7 @@ import { db, isDatabaseOpen } from "../db/database.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
 import { watchDatabaseChanges } from "../db/changes.server";
 import { publishFee } from "./events.server";
+import { log } from "../runtime/log.server";
 
 export const DEFAULT_INQUIRY_FEE_CENTS = 1999;
 const FEE_KEY = "inquiry_fee";
@@ -70,7 +71,7 @@ async function refreshFee(): Promise<void> {
       announceFee(await getInquiryFeeCents());
     } while (readAgain);
   } catch (error) {
-    if (isDatabaseOpen()) console.error(JSON.stringify({ msg: "fee not re-read", error: (error as Error).message }));
+    if (isDatabaseOpen()) log.error({ error: (error as Error).message }, "fee not re-read");
   } finally {
     refreshing = false;
   }

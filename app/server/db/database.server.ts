@@ -9,6 +9,7 @@ import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { runMigrations } from "./migrator.server";
 import { StripNulPlugin } from "./strip-nul.server";
+import { log } from "../runtime/log.server";
 
 export class DatabaseOpenError extends Error {}
 
@@ -78,7 +79,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 function openPostgres(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: env.DATABASE_POOL_SIZE });
   // An idle connection the server drops (a restart, a failover) must not take the process down.
-  pool.on("error", (error) => console.error(JSON.stringify({ msg: "database connection lost", error: error.message })));
+  pool.on("error", (error) => log.error({ error: error.message }, "database connection lost"));
   return pool;
 }
 

@@ -4,6 +4,7 @@
 // so the others wait and then find nothing left to do; on SQLite the migration's write transaction does the same.
 import { Migrator, type Kysely } from "kysely";
 import { migrations } from "../../../db/migrations/index";
+import { log } from "../runtime/log.server";
 
 /** Applies the migrations the database has not run yet; returns their names (empty when it was up to date). */
 export async function runMigrations(db: Kysely<any>): Promise<string[]> {
@@ -15,7 +16,7 @@ export async function runMigrations(db: Kysely<any>): Promise<string[]> {
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const result of results ?? []) {
-    if (result.status === "Error") console.error(`migration ${result.migrationName} failed`);
+    if (result.status === "Error") log.error({ migration: result.migrationName }, `migration ${result.migrationName} failed`);
   }
   if (error) throw error;
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);

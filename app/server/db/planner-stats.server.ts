@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { db, isDatabaseOpen, sqliteConnection } from "./database.server";
+import { log } from "../runtime/log.server";
 
 // Without statistics SQLite's planner may count a search over a large portfolio by walking the price
 // index and looking every row up (hundreds of milliseconds at 100,000 domains) instead of scanning the
@@ -18,7 +19,7 @@ async function optimize(mask?: number): Promise<void> {
     await sql.raw("PRAGMA analysis_limit = 1000").execute(db);
     await sql.raw(mask === undefined ? "PRAGMA optimize" : `PRAGMA optimize = ${mask}`).execute(db);
   } catch (error) {
-    console.error(`query planner statistics not updated: ${(error as Error).message}`);
+    log.error({ error: (error as Error).message }, "query planner statistics not updated");
   }
 }
 

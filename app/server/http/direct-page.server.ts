@@ -5,25 +5,22 @@
 // buffer (entry.server.tsx, `renderInto`) and sent with a Content-Length; a client that takes gzip gets it at level 1 (a page seen
 // once is not worth more CPU; the page cache makes its own variants for pages seen again).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { constants as zlib, gzipSync } from "node:zlib";
-import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
-import { acceptsGzip } from "./accept-encoding.server";
-import { publicProtocolOf } from "./client-address.server";
+import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { acceptsGzip, compressPage, MIN_COMPRESS_BYTES } from "./compression.server";
 import { createDomainShells, type RenderedPage } from "./domain-shell.server";
-import { copyResponseHeaders, fetchRequestFrom, refusePlain, routeTree } from "./express.server";
+import { answerError, copyResponseHeaders, fetchRequestFrom, refusePlain, routeTree } from "./express.server";
 import { withGivenLoaderResults } from "./page-shell.server";
+import { routerContextFor, type RequestValues } from "./request-context.server";
 
 /**
  * The public pages: the browse page or a lander at /, and /domain/* and /contact/* (no file is ever
  * there). A segment of dots (plain or %2e) is left to express, whose static handler answers it.
  */
 const DIRECT_PATH = /^\/(?:(?:domain|contact)\/(?!\.{1,2}(?:\?|$))(?![^/?]*%2e)[^/?]+)?(?:\?|$)/i;
-const MIN_COMPRESS_BYTES = 1024;
 
 export interface DirectPageOptions {
   build: ServerBuild;
-  getLoadContext: (req: IncomingMessage) => AppLoadContext;
-  onError: (req: IncomingMessage, res: ServerResponse, error: unknown) => void;
+  mode: "development" | "production";
 }
 
 export function isDirectPageRequest(req: IncomingMessage): boolean {
@@ -52,23 +49,23 @@ export function publicPagesBuild(build: ServerBuild): ServerBuild {
 
 export function createDirectPageHandler(options: DirectPageOptions) {
   const build = withGivenLoaderResults(publicPagesBuild(options.build));
-  const handle = createRequestHandler(build, "production");
-  const shells = createDomainShells(build, async (request, context) => {
+  const handle = createRequestHandler(build, options.mode);
+  const shells = createDomainShells(build, async (request, values) => {
     const renderInto: { body?: Buffer } = {};
-    const response = await handle(request, { ...context, renderInto });
+    values.renderInto = renderInto;
+    const response = await handle(request, routerContextFor(values));
     if (!renderInto.body) return null;
     return { status: response.status, headers: [...response.headers.entries()], body: renderInto.body };
   });
-  const handler = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handler = async (req: IncomingMessage, res: ServerResponse, values: RequestValues): Promise<void> => {
     try {
-      // server.ts has already put the client address (x-real-client-ip) and the scheme on the request.
-      const request = fetchRequestFrom(req, res, publicProtocolOf(req));
+      const request = fetchRequestFrom(req, res, values.protocol);
       if (!request) return refusePlain(res, 400, "Bad request");
-      const context: AppLoadContext = options.getLoadContext(req);
-      const shellPage = req.method === "GET" ? await shells.fromShell(request, req.url ?? "/", context) : null;
-      if (shellPage) return send(req, res, shellPage);
+      const shellPage = req.method === "GET" ? await shells.fromShell(request, req.url ?? "/", values) : null;
+      if (shellPage) return send(req, res, values, shellPage);
       const renderInto: { body?: Buffer } = {};
-      const response = await handle(request, { ...context, renderInto });
+      values.renderInto = renderInto;
+      const response = await handle(request, routerContextFor(values));
       if (res.destroyed || res.writableEnded) {
         await response.body?.cancel();
         return;
@@ -78,28 +75,29 @@ export function createDirectPageHandler(options: DirectPageOptions) {
       copyResponseHeaders(response, res, req.url ?? "/");
       const body = renderInto.body ?? (response.body ? await readAll(response.body) : null);
       if (res.destroyed || res.writableEnded) return;
-      sendBody(req, res, body);
+      sendBody(req, res, values, body);
     } catch (error) {
-      options.onError(req, res, error);
+      answerError(req, res, values, error);
     }
   };
   return Object.assign(handler, { shellStats: shells.stats });
 }
 
 /** A page made from a shell: a 200 with the headers its sample render had (no cookie, not private). */
-function send(req: IncomingMessage, res: ServerResponse, page: RenderedPage): void {
+function send(req: IncomingMessage, res: ServerResponse, values: RequestValues, page: RenderedPage): void {
   if (res.destroyed || res.writableEnded) return;
   res.statusCode = page.status;
   for (const [name, value] of page.headers) res.setHeader(name, value);
-  sendBody(req, res, page.body);
+  sendBody(req, res, values, page.body);
 }
 
-function sendBody(req: IncomingMessage, res: ServerResponse, page: Buffer | null): void {
+/** The page, gzipped at level 1 for a client that takes it, unless the page cache keeps it (it compresses). */
+function sendBody(req: IncomingMessage, res: ServerResponse, values: RequestValues, page: Buffer | null): void {
   let body = page;
-  if (body && isCompressible(res)) {
+  if (body && !values.pageCacheCapture && isCompressible(res)) {
     res.setHeader("Vary", "Accept-Encoding");
     if (body.length >= MIN_COMPRESS_BYTES && acceptsGzip(req.headers["accept-encoding"])) {
-      body = gzipSync(body, { level: zlib.Z_BEST_SPEED });
+      body = compressPage(body, "gzip", true);
       res.setHeader("Content-Encoding", "gzip");
     }
   }

@@ -5,12 +5,16 @@
 // back. A shell is made from two sample domains of the same shape: the first is cut, the second must
 // then come out of the shell byte for byte as React Router renders it, or the shape is always rendered.
 import { domainToASCII } from "node:url";
-import { matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
+import { matchRoutes, type ServerBuild } from "react-router";
+import type { DomainRouteData } from "../../routes/domain";
 import { displayDomainName, domainPagePath, shortDomainName } from "../../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import { routeTree } from "./express.server";
+import { log } from "../runtime/log.server";
 import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
+import { requestValuesFor, routerContextFor, type RequestValues } from "./request-context.server";
 
+// Route ids in the build (app/routes.ts): the root and app/routes/domain.tsx.
 const ROOT_ROUTE = "root";
 const DOMAIN_ROUTE = "routes/domain";
 /** Every sample string carries it, so a sample string left in a cut page is found. */
@@ -25,7 +29,7 @@ export interface RenderedPage {
 }
 
 /** A full React Router render of a page (the direct page path's, with given loader results). */
-export type RenderPage = (request: Request, context: AppLoadContext) => Promise<RenderedPage | null>;
+export type RenderPage = (request: Request, values: RequestValues) => Promise<RenderedPage | null>;
 
 interface DomainShell extends Shell {
   headers: Array<[string, string]>;
@@ -33,9 +37,46 @@ interface DomainShell extends Shell {
   taken: Set<string | number>;
 }
 
-interface DomainPage {
-  domain: { name: string; askingPriceCents: number };
-  canonicalUrl: string;
+/** The parts of a listed domain's page data (app/routes/domain.tsx) a shell puts back: its own strings. */
+type ListedPage = NonNullable<DomainRouteData["page"]>;
+type DomainPage = Pick<ListedPage, "canonicalUrl"> & { domain: Pick<ListedPage["domain"], "name" | "askingPriceCents"> };
+
+/** Every field of a data type, each either a page's "own" value or a "shared" one (nested objects field by field). */
+type FieldRoles<T> = {
+  [K in keyof T]-?: NonNullable<T[K]> extends object ? FieldRoles<NonNullable<T[K]>> : "own" | "shared";
+};
+
+/**
+ * The contract with app/routes/domain.tsx: every field of its data, and what a shell does with it.
+ * "own" values differ per page and are put back into the shell (stringsOf below); "shared" values are
+ * part of the shell's shape (pages with equal ones share a shell). The type check fails when the
+ * route's data gains, renames or loses a field; at run time a page whose data does not have exactly
+ * these fields is rendered in full and logged as an error ("page shell contract broken").
+ */
+export const SHELL_FIELDS = {
+  siteName: "shared",
+  page: {
+    siteName: "shared",
+    domain: { name: "own", askingPriceCents: "own" },
+    feeCents: "shared",
+    canonicalUrl: "own",
+    replyDays: "shared",
+  },
+} as const satisfies FieldRoles<DomainRouteData>;
+
+type Contract = { readonly [key: string]: "own" | "shared" | Contract };
+
+/** The fields of `value` that the contract does not list, or that it lists and `value` lacks. */
+export function contractMismatch(value: unknown, contract: Contract = SHELL_FIELDS, at = ""): string[] {
+  if (!isPlainObject(value)) return [at || "(data)"];
+  const mismatched: string[] = [];
+  for (const key of new Set([...Object.keys(value), ...Object.keys(contract)])) {
+    const role = contract[key];
+    const path = at ? `${at}.${key}` : key;
+    if (role === undefined || !(key in value)) mismatched.push(path);
+    else if (typeof role === "object" && !(key === "page" && value[key] === null)) mismatched.push(...contractMismatch(value[key], role, path));
+  }
+  return mismatched;
 }
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
@@ -43,14 +84,21 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
   const rootLoader = build.routes[ROOT_ROUTE]?.module.loader;
   const domainLoader = build.routes[DOMAIN_ROUTE]?.module.loader;
   const shells = new Map<string, Promise<DomainShell | null>>();
-  /** Domain pages answered from a shell, and those rendered in full (no shell fit), since start. */
-  const counts = { fromShell: 0, rendered: 0 };
+  /**
+   * Domain pages answered from a shell, those rendered in full (no shell fit), and those whose data broke
+   * the contract with the route (SHELL_FIELDS), since start.
+   */
+  const counts = { fromShell: 0, rendered: 0, contractBroken: 0 };
+  if (!rootLoader || !domainLoader) {
+    log.error({ routes: [ROOT_ROUTE, DOMAIN_ROUTE] }, "page shell contract broken: a route is missing from the build");
+  }
+  let contractReported = false;
 
-  function shellFor(key: string, rootData: unknown, routeData: Record<string, unknown>, page: DomainPage) {
+  function shellFor(key: string, values: RequestValues, rootData: unknown, routeData: Record<string, unknown>, page: DomainPage) {
     let shell = shells.get(key);
     if (shell) return shell;
-    shell = prepareShell(render, rootData, routeData, page).catch((error: unknown) => {
-      console.error(JSON.stringify({ msg: "page shell not made", error: String((error as Error)?.message ?? error) }));
+    shell = prepareShell(render, values, rootData, routeData, page).catch((error: unknown) => {
+      log.error({ error: String((error as Error)?.message ?? error) }, "page shell not made");
       return null;
     });
     if (shells.size >= MAX_SHELLS) shells.delete(shells.keys().next().value!);
@@ -61,26 +109,34 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
   /**
    * A GET of /domain/{name} with no query: runs the root's and the domain route's loaders, and answers
    * from a shell when one fits. Otherwise null, with the loaders' results left in
-   * `context.givenLoaderResults`, so the full render that follows does not run them again.
+   * `values.givenLoaderResults`, so the full render that follows does not run them again.
    */
-  async function fromShell(request: Request, target: string, context: AppLoadContext): Promise<RenderedPage | null> {
+  async function fromShell(request: Request, target: string, values: RequestValues): Promise<RenderedPage | null> {
     if (!rootLoader || !domainLoader || !target.startsWith("/domain/") || target.includes("?") || target.endsWith(".data")) return null;
     const matches = matchRoutes(tree as never, target) as Array<{ route: { id: string }; params: Record<string, string> }> | null;
     const leaf = matches?.[matches.length - 1];
     if (leaf?.route.id !== DOMAIN_ROUTE) return null;
-    const args = { request, params: leaf.params, context };
+    const args = { request, params: leaf.params, context: routerContextFor(values) };
     const [root, route] = await Promise.all([settle(() => rootLoader(args as never)), settle(() => domainLoader(args as never))]);
-    context.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
+    values.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
     if (!("value" in root) || !("value" in route) || !isPlainObject(route.value)) return null;
+    const mismatched = contractMismatch(route.value);
+    if (mismatched.length > 0) {
+      counts.contractBroken += 1;
+      if (!contractReported) log.error({ fields: mismatched }, "page shell contract broken: the domain route's data has changed shape");
+      contractReported = true;
+      return null;
+    }
     const page = domainPageOf(route.value.page);
-    const html = page ? await fill(page, root.value, route.value, context.cspNonce ?? "") : null;
+    const html = page ? await fill(page, root.value, route.value, values) : null;
     if (page) counts[html === null ? "rendered" : "fromShell"] += 1;
     return html === null ? null : { status: 200, headers: html.headers, body: Buffer.from(html.text) };
   }
 
-  async function fill(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>, nonce: string) {
+  async function fill(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>, values: RequestValues) {
+    const nonce = values.cspNonce;
     const key = shapeKey(page, rootData, routeData);
-    const shell = key === null ? null : await shellFor(key, rootData, routeData, page);
+    const shell = key === null ? null : await shellFor(key, values, rootData, routeData, page);
     if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
     const text = fillShell(shell, stringsOf(page, nonce));
     return text === null ? null : { text, headers: shell.headers };
@@ -180,24 +236,27 @@ interface Sample {
   rendered: RenderedPage | null;
 }
 
-async function renderSample(render: RenderPage, tag: string, priceCents: number, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<Sample> {
+async function renderSample(render: RenderPage, values: RequestValues, tag: string, priceCents: number, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<Sample> {
   const name = sampleName(kindOfName(real.domain.name), tag);
   const origin = `http://zqvx${tag}.test`;
   const page: DomainPage = { domain: { name, askingPriceCents: priceCents }, canonicalUrl: `${origin}${domainPagePath(name)}` };
   const nonce = `zqvx${tag}nonce`;
   const givenLoaderResults = { [ROOT_ROUTE]: { value: rootData }, [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) } };
-  const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), { cspNonce: nonce, givenLoaderResults });
+  // The request's own values but the sample's nonce and data; nothing of a sample goes to the page cache.
+  const sampleValues = requestValuesFor({ requestId: values.requestId, clientAddress: values.clientAddress, protocol: values.protocol, cspNonce: nonce });
+  sampleValues.givenLoaderResults = givenLoaderResults;
+  const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), sampleValues);
   return { page, nonce, rendered };
 }
 
-async function prepareShell(render: RenderPage, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<DomainShell | null> {
-  const first = await renderSample(render, "a", 987_654_321, rootData, routeData, real);
+async function prepareShell(render: RenderPage, values: RequestValues, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<DomainShell | null> {
+  const first = await renderSample(render, values, "a", 987_654_321, rootData, routeData, real);
   const a = first.rendered;
   if (!a || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie")) return unusable("the sample page is not a plain 200");
   const cut = cutShell(a.body.toString("utf8"), stringsOf(first.page, first.nonce), MARKER);
   if (!cut) return unusable("the sample page shows a sample string the shell does not know");
   const shell: DomainShell = { ...cut, headers: a.headers, taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]) };
-  const second = await renderSample(render, "bb", 1_200_000, rootData, routeData, real);
+  const second = await renderSample(render, values, "bb", 1_200_000, rootData, routeData, real);
   const b = second.rendered;
   const filled = fillShell(shell, stringsOf(second.page, second.nonce));
   if (!b || filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
@@ -207,6 +266,6 @@ async function prepareShell(render: RenderPage, rootData: unknown, routeData: Re
 }
 
 function unusable(reason: string): null {
-  console.error(JSON.stringify({ msg: "page shell not used", reason }));
+  log.error({ reason }, "page shell not used");
   return null;
 }

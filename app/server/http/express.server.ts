@@ -1,23 +1,28 @@
-// Express pieces used by server.ts: body limits, a content-type guard for page actions, and the
-// React Router request handler (the @react-router/express adapter, plus a pre-read body and a safe URL).
+// Every request that is not a cached page, the live fee or a public page's first render (server.ts):
+// static files, compression, body limits, a content-type guard for page actions, and React Router (the
+// @react-router/express adapter's work, plus a pre-read body and a safe URL), on the raw Node request.
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
-import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from "express";
+import express from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 import { Readable } from "node:stream";
-import { createRequestHandler, matchRoutes, type AppLoadContext, type ServerBuild } from "react-router";
-import { publicProtocolOf } from "./client-address.server";
+import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
+import { env } from "../runtime/env.server";
+import { compressStreamed } from "./compression.server";
+import { routerContextFor, type RequestValues } from "./request-context.server";
 import { isPrivatePath } from "./security.server";
+import { mayUpload } from "./uploads.server";
 import { isUploadPath } from "./upload-path.server";
 
-type WithBody = ExpressRequest & { preReadBody?: Buffer };
+type Next = (error?: unknown) => void;
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function isMultipart(req: ExpressRequest): boolean {
+function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "");
 }
 
-export function refuse(res: ExpressResponse, status: number, message: string): void {
+export function refuse(res: ServerResponse, status: number, message: string): void {
   refusePlain(res, status, message);
 }
 
@@ -42,7 +47,7 @@ const LINGER_MS = 3_000;
  * discards the answer on the client's side if it has not read it yet: a client that writes its
  * whole body before reading would never see the 413.
  */
-function lingerOnClose(req: ExpressRequest): void {
+function lingerOnClose(req: IncomingMessage): void {
   const socket = req.socket;
   socket.destroySoon = function lingeringDestroySoon(this: typeof socket) {
     if (this.writable) this.end();
@@ -58,26 +63,29 @@ export interface BodyLimits {
   maxBodyBytes: number;
   maxUploadBytes: number;
   /** Whether this request may send up to maxUploadBytes (the import, from a signed-in admin). */
-  mayUpload: (req: ExpressRequest) => Promise<boolean>;
+  mayUpload: (req: IncomingMessage) => Promise<boolean>;
 }
+
+/** A body read ahead (a chunked body, counted against the limit), or undefined: the request streams it. */
+type WithBody = (body?: Buffer) => void;
 
 /**
  * Refuses a body over the limit with 413 before anything reads it: a declared Content-Length is checked
  * at once; a chunked body is read into memory up to the limit and refused as soon as it goes over.
  * Only a multipart post that `mayUpload` allows (asked before the body is read) has the upload limit.
  */
-export function bodyLimit(limits: BodyLimits): RequestHandler {
-  return (req, res, next) => {
-    if (BODYLESS_METHODS.has(req.method)) return next();
+export function bodyLimit(limits: BodyLimits) {
+  return (req: IncomingMessage, res: ServerResponse, next: WithBody, fail: Next): void => {
+    if (BODYLESS_METHODS.has(req.method ?? "GET")) return next();
     if (!isMultipart(req)) return limitBody(req, res, next, limits.maxBodyBytes);
     limits.mayUpload(req).then(
       (allowed) => limitBody(req, res, next, allowed ? limits.maxUploadBytes : limits.maxBodyBytes),
-      next,
+      fail,
     );
   };
 }
 
-function limitBody(req: ExpressRequest, res: ExpressResponse, next: NextFunction, limit: number): void {
+function limitBody(req: IncomingMessage, res: ServerResponse, next: WithBody, limit: number): void {
   const declared = req.headers["content-length"];
   const tooLarge = () => {
     res.setHeader("Connection", "close");
@@ -107,8 +115,7 @@ function limitBody(req: ExpressRequest, res: ExpressResponse, next: NextFunction
   });
   req.on("end", () => {
     if (refused) return;
-    (req as WithBody).preReadBody = Buffer.concat(chunks);
-    next();
+    next(Buffer.concat(chunks));
   });
   req.on("error", () => {
     refused = true;
@@ -156,17 +163,20 @@ const MULTIPART_WITH_BOUNDARY = /^multipart\/form-data\s*;.*boundary=/i;
  * Page actions read forms. Any other body (JSON, XML, none at all) gets 415 here instead of a parse
  * error (500) inside the action. Resource routes (webhooks, JSON endpoints) check their own bodies.
  */
-export function pageActionContentType(build: ServerBuild): RequestHandler {
+export function pageActionContentType(build: ServerBuild) {
   const tree = routeTree(build);
-  return (req, res, next) => {
-    if (BODYLESS_METHODS.has(req.method)) return next();
-    const route = matchLeafRoute(build, tree, req.path);
-    if (!route?.module.default || !route.module.action) return next();
+  /** Whether the request may go on; a refused one is answered 415. */
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (BODYLESS_METHODS.has(req.method ?? "GET")) return true;
+    const url = req.url ?? "/";
+    const route = matchLeafRoute(build, tree, url);
+    if (!route?.module.default || !route.module.action) return true;
     const type = req.headers["content-type"] ?? "";
-    if (FORM_TYPE.test(type)) return next();
+    if (FORM_TYPE.test(type)) return true;
     // Multipart only where a file is uploaded; that action reads it (once) and answers a broken body with 400.
-    if (MULTIPART_WITH_BOUNDARY.test(type) && isUploadPath(req.originalUrl)) return next();
-    return refuse(res, 415, "Forms only: send application/x-www-form-urlencoded (multipart/form-data only to the portfolio import)");
+    if (MULTIPART_WITH_BOUNDARY.test(type) && isUploadPath(url)) return true;
+    refuse(res, 415, "Forms only: send application/x-www-form-urlencoded (multipart/form-data only to the portfolio import)");
+    return false;
   };
 }
 
@@ -177,11 +187,7 @@ const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5}
  * one. `protocol` is the scheme as the server decided it (trust proxy). Shared by the express route and
  * the direct page path (direct-page.server.ts).
  */
-export function fetchRequestFrom(
-  req: IncomingMessage & { preReadBody?: Buffer },
-  res: ServerResponse,
-  protocol: string,
-): Request | null {
+export function fetchRequestFrom(req: IncomingMessage, res: ServerResponse, protocol: string, preReadBody?: Buffer): Request | null {
   const target = req.url ?? "";
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
   // cannot steer the URL the app sees.
@@ -216,7 +222,7 @@ export function fetchRequestFrom(
   res.on("close", () => controller?.abort());
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req.preReadBody ? Readable.from([req.preReadBody]) : req);
+    init.body = createReadableStreamFromReadable(preReadBody ? Readable.from([preReadBody]) : req);
     init.duplex = "half";
   }
   try {
@@ -242,33 +248,83 @@ export function copyResponseHeaders(response: Response, res: ServerResponse, pat
   if (isPrivatePath(path)) res.setHeader("Cache-Control", "no-store");
 }
 
-export function reactRouterHandler(options: {
+/** An error no route handled: a 4xx from a parser stays a 4xx; anything else is logged and answered 500. */
+export function answerError(req: IncomingMessage, res: ServerResponse, values: RequestValues, error: unknown): void {
+  const status = Number((error as { status?: unknown })?.status);
+  if (status >= 400 && status < 500) return refusePlain(res, status, "Bad request");
+  values.log.error({ method: req.method, error }, "unhandled error");
+  refusePlain(res, 500, "Internal Server Error");
+}
+
+export interface RouteHandlerOptions {
   build: ServerBuild;
-  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
-}): RequestHandler {
-  const handle = createRequestHandler(options.build, "production");
-  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    try {
-      const request = fetchRequestFrom(req as WithBody, res, publicProtocolOf(req));
-      if (!request) return refuse(res, 400, "Bad request");
-      const response = await handle(request, options.getLoadContext(req, res));
-      if (res.destroyed || res.writableEnded) {
-        await response.body?.cancel();
-        return;
-      }
-      res.statusMessage = response.statusText;
-      res.status(response.status);
-      copyResponseHeaders(response, res, req.path);
-      if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-      if (!response.body) return void res.end();
-      try {
-        await writeReadableStreamToWritable(response.body, res);
-      } catch (error) {
-        if (res.destroyed || res.writableEnded) return;
-        throw error;
-      }
-    } catch (error) {
-      next(error);
+  mode: "development" | "production";
+  /** build/client, served before the routes; null in development (Vite serves the client files). */
+  staticFiles: string | null;
+}
+
+/**
+ * Static files (production), then compression, body limits, the page actions' content-type guard and
+ * React Router, with the request's values as its context.
+ */
+export function createRouteHandler(options: RouteHandlerOptions) {
+  const handle = createRequestHandler(options.build, options.mode);
+  const limitBody = bodyLimit({ maxBodyBytes: env.MAX_BODY_BYTES, maxUploadBytes: env.MAX_UPLOAD_BYTES, mayUpload });
+  const acceptsBody = pageActionContentType(options.build);
+  const assets = options.staticFiles
+    ? express.static(path.join(options.staticFiles, "assets"), { immutable: true, maxAge: "1y", index: false })
+    : null;
+  const files = options.staticFiles ? express.static(options.staticFiles, { maxAge: "1h", index: false }) : null;
+  const staticFiles = (req: IncomingMessage, res: ServerResponse, next: Next) => {
+    if (!files || !assets) return next();
+    const url = req.url ?? "/";
+    if (url.startsWith("/assets/")) {
+      // Served from build/client/assets as if mounted at /assets (express.static reads req.url).
+      req.url = url.slice("/assets".length);
+      return assets(req as never, res as never, (error?: unknown) => {
+        req.url = url;
+        if (error) return next(error);
+        files(req as never, res as never, next);
+      });
     }
+    files(req as never, res as never, next);
+  };
+
+  async function route(req: IncomingMessage, res: ServerResponse, values: RequestValues, body?: Buffer) {
+    const request = fetchRequestFrom(req, res, values.protocol, body);
+    if (!request) return refuse(res, 400, "Bad request");
+    const response = await handle(request, routerContextFor(values));
+    if (res.destroyed || res.writableEnded) {
+      await response.body?.cancel();
+      return;
+    }
+    res.statusMessage = response.statusText;
+    res.statusCode = response.status;
+    copyResponseHeaders(response, res, req.url ?? "/");
+    if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+    if (!response.body) return void res.end();
+    try {
+      await writeReadableStreamToWritable(response.body, res);
+    } catch (error) {
+      if (res.destroyed || res.writableEnded) return;
+      throw error;
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse, values: RequestValues): void => {
+    const fail = (error: unknown) => answerError(req, res, values, error);
+    compressStreamed(req, res, () =>
+      staticFiles(req, res, (error) => {
+        if (error) return fail(error);
+        limitBody(
+          req,
+          res,
+          (body) => {
+            if (acceptsBody(req, res)) route(req, res, values, body).catch(fail);
+          },
+          fail,
+        );
+      }),
+    );
   };
 }

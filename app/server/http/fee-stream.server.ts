@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "../runtime/env.server";
 import { FEE_STREAM_HEADERS, feeMessage, SSE_HEARTBEAT, SSE_PREAMBLE, subscribeToFee } from "../catalog/events.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
-import { clientIpOfRaw } from "./client-address.server";
+import { log } from "../runtime/log.server";
+import type { RequestValues } from "./request-context.server";
 
 /*
  * GET /events/fee on the raw Node response, answered before express and React Router. A fee change
@@ -64,9 +65,9 @@ function isFeeStreamRequest(req: IncomingMessage): boolean {
 
 /** The handler for server.ts: answers the fee stream, passes every other request on. */
 export function createFeeStream() {
-  return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+  return (req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next): void => {
     if (!isFeeStreamRequest(req)) return next();
-    const address = clientIpOfRaw(req);
+    const address = values.clientAddress;
     const fromAddress = openByAddress.get(address) ?? 0;
     if (open.size >= env.FEE_STREAM_MAX_TOTAL || fromAddress >= env.FEE_STREAM_MAX_PER_ADDRESS) return refuseStream(res);
     openByAddress.set(address, fromAddress + 1);
@@ -87,7 +88,7 @@ export function createFeeStream() {
         if (!heardChange && !res.writableEnded && !res.destroyed) res.write(feeMessage(cents));
       },
       // The database cannot say now: the stream goes on and brings the next change.
-      (error) => console.error(JSON.stringify({ msg: "fee stream: fee not read", error: (error as Error).message })),
+      (error) => log.error({ error: (error as Error).message }, "fee stream: fee not read"),
     );
     open.add(res);
     startHeartbeat();

@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import type { RouterContextProvider } from "react-router";
 import { canonicalPageUrl } from "../../lib/page-url";
 import { compiledOnce } from "../db/dialect.server";
-import { acceptsGzip } from "./accept-encoding.server";
+import { acceptsGzip, chooseEncoding, compressPage, MIN_COMPRESS_BYTES, type Encoding } from "./compression.server";
 import { env } from "../runtime/env.server";
+import { log } from "../runtime/log.server";
 import { isKnownHost } from "../catalog/hosts.server";
-import { publicProtocolOf } from "./client-address.server";
+import { requestValues, type CachedRequest, type HitEffect, type RequestValues } from "./request-context.server";
 
 /*
  * An in-memory cache of rendered public pages (/, /domain/*, /contact/*), consulted before anything
@@ -24,16 +25,9 @@ import { publicProtocolOf } from "./client-address.server";
  */
 
 type Next = (error?: unknown) => void;
-/** What a hit effect may read of the request a cached page answers (a subset of a fetch Request). */
-export interface CachedRequest {
-  method: string;
-  headers: { get(name: string): string | null };
-}
-type HitEffect = (request: CachedRequest) => void;
 // Loose shapes of ServerResponse methods, to call the saved originals with `call`.
 type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
 type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
-type Encoding = "br" | "gzip" | "identity";
 
 interface Entry {
   key: string;
@@ -55,24 +49,17 @@ interface Entry {
 const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
 /** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
 const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache", "x-request-id"]);
-/** Set on the request of a render that may be cached, so `repeatOnCacheHit` can find that render. */
-const RENDER_TOKEN_HEADER = "x-page-cache-render";
-const pendingHitEffects = new Map<string, HitEffect[]>();
-let renderCounter = 0;
-
 /**
  * For work a page does on every request besides rendering (counting a view): call it from the loader
- * with the loader's request; when the page is cached, `effect` runs on each later hit as well.
+ * with the loader's context; when the page is cached, `effect` runs on each later hit as well.
  */
-export function repeatOnCacheHit(request: Request, effect: HitEffect): void {
-  const token = request.headers.get(RENDER_TOKEN_HEADER);
-  if (token) pendingHitEffects.get(token)?.push(effect);
+export function repeatOnCacheHit(context: Readonly<RouterContextProvider>, effect: HitEffect): void {
+  requestValues(context).pageCacheCapture?.hitEffects.push(effect);
 }
 
 /** Search results and 404s get this share of the cache's memory. */
 const MINOR_SHARE = 1 / 8;
 const MAX_CAPTURE_BYTES = 1024 * 1024;
-const MIN_COMPRESS_BYTES = 1024;
 
 export interface PageCacheOptions {
   enabled?: boolean;
@@ -80,7 +67,7 @@ export interface PageCacheOptions {
   maxBytes?: number;
 }
 
-export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, next: Next) => void) & {
+export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next) => void) & {
   clear: () => void;
   stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
 };
@@ -147,16 +134,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     if (entry.minor) minorBytes += delta;
   }
 
-  // Quality 5 costs about a millisecond per page; 9 and up cost tens of milliseconds for a few percent.
-  // A first render (a miss) gets gzip at level 1 instead: most pages of a large portfolio are seen once
-  // (crawlers), and for those the smaller br variant would cost more CPU than the render saved.
+  // A first render (a miss) gets gzip at level 1 instead of br (compression.server.ts).
   function addVariant(entry: Entry, encoding: Exclude<Encoding, "identity">, firstRender = false): Buffer {
-    const body =
-      encoding === "br"
-        ? brotliCompressSync(entry.identity, {
-            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: entry.identity.length },
-          })
-        : gzipSync(entry.identity, { level: firstRender ? zlib.Z_BEST_SPEED : 9 });
+    const body = compressPage(entry.identity, encoding, firstRender);
     entry.variants[encoding] = body;
     entry.bytes += body.length;
     if (lookup(entry.key) === entry) addBytes(entry, body.length);
@@ -185,8 +165,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     end.call(res, encoding === "identity" ? entry.identity : body);
   }
 
-  const middleware = ((req, res, next) => {
-    if (req.headers[RENDER_TOKEN_HEADER] !== undefined) delete req.headers[RENDER_TOKEN_HEADER];
+  const middleware = ((req, res, values, next) => {
     if (!enabled || req.method !== "GET") return next();
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
@@ -195,13 +174,13 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
 
     currentContentVersion().then(
-      (version) => answer(req, res, next, version),
+      (version) => answer(req, res, values, next, version),
       // The database cannot say (busy, closing): render afresh, and keep nothing.
       () => next(),
     );
   }) as PageCacheMiddleware;
 
-  function answer(req: IncomingMessage, res: ServerResponse, next: Next, version: number) {
+  function answer(req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next, version: number) {
     const headers = req.headers as IncomingMessage["headers"] & { host: string };
     const url = req.url ?? "";
     if (version > seenVersion) {
@@ -213,7 +192,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // (server.ts works it out through trusted proxies; HSTS is stored with the page), and the path with
     // the parameters the page reads.
     const canonical = canonicalPageUrl(url);
-    const key = `${headers.host.toLowerCase()} ${publicProtocolOf(req)} ${canonical.url}`;
+    const key = `${headers.host.toLowerCase()} ${values.protocol} ${canonical.url}`;
     const cached = lookup(key);
     if (cached && cached.version === version) {
       hits += 1;
@@ -224,13 +203,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // The page renders exactly what the key holds: parameters it does not read are not passed on.
     if (canonical.url !== url) req.url = canonical.url;
     misses += 1;
-    const token = `${process.pid}-${(renderCounter += 1)}-${Math.random().toString(36).slice(2)}`;
+    // The render keeps its body uncompressed and gives the effects to repeat on a hit.
     const hitEffects: HitEffect[] = [];
-    pendingHitEffects.set(token, hitEffects);
-    req.headers[RENDER_TOKEN_HEADER] = token;
-    res.once("close", () => pendingHitEffects.delete(token));
+    values.pageCacheCapture = { hitEffects };
     capture(req, res, next, async (status, storedHeaders, body, writeHead, end) => {
-      pendingHitEffects.delete(token);
       const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, false);
       try {
         // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
@@ -282,7 +258,7 @@ function runHitEffects(req: IncomingMessage, entry: Entry) {
     try {
       effect(request);
     } catch (error) {
-      console.error(`page cache: an effect of a cached page failed: ${(error as Error).message}`);
+      log.error({ error }, "page cache: an effect of a cached page failed");
     }
   }
 }
@@ -296,16 +272,14 @@ type OnCaptured = (
 ) => void;
 
 /**
- * Lets the rest of the chain render the page into memory. Compression further down the chain is told
- * the client takes only identity, so the bytes kept are the plain page; the client still gets its
- * encoding from the stored variants. A response that may not be cached is replayed unchanged.
+ * Lets the rest of the chain render the page into memory (uncompressed: RequestValues' pageCacheCapture);
+ * the client gets its encoding from the stored variants. A response that may not be cached (a
+ * compressed one included) is replayed unchanged.
  */
 function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptured: OnCaptured) {
   const originalWriteHead = res.writeHead as WriteHead;
   const originalWrite = res.write as (this: ServerResponse, chunk: unknown) => boolean;
   const originalEnd = res.end as End;
-  const acceptEncoding = req.headers["accept-encoding"];
-  req.headers["accept-encoding"] = "identity";
   const chunks: Buffer[] = [];
   let size = 0;
   let passThrough = false;
@@ -314,8 +288,6 @@ function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptur
     res.writeHead = originalWriteHead as ServerResponse["writeHead"];
     res.write = originalWrite as ServerResponse["write"];
     res.end = originalEnd as ServerResponse["end"];
-    if (acceptEncoding === undefined) delete req.headers["accept-encoding"];
-    else req.headers["accept-encoding"] = acceptEncoding;
   };
   const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
     Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
@@ -383,23 +355,6 @@ function storableHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
   const stored: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (!UNSTORED_HEADERS.has(name) && value !== undefined) stored[name] = value;
   return stored;
-}
-
-/** br, then gzip, then identity, honouring q=0 refusals. */
-export function chooseEncoding(header: string | string[] | undefined): Encoding {
-  if (!header) return "identity";
-  const text = Array.isArray(header) ? header.join(",") : header;
-  let gzip = false;
-  let br = false;
-  for (const part of text.split(",")) {
-    const [rawName, ...params] = part.split(";");
-    const name = rawName!.trim().toLowerCase();
-    const refused = params.some((param) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/.test(param));
-    if (refused) continue;
-    if (name === "br") br = true;
-    else if (name === "gzip" || name === "*") gzip = true;
-  }
-  return br ? "br" : gzip ? "gzip" : "identity";
 }
 
 function etagMatches(header: string, etag: string): boolean {

@@ -2,24 +2,15 @@
 // sample's own strings (its name, price, nonce...) appear, so that a page of the same shape is the
 // shell with the real strings put back, without rendering. app/server/http/domain-shell.server.ts says
 // which strings those are, and when a shell may stand in for a render.
-import type { ServerBuild } from "react-router";
+import type { RouterContextProvider, ServerBuild } from "react-router";
+import { requestValues } from "./request-context.server";
 
 /** What a route's loader gave: its value, or what it threw. */
 export type LoaderResult = { value: unknown } | { error: unknown };
 
-declare module "react-router" {
-  interface AppLoadContext {
-    /**
-     * Loader results already known (by route id): the route's loader gives these instead of running
-     * again. A request whose loaders ran before React Router (for a shell) renders from them.
-     */
-    givenLoaderResults?: Record<string, LoaderResult>;
-  }
-}
-
 /**
- * The build with every loader answering from `context.givenLoaderResults` when it holds the route's
- * result (and running as usual otherwise).
+ * The build with every loader answering from the request values' `givenLoaderResults` when they hold
+ * the route's result (and running as usual otherwise).
  */
 export function withGivenLoaderResults(build: ServerBuild): ServerBuild {
   const routes: ServerBuild["routes"] = {};
@@ -30,7 +21,7 @@ export function withGivenLoaderResults(build: ServerBuild): ServerBuild {
       continue;
     }
     const given: typeof loader = (args) => {
-      const result = args.context?.givenLoaderResults?.[id];
+      const result = requestValues(args.context as Readonly<RouterContextProvider>).givenLoaderResults?.[id];
       if (!result) return loader(args);
       if ("error" in result) throw result.error;
       return result.value as ReturnType<typeof loader>;

@@ -47,11 +47,3 @@ export function createRateLimit(options: { name: string; limit: number | (() => 
   };
 }
 
-/**
- * The client's address: server.ts works it out once per request from the socket and the X-Forwarded-For
- * hops of the proxies TRUST_PROXY trusts (app/server/http/proxy.server.ts) and replaces any header of
- * this name a client sent.
- */
-export function clientIp(request: Request): string {
-  return request.headers.get("x-real-client-ip") ?? "unknown";
-}

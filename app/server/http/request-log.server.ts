@@ -1,4 +1,5 @@
 // One JSON line per request. Never logs bodies, cookies, authorization headers or secret-looking query values.
+import { requestLog, type Logger } from "../runtime/log.server";
 
 const SECRET_QUERY_KEY = /pass|secret|token|key|card|cvc|cvv|session|auth|code|email|phone|sig|nonce|csrf/i;
 const MAX_LOGGED_PATH = 512;
@@ -25,16 +26,16 @@ export interface RequestLogEntry {
   aborted: boolean;
 }
 
-export function requestLogLine(entry: RequestLogEntry, time = new Date()): string {
-  return JSON.stringify({
-    time: time.toISOString(),
-    level: entry.status >= 500 ? "error" : "info",
-    msg: "request",
+/** One line per response (LOG_REQUESTS), through the request logger (written asynchronously). */
+export function logRequest(entry: RequestLogEntry, logger: Logger = requestLog): void {
+  const fields = {
     requestId: entry.requestId,
     method: entry.method.slice(0, 16),
     path: loggablePath(entry.originalUrl),
     status: entry.status,
     durationMs: Math.round(entry.durationMs * 10) / 10,
     ...(entry.aborted ? { aborted: true } : {}),
-  });
+  };
+  if (entry.status >= 500) logger.error(fields, "request");
+  else logger.info(fields, "request");
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { TEXT } from "../../lib/admin-forms";
 import { getAdminUser } from "../admin/session.server";
-import { clientIpOfRaw } from "./client-address.server";
+import type { RequestValues } from "./request-context.server";
 
 /*
  * Anonymous posts to /admin (sign-ins) in flight, per address and in all, counted the moment they
@@ -48,12 +48,12 @@ async function isSignedIn(cookie: string | undefined): Promise<boolean> {
 }
 
 export function createSignInGuard() {
-  return (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+  return (req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next): void => {
     if (!isSignInPost(req)) return next();
     void isSignedIn(req.headers.cookie).then(
       (signedIn) => {
         if (signedIn) return next();
-        const address = clientIpOfRaw(req);
+        const address = values.clientAddress;
         const fromAddress = inFlight.get(address) ?? 0;
         if (fromAddress >= MAX_IN_FLIGHT_PER_ADDRESS) return refuse(res, 429);
         if (total >= MAX_IN_FLIGHT_TOTAL) return refuse(res, 503);

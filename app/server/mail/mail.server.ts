@@ -12,6 +12,7 @@ import { db, isDatabaseOpen } from "../db/database.server";
 import { afterCommit, greatest, inTransaction, skipLocked, type Executor } from "../db/dialect.server";
 import type { OutboxTable, Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
+import { log } from "../runtime/log.server";
 
 export interface QueuedEmail {
   /** What the message is (e.g. "owner_inquiry", "buyer_receipt", "refund"); with inquiryId, at most one per kind. */
@@ -234,9 +235,7 @@ async function send(row: OutboxRow): Promise<void> {
     const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
     const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
     if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
-    console.error(
-      JSON.stringify({ msg: dead ? "mail undeliverable" : "mail send failed", outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }),
-    );
+    log.error({ outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }, dead ? "mail undeliverable" : "mail send failed");
     return;
   }
   await markSent(row);
@@ -279,11 +278,11 @@ async function scheduleNext(): Promise<void> {
 export function wakeOutbox(): void {
   if (!running) return;
   const cycle = drainOutbox()
-    .catch((error) => console.error(JSON.stringify({ msg: "outbox drain failed", error: (error as Error).message })))
+    .catch((error) => log.error({ error: (error as Error).message }, "outbox drain failed"))
     .then(scheduleNext)
     .catch((error) => {
       // Without a timer the loop would stop: try again after the idle interval.
-      console.error(JSON.stringify({ msg: "outbox reschedule failed", error: (error as Error).message }));
+      log.error({ error: (error as Error).message }, "outbox reschedule failed");
       if (!running) return;
       clearTimeout(timer);
       timer = setTimeout(() => wakeOutbox(), IDLE_POLL_MS);

@@ -11,8 +11,9 @@ import type { Inquiry } from "../../../db/schema";
 import { now } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
-import { clientIp, createRateLimit } from "../http/rate-limit.server";
+import { createRateLimit } from "../http/rate-limit.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
+import { log } from "../runtime/log.server";
 
 export const MAX_DECLINES = 5;
 export const TOO_MANY_DECLINES_TEXT =
@@ -38,7 +39,7 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
       if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
       else await provider.expireCheckout(ref.ref_id);
     } catch (error) {
-      console.error(JSON.stringify({ msg: "cancel after declines failed", inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }));
+      log.error({ inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }, "cancel after declines failed");
     }
   }
   await db
@@ -47,7 +48,7 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
     .where("id", "=", row.id)
     .where("status", "=", "pending")
     .execute();
-  console.error(JSON.stringify({ msg: "inquiry closed after repeated declines", inquiryId: row.id, declines: row.declines }));
+  log.warn({ inquiryId: row.id, declines: row.declines }, "inquiry closed after repeated declines");
 }
 
 export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
@@ -57,8 +58,8 @@ export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
 // Per address; the limit is a setting read at each attempt.
 const paymentsPerAddress = createRateLimit({ name: "payments-per-address", limit: () => env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR, windowMs: 60 * 60 * 1000 });
 
-/** Whether a new Stripe payment may be created for this request (and counts it when it may). */
-export async function mayCreatePayment(request: Request, provider: ProviderName | "free"): Promise<boolean> {
+/** Whether a new Stripe payment may be created for this client (and counts it when it may). */
+export async function mayCreatePayment(clientAddress: string, provider: ProviderName | "free"): Promise<boolean> {
   if (provider !== "stripe") return true;
   const hourAgo = new Date(now().getTime() - 60 * 60 * 1000).toISOString();
   const { n } = await db
@@ -67,7 +68,7 @@ export async function mayCreatePayment(request: Request, provider: ProviderName 
     .where("created_at", ">=", hourAgo)
     .executeTakeFirstOrThrow();
   if (Number(n) >= env.MAX_PAYMENTS_PER_HOUR) return false;
-  return paymentsPerAddress.hit(clientIp(request));
+  return paymentsPerAddress.hit(clientAddress);
 }
 
 /** Asks for the provider's answers on the buyer's paths, per client address. */

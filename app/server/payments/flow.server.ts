@@ -6,7 +6,6 @@ import { BUSY_MESSAGE, isDatabaseBusy } from "../db/database.server";
 import { inTransaction } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { offerFloorWarning } from "../catalog/offer-floor.server";
-import { clientIp } from "../http/rate-limit.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
 import { getResponseWindowDays } from "../refunds/refund-promise.server";
 import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
@@ -24,6 +23,7 @@ import {
   type InquiryField,
 } from "./inquiries.server";
 import type { ProviderName } from "./provider.server";
+import { log } from "../runtime/log.server";
 
 export type StartResult =
   | { kind: "invalid"; status: 400 | 409 | 429 | 503; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
@@ -33,12 +33,13 @@ export type StartResult =
 export const FEE_CHANGED_MESSAGE = "The inquiry fee has just changed. Please review it and send your inquiry again.";
 
 /** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
-export async function startInquiry(request: Request, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
+/** `clientAddress`: clientIp(context), what rate limits count by. */
+export async function startInquiry(clientAddress: string, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
   // Counted before the offer is compared with the owner's private minimum: were the limit checked
   // after, 409 (below) against 429 (limited) would reveal the minimum to a binary search without end.
-  const ip = clientIp(request);
+  const ip = clientAddress;
   const feeCents = await getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
   if (!(await limit.hit(`inquiry:${ip}`))) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
@@ -46,7 +47,7 @@ export async function startInquiry(request: Request, domain: Domain, raw: Record
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
-  if (!(await mayCreatePayment(request, provider))) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
+  if (!(await mayCreatePayment(clientAddress, provider))) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
   try {
     // Read before the transaction, which runs only its own queries.
     const windowDays = feeCents === 0 ? await getResponseWindowDays() : 0;
@@ -63,7 +64,7 @@ export async function startInquiry(request: Request, domain: Domain, raw: Record
   } catch (error) {
     // Another writer held the database too long: nothing was stored (the transaction rolled back).
     if (!isDatabaseBusy(error)) throw error;
-    console.error(JSON.stringify({ msg: "database busy: inquiry refused", domain: domain.domain_name }));
+    log.error({ domain: domain.domain_name }, "database busy: inquiry refused");
     return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
   }
 }

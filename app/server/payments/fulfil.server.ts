@@ -15,6 +15,7 @@ import { getResponseWindowDays, openReplyWindow, ownerReplyLinkText, queueBuyerR
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
+import { log as logger } from "../runtime/log.server";
 
 export type FulfilResult =
   | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
@@ -51,7 +52,7 @@ async function incrementCount(executor: Executor, domainId: number): Promise<voi
 }
 
 function log(msg: string, fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ msg, ...fields }));
+  logger.info(fields, msg);
 }
 
 export async function fulfilPayment(provider: PaymentProvider, reference: PaymentReference): Promise<FulfilResult> {

@@ -11,6 +11,7 @@ import type { Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds/refunds.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
+import { log } from "../runtime/log.server";
 
 export type StrayPayment = Selectable<StrayPaymentsTable>;
 export type StrayReason = StrayPayment["reason"];
@@ -52,7 +53,7 @@ export async function recordStrayPayment(
     })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  console.error(JSON.stringify({ msg: "payment to refund recorded", ...stray }));
+  log.warn({ ...stray }, "payment to refund recorded");
 }
 
 /** What an attempt leaves on the record: its state, counters, next attempt and error; the lease ends. */
@@ -101,7 +102,7 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
       refund_id: attempt.refundId,
       last_error: null,
     }, at.toISOString());
-    console.log(JSON.stringify({ msg: `payment to refund: ${state}`, paymentId, inquiryId: stray.inquiry_id, refundId: attempt.refundId }));
+    log.info({ paymentId, inquiryId: stray.inquiry_id, refundId: attempt.refundId }, `payment to refund: ${state}`);
     return state;
   }
   const attempts = stray.attempts + 1;
@@ -114,7 +115,7 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
     refund_id: stray.refund_id,
     last_error: attempt.message.slice(0, 500),
   }, at.toISOString());
-  console.error(JSON.stringify({ msg: "payment to refund: refund failed", paymentId, attempts, state, error: attempt.message }));
+  log.error({ paymentId, attempts, state, error: attempt.message }, "payment to refund: refund failed");
   return state;
 }
 

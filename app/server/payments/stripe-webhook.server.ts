@@ -11,6 +11,7 @@ import { refundInquiry } from "../refunds/refunds.server";
 import { findInquiryByPaymentId } from "./inquiries.server";
 import { followStrayRefund } from "./stray-payments.server";
 import { countDecline } from "./card-testing.server";
+import { log } from "../runtime/log.server";
 
 export class WebhookSignatureError extends Error {}
 
@@ -71,6 +72,6 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
     .values({ id: event.id, type: event.type, processed_at: nowIso() })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  console.log(JSON.stringify({ msg: "stripe event", id: event.id, type: event.type, outcome }));
+  log.info({ id: event.id, type: event.type, outcome }, "stripe event");
   return true;
 }

@@ -12,6 +12,7 @@ import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
 import { formatUtc } from "./refund-promise.server";
+import { log } from "../runtime/log.server";
 
 export const REFUND_EMAIL_KIND = "refund";
 /** Failed attempts after which a refund stops retrying by itself and waits for the admin. */
@@ -120,7 +121,7 @@ async function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: 
       );
       return true;
     });
-    if (changed) console.log(JSON.stringify({ msg: "inquiry refunded", inquiryId: inquiry.id, refundId: attempt.refundId }));
+    if (changed) log.info({ inquiryId: inquiry.id, refundId: attempt.refundId }, "inquiry refunded");
     return changed ? { status: "refunded", refundId: attempt.refundId } : { status: "already-refunded" };
   }
   if (attempt.kind === "pending") {
@@ -145,7 +146,7 @@ async function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: 
     .where("id", "=", inquiry.id)
     .where("status", "=", "paid")
     .execute();
-  console.error(JSON.stringify({ msg: "refund failed", inquiryId: inquiry.id, definite: attempt.definite, gaveUp, error: attempt.message }));
+  log.error({ inquiryId: inquiry.id, definite: attempt.definite, gaveUp, error: attempt.message }, "refund failed");
   return { status: "failed", message, permanent: gaveUp };
 }
 

@@ -10,6 +10,7 @@ import { reconcilerTask } from "../payments/reconciler.server";
 import { plannerStatsTask } from "../db/planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "../catalog/settings.server";
 import { PasswordPolicyError, upsertAdmin } from "../admin/users.server";
+import { log } from "./log.server";
 
 type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
 const backgroundTasks: Task[] = [];
@@ -44,7 +45,7 @@ async function claimDemoSeed(): Promise<boolean> {
 async function applyAdminFromEnv(email: string, password: string): Promise<void> {
   try {
     const { changed, sessionsEnded } = await upsertAdmin(email, password);
-    if (changed) console.log(JSON.stringify({ msg: "admin password set from ADMIN_PASSWORD", email, sessionsEnded }));
+    if (changed) log.info({ email, sessionsEnded }, "admin password set from ADMIN_PASSWORD");
   } catch (error) {
     if (error instanceof PasswordPolicyError) throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
     throw error;
@@ -61,9 +62,9 @@ export async function startApp(): Promise<void> {
   warnAboutPaymentSettings();
 }
 
-/** Settings that start but lose something: said once at start, on stderr, in the log's JSON form. */
+/** Settings that start but lose something: said once at start, as warnings in the log. */
 function warnAboutPaymentSettings(): void {
-  const warn = (msg: string) => console.error(JSON.stringify({ time: new Date().toISOString(), level: "warn", msg }));
+  const warn = (msg: string) => log.warn(msg);
   if (env.payments === "stripe" && !env.STRIPE_WEBHOOK_SECRET) {
     warn(
       "STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks are refused, so a buyer who pays and closes the tab is recorded (and the owner emailed) only when the payment reconciler next asks Stripe (minutes later, not at once), and refunds finished in the Stripe dashboard are seen late; set it to the signing secret of the endpoint /webhooks/stripe",

@@ -1,0 +1,76 @@
+// One carrier for what server.ts works out about a request before anything answers it, and for the hooks
+// the page cache and the prepared shells give a render. server.ts makes one RequestValues per request
+// (requestValuesFor below) and hands it to every stage by argument: the page cache, the live-fee stream,
+// the sign-in guard, the direct page path and the React Router handler. React Router's loaders, actions
+// and entry.server.tsx read it from their typed context (`requestValues(context)`, `clientIp(context)`).
+import { createContext, RouterContextProvider } from "react-router";
+import { log, type Logger } from "../runtime/log.server";
+import type { LoaderResult } from "./page-shell.server";
+
+/** What a hit effect may read of the request a cached page answers (a subset of a fetch Request). */
+export interface CachedRequest {
+  method: string;
+  headers: { get(name: string): string | null };
+}
+export type HitEffect = (request: CachedRequest) => void;
+
+export interface RequestValues {
+  /** X-Request-Id of this response, in every log line about it. */
+  requestId: string;
+  /** The client's address through the proxies TRUST_PROXY trusts (app/server/http/proxy.server.ts). */
+  clientAddress: string;
+  /** The scheme the browser used (through a TLS proxy: https). */
+  protocol: "http" | "https";
+  /** The Content-Security-Policy nonce of this response ("" until the security headers are set). */
+  cspNonce: string;
+  /** The request's logger: every line carries its requestId. */
+  log: Logger;
+  /**
+   * Set by the page cache while it keeps what this render makes: effects a loader registers with
+   * `repeatOnCacheHit` run again on each later hit. The render must not compress its body either.
+   */
+  pageCacheCapture?: { hitEffects: HitEffect[] };
+  /**
+   * Set by the direct page path (app/server/http/direct-page.server.ts): the page is rendered whole
+   * into `body` and the Response carries no stream (the page goes out in one write anyway).
+   */
+  renderInto?: { body?: Buffer };
+  /**
+   * Loader results already known (by route id): the route's loader gives these instead of running
+   * again. A request whose loaders ran before React Router (for a shell) renders from them.
+   */
+  givenLoaderResults?: Record<string, LoaderResult>;
+}
+
+const requestValuesContext = createContext<RequestValues>();
+
+/**
+ * A request's values from what server.ts worked out (the one place they are made from the Node
+ * request). Its logger is made when first used: a cached page never needs one.
+ */
+export function requestValuesFor(found: Pick<RequestValues, "requestId" | "clientAddress" | "protocol" | "cspNonce">): RequestValues {
+  let requestLog: Logger | undefined;
+  return {
+    ...found,
+    get log() {
+      return (requestLog ??= log.child({ requestId: found.requestId }));
+    },
+  };
+}
+
+/** The context React Router gets for a render of a request with these values. */
+export function routerContextFor(values: RequestValues): RouterContextProvider {
+  const context = new RouterContextProvider();
+  context.set(requestValuesContext, values);
+  return context;
+}
+
+/** The values server.ts found for this request (any loader, action or entry.server.tsx). */
+export function requestValues(context: Readonly<RouterContextProvider>): RequestValues {
+  return context.get(requestValuesContext);
+}
+
+/** The client's address (rate limits): the one server.ts worked out through the trusted proxies. */
+export function clientIp(context: Readonly<RouterContextProvider>): string {
+  return requestValues(context).clientAddress;
+}

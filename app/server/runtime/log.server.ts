@@ -1,0 +1,55 @@
+// The one logger: JSON lines on stdout (pino), each with time, level and msg, at LOG_LEVEL and above
+// (default info). Development at a terminal (NODE_ENV=development, a TTY) prints them through pino-pretty. Request
+// log lines (LOG_REQUESTS) go through an asynchronous destination: a busy server does not wait for them.
+import { createRequire } from "node:module";
+import pino, { type Logger } from "pino";
+
+export type { Logger };
+
+const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+// Pretty lines for a developer at a terminal; JSON when the output goes to a file or another program.
+const development = process.env.NODE_ENV === "development" && process.stdout.isTTY === true;
+
+/** LOG_LEVEL, or info when it is unset or not a level (env.server.ts reports a bad value). */
+export function logLevel(value = process.env.LOG_LEVEL): string {
+  const level = value?.trim().toLowerCase();
+  return level && LEVELS.has(level) ? level : "info";
+}
+
+export const logOptions: pino.LoggerOptions = {
+  level: logLevel(),
+  base: undefined,
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+  serializers: { error: pino.stdSerializers.err },
+};
+
+function prettyStream(): pino.DestinationStream | null {
+  if (!development) return null;
+  try {
+    // Resolved at run time: a development dependency, absent from a production install.
+    const pretty = createRequire(import.meta.url)("pino-pretty") as (options: object) => pino.DestinationStream;
+    return pretty({ colorize: true, sync: true, singleLine: true });
+  } catch {
+    return null;
+  }
+}
+
+const pretty = prettyStream();
+
+/** Start-up, shutdown, background work and errors: written at once (a line before an exit is not lost). */
+export const log: Logger = pino(logOptions, pretty ?? pino.destination({ dest: 1, sync: true }));
+
+const requestDestination = pretty ? null : pino.destination({ dest: 1, sync: false });
+
+/** The per-request log lines (LOG_REQUESTS), written asynchronously. */
+export const requestLog: Logger = requestDestination ? pino(logOptions, requestDestination) : log;
+
+/** Writes out buffered request lines: before the process exits. */
+export function flushLogs(): void {
+  try {
+    requestDestination?.flushSync();
+  } catch {
+    // nothing buffered, or stdout is gone
+  }
+}
