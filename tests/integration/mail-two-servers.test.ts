@@ -75,14 +75,22 @@ it("a send slower than the lease goes out once: the sending process keeps its le
     second = await startAppServer({ env, dataDir: first.dataDir });
     const name = uniqueDomainName("slowmail");
     insertDomain(first.db(), { name, priceCents: 300_000, ownerEmail: "owner@example.test" });
-    const buyer = (i: number) => ({ name: `Slow Buyer ${i}`, email: `slow${i}@mail.example`, phone: "", offer: "", message: "Slow mail." });
+    const buyer = (i: number) => ({
+      name: `Slow Buyer ${i}`,
+      email: `slow${i}@mail.example`,
+      phone: "",
+      offer: "",
+      message: "Slow mail.",
+    });
     await payInquiry(first, name.replace(/\.com$/, ""), buyer(1));
     // The first process is sending both emails (the server has them, its answer is slow) ...
     await waitFor(() => smtp.messages.length >= 2, 10_000, "the first process's two emails reach the SMTP server");
     await new Promise((resolve) => setTimeout(resolve, 2 * leaseMs));
     // ... well past the lease, when a payment wakes the second process's outbox, which looks for due mail.
     await payInquiry(second, name.replace(/\.com$/, ""), buyer(2));
-    await waitFor(() => (first.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL").get() as { n: number }).n === 0, 30_000, "every email marked sent");
+    const unsent = () =>
+      (first.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL").get() as { n: number }).n;
+    await waitFor(() => unsent() === 0, 30_000, "every email marked sent");
     expect(await second.stop()).toBe(0);
     expect(await first.stop()).toBe(0);
     const deliveries = deliveriesOf(smtp.messages);
@@ -104,14 +112,18 @@ it("a process that lost a message's lease leaves its outcome to the new holder",
     insertDomain(app.db(), { name, priceCents: 300_000, ownerEmail: "owner@example.test" });
     const buyer = { name: "Lost Lease", email: "lost@mail.example", phone: "", offer: "", message: "Lost lease." };
     await payInquiry(app, name.replace(/\.com$/, ""), buyer);
-    await waitFor(() => smtp.messages.some((message) => message.to.includes("lost@mail.example")), 10_000, "the receipt reaches the SMTP server");
+    const received = () => smtp.messages.some((message) => message.to.includes("lost@mail.example"));
+    await waitFor(received, 10_000, "the receipt reaches the SMTP server");
     // Meanwhile another process took the message over (as after the lease ran out): its lease is not ours.
     const otherLease = "2999-01-01T00:00:00.000Z";
     app.db().prepare("UPDATE outbox SET lease_until = ? WHERE to_address = 'lost@mail.example'").run(otherLease);
     // The server refuses this attempt (451): the failure is not the lost holder's to record.
     await waitFor(() => /mail send failed/.test(app.output()), 10_000, "the failed attempt logged");
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const row = app.db().prepare("SELECT attempts, last_error, lease_until, sent_at FROM outbox WHERE to_address = 'lost@mail.example'").get();
+    const row = app
+      .db()
+      .prepare("SELECT attempts, last_error, lease_until, sent_at FROM outbox WHERE to_address = 'lost@mail.example'")
+      .get();
     expect(row).toEqual({ attempts: 0, last_error: null, lease_until: otherLease, sent_at: null });
   } finally {
     await app.stop();

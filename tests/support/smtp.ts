@@ -50,7 +50,8 @@ export async function startSmtp(
             raw,
           });
           const fail = session.envelope.rcptTo.some((r) => options.failDataFor?.test(r.address));
-          const answer = () => callback(fail ? Object.assign(new Error("4.3.0 Try again later"), { responseCode: 451 }) : undefined);
+          const refusal = () => Object.assign(new Error("4.3.0 Try again later"), { responseCode: 451 });
+          const answer = () => callback(fail ? refusal() : undefined);
           if (options.acceptDelayMs) setTimeout(answer, options.acceptDelayMs);
           else answer();
         });

@@ -77,7 +77,9 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
   const firstLineOf = new Map<string, number>();
   for (const { line, cells } of rows) {
     // U+0000 means nothing in any cell, and PostgreSQL text cannot hold it: gone on both engines alike.
-    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells.map((cell) => withoutNul(cell) as string);
+    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells.map(
+      (cell) => withoutNul(cell) as string,
+    );
     const trackingId = unguardCell(trackingIdCell);
     const ownerEmail = unguardCell(ownerEmailCell);
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;

@@ -130,7 +130,9 @@ let timer: NodeJS.Timeout | undefined;
 /** Wake-ups still running their drain or rescheduling: stop() waits for them before the database closes. */
 const cycles = new Set<Promise<void>>();
 
-const OUTBOX_COLUMNS = ["id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts", "lease_until"] as const;
+const OUTBOX_COLUMNS = [
+  "id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts", "lease_until",
+] as const;
 
 /** Unsent, not given up, due, and not leased to a sender (or its lease ran out). */
 function isDueAt(at: string) {
@@ -197,7 +199,8 @@ function holdLease(row: ClaimedRow): Lease {
       else lost = true;
     } catch (error) {
       // The lease may run out meanwhile; the outcome's update then finds out.
-      console.error(JSON.stringify({ msg: "mail lease renewal failed", outboxId: row.id, error: (error as Error).message }));
+      const message = (error as Error).message;
+      console.error(JSON.stringify({ msg: "mail lease renewal failed", outboxId: row.id, error: message }));
     }
   };
   const timer = setInterval(() => {
@@ -230,7 +233,8 @@ async function markSent(row: ClaimedRow, lease: Lease): Promise<void> {
       .where("sent_at", "is", null)
       .execute();
     if (lease.lost()) {
-      console.error(JSON.stringify({ msg: "mail sent after its lease was lost: another process may send it too", outboxId: row.id }));
+      const msg = "mail sent after its lease was lost: another process may send it too";
+      console.error(JSON.stringify({ msg, outboxId: row.id }));
     }
     if (row.kind === OWNER_INQUIRY_KIND && row.inquiry_id !== null) {
       await trx
@@ -305,7 +309,8 @@ async function send(row: ClaimedRow): Promise<void> {
     const message = (error as Error).message.slice(0, 500);
     const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
     const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
-    const recorded = isDatabaseOpen() && (await markFailed(row.id, lease, message, dead ? { dead } : { dead, retryAt }));
+    const outcome = dead ? ({ dead } as const) : ({ dead, retryAt } as const);
+    const recorded = isDatabaseOpen() && (await markFailed(row.id, lease, message, outcome));
     console.error(
       JSON.stringify({
         msg: dead ? "mail undeliverable" : "mail send failed",
