@@ -4,7 +4,11 @@
 // one transaction (ids kept, the migrations' triggers off while copying so counters are copied, not
 // recomputed), moves every id sequence past the highest id SQLite ever gave, then compares each table's
 // row count and the sums of its ids and money columns on both sides, prints them, and exits 1 on any
-// difference. It refuses a target that already holds data. Stop the app first: writes made to the SQLite
+// difference. It refuses a target that already holds data: checked first, and again inside the copy's
+// transaction once every table is locked against writes, so a process that wrote meanwhile is not
+// overwritten; the copy deletes only the rows the migrations wrote (the counters in MIGRATION_ROWS).
+// PostgreSQL text cannot hold U+0000, which older versions stored from the inquiry form: the copy strips
+// it and prints how many it took out of each column. Stop the app first: writes made to the SQLite
 // file after the copy starts are not copied.
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
@@ -17,6 +21,10 @@ const BATCH_ROWS = 5_000;
 const MIGRATION_ROWS = new Set(["content_version", "domain_totals"]);
 
 class Refusal extends Error {}
+
+const NUL = /\u0000/g;
+/** NUL characters taken out of text values, by "table.column". */
+const strippedNul = new Map<string, number>();
 
 interface Table {
   name: string;
@@ -63,9 +71,14 @@ async function migrate(source: Database.Database): Promise<number> {
   try {
     const started = performance.now();
     await target.transaction().execute(async (trx) => {
+      // No other process writes until the copy commits (a write in progress is waited for), and the target
+      // is checked again under the lock: what another process wrote since the first check is refused.
+      const locked = await targetTables(trx);
+      await sql`LOCK TABLE ${sql.join(locked.map((name) => sql.table(name)))} IN EXCLUSIVE MODE`.execute(trx);
+      await refuseNonEmptyTarget(trx);
       for (const table of tables) await sql`ALTER TABLE ${sql.table(table.name)} DISABLE TRIGGER USER`.execute(trx);
-      // The migrations' own rows (content_version, domain_totals) are replaced by the source's.
-      for (const table of [...tables].reverse()) await trx.deleteFrom(table.name).execute();
+      // Only the migrations' own rows (content_version, domain_totals) are deleted: the source's replace them.
+      for (const table of tables) if (MIGRATION_ROWS.has(table.name)) await trx.deleteFrom(table.name).execute();
       for (const table of tables) {
         const rows = await copyTable(source, trx, table);
         console.log(`  ${table.name}: ${rows} rows`);
@@ -74,6 +87,7 @@ async function migrate(source: Database.Database): Promise<number> {
       await advanceSequences(source, trx, tables);
     });
     console.log(`Copied ${tables.length} tables in ${Math.round(performance.now() - started)} ms`);
+    reportStrippedNul();
     return await verify(source, tables);
   } finally {
     source.exec("COMMIT");
@@ -92,13 +106,18 @@ function checkSourceIsCurrent(source: Database.Database): void {
   if (unknown.length > 0) throw new Refusal(`${sourcePath} was migrated by a newer version of the app (${unknown.join(", ")}): copy with that version`);
 }
 
-async function refuseNonEmptyTarget(): Promise<void> {
+/** The target's tables, less Kysely's own (the migrations' bookkeeping). */
+async function targetTables(executor: Kysely<any>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(target);
+    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(executor);
+  return rows.map((row) => row.name).filter((name) => !name.startsWith("kysely_"));
+}
+
+async function refuseNonEmptyTarget(executor: Kysely<any> = target): Promise<void> {
   const holding: string[] = [];
-  for (const { name } of rows) {
-    if (name.startsWith("kysely_") || MIGRATION_ROWS.has(name)) continue;
-    const { rows: found } = await sql`SELECT 1 FROM ${sql.table(name)} LIMIT 1`.execute(target);
+  for (const name of await targetTables(executor)) {
+    if (MIGRATION_ROWS.has(name)) continue;
+    const { rows: found } = await sql`SELECT 1 FROM ${sql.table(name)} LIMIT 1`.execute(executor);
     if (found.length > 0) holding.push(name);
   }
   if (holding.length > 0) {
@@ -170,11 +189,29 @@ async function copyTable(source: Database.Database, trx: Kysely<any>, table: Tab
   };
   // The iterator stays open across the inserts: they run on PostgreSQL, not on this connection.
   for (const row of source.prepare(`SELECT ${table.columns.map(quote).join(", ")} FROM ${quote(table.name)} ORDER BY ${order}`).iterate()) {
-    batch.push(row as Record<string, unknown>);
+    batch.push(withoutNul(table.name, row as Record<string, unknown>));
     if (batch.length >= BATCH_ROWS) await flush();
   }
   await flush();
   return copied;
+}
+
+/** The row with U+0000 taken out of its text values (PostgreSQL rejects it), counted in strippedNul. */
+function withoutNul(table: string, row: Record<string, unknown>): Record<string, unknown> {
+  for (const [column, value] of Object.entries(row)) {
+    if (typeof value !== "string" || !value.includes("\u0000")) continue;
+    const key = `${table}.${column}`;
+    strippedNul.set(key, (strippedNul.get(key) ?? 0) + (value.match(NUL)?.length ?? 0));
+    row[column] = value.replace(NUL, "");
+  }
+  return row;
+}
+
+function reportStrippedNul(): void {
+  if (strippedNul.size === 0) return;
+  const total = [...strippedNul.values()].reduce((sum, count) => sum + count, 0);
+  const where = [...strippedNul].map(([column, count]) => `${column}: ${count}`).join(", ");
+  console.log(`Stripped ${total} NUL characters (U+0000, which PostgreSQL text cannot hold) from ${where}`);
 }
 
 /**

@@ -5,8 +5,13 @@ import { verifications } from "../server/admin/auth.server";
 import { feeStreamStats } from "../server/http/fee-stream.server";
 import { signInGuardStats } from "../server/http/sign-in-guard.server";
 import { isShuttingDown } from "../server/runtime/lifecycle.server";
+import { changesStatus } from "../server/db/changes.server";
 
-/** For load balancers and monitors: 200 while the database answers and the process is not shutting down. */
+/**
+ * For load balancers and monitors: 200 while the database answers and the process is not shutting down.
+ * `changes.listening` false: this process does not hear other processes' writes now (it reconnects by itself;
+ * meanwhile its open pages miss fee changes made elsewhere), which a monitor should flag without taking it out.
+ */
 export async function loader() {
   let database = false;
   try {
@@ -17,7 +22,7 @@ export async function loader() {
   const shuttingDown = isShuttingDown();
   const ok = database && !shuttingDown;
   return Response.json(
-    { ok, database, shuttingDown, feeSubscribers: subscriberCount(), feeStreams: feeStreamStats(), signIns: { ...signInGuardStats(), verifications: verifications.stats() } },
+    { ok, database, shuttingDown, changes: changesStatus(), feeSubscribers: subscriberCount(), feeStreams: feeStreamStats(), signIns: { ...signInGuardStats(), verifications: verifications.stats() } },
     { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );
 }

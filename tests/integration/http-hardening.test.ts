@@ -286,7 +286,7 @@ describe("/healthz and the live fee stream", () => {
     const health = await get("/healthz");
     expect(health.status).toBe(200);
     expect(health.headers.get("cache-control")).toBe("no-store");
-    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, feeSubscribers: expect.any(Number), feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }), signIns: expect.objectContaining({ inFlight: expect.any(Number) }) });
+    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, changes: expect.objectContaining({ listening: true }), feeSubscribers: expect.any(Number), feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }), signIns: expect.objectContaining({ inFlight: expect.any(Number) }) });
   });
 
   it("sends retry, the fee, heartbeats, and forgets a subscriber that disconnects", async () => {

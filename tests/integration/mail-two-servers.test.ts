@@ -10,6 +10,16 @@ import { startSmtp } from "../support/smtp";
 // every email exactly once, whichever process sends it.
 const PER_SERVER = 12;
 
+/** How many times each Message-ID reached the SMTP server. */
+function deliveriesOf(messages: { raw: string }[]): Map<string, number> {
+  const deliveries = new Map<string, number>();
+  for (const message of messages) {
+    const id = /^Message-ID: <(outbox-\d+-[\w-]+)@/im.exec(message.raw)?.[1] ?? "no id";
+    deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
+  }
+  return deliveries;
+}
+
 it("two servers on one data folder deliver each email once", async () => {
   // A slow mail server (40 ms per message) keeps both processes' drains overlapping.
   const smtp = await startSmtp(0, { acceptDelayMs: 40 });
@@ -40,11 +50,7 @@ it("two servers on one data folder deliver each email once", async () => {
     expect(await second.stop()).toBe(0);
     expect(await first.stop()).toBe(0);
 
-    const deliveries = new Map<string, number>();
-    for (const message of smtp.messages) {
-      const id = /^Message-ID: <(outbox-\d+-[\w-]+)@/im.exec(message.raw)?.[1] ?? "no id";
-      deliveries.set(id, (deliveries.get(id) ?? 0) + 1);
-    }
+    const deliveries = deliveriesOf(smtp.messages);
     const twice = [...deliveries].filter(([, times]) => times > 1);
     expect(twice).toEqual([]);
     expect([...deliveries.keys()].sort()).toEqual(queued.map((row) => `outbox-${row.id}-${row.kind}`).sort());
@@ -53,6 +59,75 @@ it("two servers on one data folder deliver each email once", async () => {
     await second?.stop();
     await first.stop();
     removeDataDir(first);
+    await smtp.stop();
+  }
+});
+
+// Issue 22: a send slower than the lease once let the other process take the message over and send it
+// again. The sender renews its lease while the send lasts.
+it("a send slower than the lease goes out once: the sending process keeps its lease", async () => {
+  const leaseMs = 600;
+  const smtp = await startSmtp(0, { acceptDelayMs: 5 * leaseMs });
+  const env = { SMTP_URL: smtp.url, MAIL_RETRY_BASE_MS: "50", MAIL_LEASE_MS: String(leaseMs), TRUST_PROXY: "true" };
+  const first = await startAppServer({ env });
+  let second: AppServer | undefined;
+  try {
+    second = await startAppServer({ env, dataDir: first.dataDir });
+    const name = uniqueDomainName("slowmail");
+    insertDomain(first.db(), { name, priceCents: 300_000, ownerEmail: "owner@example.test" });
+    const buyer = (i: number) => ({
+      name: `Slow Buyer ${i}`,
+      email: `slow${i}@mail.example`,
+      phone: "",
+      offer: "",
+      message: "Slow mail.",
+    });
+    await payInquiry(first, name.replace(/\.com$/, ""), buyer(1));
+    // The first process is sending both emails (the server has them, its answer is slow) ...
+    await waitFor(() => smtp.messages.length >= 2, 10_000, "the first process's two emails reach the SMTP server");
+    await new Promise((resolve) => setTimeout(resolve, 2 * leaseMs));
+    // ... well past the lease, when a payment wakes the second process's outbox, which looks for due mail.
+    await payInquiry(second, name.replace(/\.com$/, ""), buyer(2));
+    const unsent = () =>
+      (first.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL").get() as { n: number }).n;
+    await waitFor(() => unsent() === 0, 30_000, "every email marked sent");
+    expect(await second.stop()).toBe(0);
+    expect(await first.stop()).toBe(0);
+    const deliveries = deliveriesOf(smtp.messages);
+    expect([...deliveries].filter(([, times]) => times > 1)).toEqual([]);
+    expect(deliveries.size).toBe(4);
+  } finally {
+    await second?.stop();
+    await first.stop();
+    removeDataDir(first);
+    await smtp.stop();
+  }
+});
+
+it("a process that lost a message's lease leaves its outcome to the new holder", async () => {
+  const smtp = await startSmtp(0, { acceptDelayMs: 1_500, failDataFor: /^lost@/ });
+  const app = await startAppServer({ env: { SMTP_URL: smtp.url, MAIL_RETRY_BASE_MS: "60000", TRUST_PROXY: "true" } });
+  try {
+    const name = uniqueDomainName("lostlease");
+    insertDomain(app.db(), { name, priceCents: 300_000, ownerEmail: "owner@example.test" });
+    const buyer = { name: "Lost Lease", email: "lost@mail.example", phone: "", offer: "", message: "Lost lease." };
+    await payInquiry(app, name.replace(/\.com$/, ""), buyer);
+    const received = () => smtp.messages.some((message) => message.to.includes("lost@mail.example"));
+    await waitFor(received, 10_000, "the receipt reaches the SMTP server");
+    // Meanwhile another process took the message over (as after the lease ran out): its lease is not ours.
+    const otherLease = "2999-01-01T00:00:00.000Z";
+    app.db().prepare("UPDATE outbox SET lease_until = ? WHERE to_address = 'lost@mail.example'").run(otherLease);
+    // The server refuses this attempt (451): the failure is not the lost holder's to record.
+    await waitFor(() => /mail send failed/.test(app.output()), 10_000, "the failed attempt logged");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const row = app
+      .db()
+      .prepare("SELECT attempts, last_error, lease_until, sent_at FROM outbox WHERE to_address = 'lost@mail.example'")
+      .get();
+    expect(row).toEqual({ attempts: 0, last_error: null, lease_until: otherLease, sent_at: null });
+  } finally {
+    await app.stop();
+    removeDataDir(app);
     await smtp.stop();
   }
 });

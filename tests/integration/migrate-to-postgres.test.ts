@@ -1,8 +1,9 @@
 // `npm run migrate-to-postgres -- <sqlite file> <postgres url>` (issue 15): the demo database with paid
 // and refunded inquiries, and a 100,000-domain one, copied into empty PostgreSQL databases with every
-// row, id, sum and sequence kept; a target that already holds data is refused and left as it was.
+// row, id, sum and sequence kept; a target that already holds data is refused and left as it was, also
+// when the data arrives while the copy waits for its lock (issue 22); NULs in SQLite text are stripped.
 import Database from "better-sqlite3";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -134,6 +135,63 @@ describe("npm run migrate-to-postgres", () => {
     const usage = await migrateToPostgres([demo.dbPath]);
     expect(usage.code).toBe(2);
     expect(usage.output).toContain("Usage: npm run migrate-to-postgres");
+  });
+
+  it("strips NUL characters, which PostgreSQL text cannot hold, and says how many", { timeout: 240_000 }, async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "domains-nul-"));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const file = path.join(folder, "app.db");
+    copyFileSync(demo.dbPath, file);
+    const sqlite = new Database(file);
+    // Older versions stored the inquiry form's text as it came.
+    const { id } = sqlite.prepare("SELECT min(id) AS id FROM inquiries").get() as { id: number };
+    const update = sqlite.prepare("UPDATE inquiries SET message = ?, name = ? WHERE id = ?");
+    update.run("Hello\u0000 there\u0000", "Nul\u0000 Buyer", id);
+    sqlite.close();
+
+    const targetUrl = await createTestDatabase();
+    const result = await migrateToPostgres([file, targetUrl]);
+    expect(result.code, result.output).toBe(0);
+    expect(result.output).toContain("Stripped 3 NUL characters");
+    expect(result.output).toContain("inquiries.name: 1");
+    expect(result.output).toContain("inquiries.message: 2");
+    const client = await connect(targetUrl);
+    const copied = await client.query("SELECT name, message FROM inquiries WHERE id = $1", [id]);
+    expect(copied.rows[0]).toEqual({ name: "Nul Buyer", message: "Hello there" });
+  });
+
+  it("refuses rows another process commits while the copy waits for its lock", { timeout: 240_000 }, async () => {
+    // A target the app has migrated but not yet used: empty, so the first check passes.
+    const targetUrl = await createTestDatabase();
+    const secret = "copy-test-secret-0123456789abcdef";
+    const migrateEnv = { DATABASE_URL: targetUrl, SESSION_SECRET: secret, ENV_FILE: "/dev/null" };
+    const migrated = await runScript({ env: migrateEnv }, "migrate.ts");
+    expect(migrated.code, migrated.output).toBe(0);
+    const writer = await connect(targetUrl);
+    const watcher = await connect(targetUrl);
+    // Another process writes a domain; it commits once the copy is waiting on a lock its write holds.
+    await writer.query("BEGIN");
+    await writer.query(
+      `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at)
+       VALUES ('written-meanwhile.com', 700, 't', 't')`,
+    );
+    const copy = migrateToPostgres([demo.dbPath, targetUrl]);
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const waiting = await watcher.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      if (waiting.rows[0].n > 0) break;
+      if (Date.now() > deadline) throw new Error("the copy never waited for the writer's lock");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await writer.query("COMMIT");
+    const result = await copy;
+    expect(result.code, result.output).not.toBe(0);
+    expect(result.output).toContain("the target database is not empty (rows in domains)");
+    const domains = await watcher.query("SELECT domain_name FROM domains");
+    expect(domains.rows).toEqual([{ domain_name: "written-meanwhile.com" }]);
   });
 
   it("copies a 100,000-domain database with counts and sums verified", { timeout: 600_000 }, async () => {

@@ -83,6 +83,24 @@ describe("multipart bodies", () => {
     expect(reply.body).toContain(`limit ${MAX_BODY_BYTES} bytes`);
   });
 
+  it("a tracking ID with a NUL is imported without it, for a new and a listed domain (issue 22)", async () => {
+    const cookie = await adminCookie(app.url);
+    const listed = multipartCsv("nul-listed.com,1500,before,owner@example.test\n");
+    const first = await post("/admin/portfolio", listed, { cookie });
+    expect(first.location).toBe("/admin/portfolio?added=1&updated=0");
+    // PostgreSQL text cannot hold U+0000: the listed domain's update once failed the whole import there.
+    const csv = "nul-listed.com,1600,tr\u0000ack,owner@example.test\nnul-new.com,1700,ne\u0000w,owner@example.test\n";
+    const second = await post("/admin/portfolio", multipartCsv(csv), { cookie });
+    expect(second.status, second.body).toBe(303);
+    expect(second.location).toBe("/admin/portfolio?added=1&updated=1");
+    const columns = "domain_name, asking_price_cents, tracking_id";
+    const stored = app.db().prepare(`SELECT ${columns} FROM domains WHERE domain_name LIKE 'nul-%' ORDER BY 1`).all();
+    expect(stored).toEqual([
+      { domain_name: "nul-listed.com", asking_price_cents: 160_000, tracking_id: "track" },
+      { domain_name: "nul-new.com", asking_price_cents: 170_000, tracking_id: "new" },
+    ]);
+  });
+
   it("multipart to any other page action is refused (415) without being parsed; a broken import is a 400", async () => {
     const cookie = await adminCookie(app.url);
     const small = multipartCsv("x");

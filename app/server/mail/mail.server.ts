@@ -25,6 +25,8 @@ export interface QueuedEmail {
 }
 
 type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts">;
+/** A message this process claimed, with the lease it holds on it (the time it runs out, as written). */
+type ClaimedRow = OutboxRow & { lease_until: string };
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /**
@@ -33,8 +35,6 @@ const MAX_BACKOFF_MS = 60 * 60 * 1000;
  */
 const SENDERS = 4;
 const IDLE_POLL_MS = 5_000;
-/** Longer than one send can take (connection 10 s + greeting 10 s + socket 20 s timeouts). */
-const LEASE_MS = 2 * 60 * 1000;
 
 /**
  * Queues an email; returns its outbox id, or null when this kind was already queued for the inquiry
@@ -131,7 +131,9 @@ let timer: NodeJS.Timeout | undefined;
 /** Wake-ups still running their drain or rescheduling: stop() waits for them before the database closes. */
 const cycles = new Set<Promise<void>>();
 
-const OUTBOX_COLUMNS = ["id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts"] as const;
+const OUTBOX_COLUMNS = [
+  "id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts", "lease_until",
+] as const;
 
 /** Unsent, not given up, due, and not leased to a sender (or its lease ran out). */
 function isDueAt(at: string) {
@@ -148,23 +150,81 @@ function isDueAt(at: string) {
  * Takes up to SENDERS due messages for this process in one statement. Other processes on the same
  * database drain too: on PostgreSQL rows another claim has locked are skipped (each process gets its own
  * messages instead of queueing behind the same ones), and the lease keeps them this process's until sent.
- * The lease outlasts a send (SMTP timeouts above); a process that dies mid-send leaves its messages to
- * be sent again once the lease expires (at least once, never lost).
+ * The sender renews the lease while a send lasts (holdLease); a process that dies mid-send leaves its
+ * messages to be sent again once the lease expires (at least once, never lost).
  */
-async function claimDue(at: Date): Promise<OutboxRow[]> {
+async function claimDue(at: Date): Promise<ClaimedRow[]> {
   const due = isDueAt(at.toISOString());
   return db
     .updateTable("outbox")
-    .set({ lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .set({ lease_until: new Date(at.getTime() + env.MAIL_LEASE_MS).toISOString() })
     .where("id", "in", (eb) =>
       skipLocked(eb.selectFrom("outbox").select("id").where(due).orderBy("next_attempt_at").orderBy("id").limit(SENDERS)),
     )
     .where(due)
     .returning(OUTBOX_COLUMNS)
+    .$narrowType<{ lease_until: string }>()
     .execute();
 }
 
-async function markSent(row: OutboxRow): Promise<void> {
+interface Lease {
+  /** The lease as this process last wrote it, for the outcome's update to match. */
+  held: () => string;
+  /** Whether another process holds the message now (a renewal found someone else's lease). */
+  lost: () => boolean;
+  /** Stops renewing; resolves once a renewal in progress has finished. */
+  release: () => Promise<void>;
+}
+
+/**
+ * Keeps a claimed message's lease while it is sent: renewed every third of MAIL_LEASE_MS, only while the
+ * lease is still the one this process wrote. A slow SMTP server then never lets another process take the
+ * message over and send it again; only a process that stops mid-send (or cannot reach its database for
+ * a whole lease) does.
+ */
+function holdLease(row: ClaimedRow): Lease {
+  let held = row.lease_until;
+  let lost = false;
+  let renewing: Promise<void> = Promise.resolve();
+  const renew = async () => {
+    const until = new Date(now().getTime() + env.MAIL_LEASE_MS).toISOString();
+    try {
+      const result = await db
+        .updateTable("outbox")
+        .set({ lease_until: until })
+        .where("id", "=", row.id)
+        .where("lease_until", "=", held)
+        .where("sent_at", "is", null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 1) held = until;
+      else lost = true;
+    } catch (error) {
+      // The lease may run out meanwhile; the outcome's update then finds out.
+      const message = (error as Error).message;
+      log.error({ outboxId: row.id, error: message }, "mail lease renewal failed");
+    }
+  };
+  const timer = setInterval(() => {
+    if (lost || !isDatabaseOpen()) return;
+    renewing = renewing.then(renew);
+  }, Math.max(100, Math.floor(env.MAIL_LEASE_MS / 3)));
+  timer.unref();
+  return {
+    held: () => held,
+    lost: () => lost,
+    release: async () => {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
+}
+
+/**
+ * The SMTP server accepted the message: it is sent, whoever holds the lease now (recording it keeps the
+ * new holder, if it has not sent yet, from sending it again). Sent without the lease is logged: another
+ * process may have sent it too.
+ */
+async function markSent(row: ClaimedRow, lease: Lease): Promise<void> {
   const sentAt = nowIso();
   await inTransaction(async (trx) => {
     await trx
@@ -173,6 +233,9 @@ async function markSent(row: OutboxRow): Promise<void> {
       .where("id", "=", row.id)
       .where("sent_at", "is", null)
       .execute();
+    if (lease.lost()) {
+      log.warn({ outboxId: row.id }, "mail sent after its lease was lost: another process may send it too");
+    }
     if (row.kind === OWNER_INQUIRY_KIND && row.inquiry_id !== null) {
       await trx
         .updateTable("inquiries")
@@ -184,9 +247,17 @@ async function markSent(row: OutboxRow): Promise<void> {
   });
 }
 
-/** A failed attempt: tried again at `retryAt`, or given up for good (`dead`). */
-async function markFailed(id: number, error: string, outcome: { dead: true } | { dead: false; retryAt: string }): Promise<void> {
-  await db
+/**
+ * A failed attempt: tried again at `retryAt`, or given up for good (`dead`). Recorded only while this
+ * process still holds the lease: a process that took the message over decides its outcome.
+ */
+async function markFailed(
+  id: number,
+  lease: Lease,
+  error: string,
+  outcome: { dead: true } | { dead: false; retryAt: string },
+): Promise<boolean> {
+  const result = await db
     .updateTable("outbox")
     .set((eb) => ({
       attempts: eb("attempts", "+", 1),
@@ -196,7 +267,9 @@ async function markFailed(id: number, error: string, outcome: { dead: true } | {
     }))
     .where("id", "=", id)
     .where("sent_at", "is", null)
-    .execute();
+    .where("lease_until", "=", lease.held())
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** When the next unsent message is due; one another process holds a lease on is due when that lease runs out. */
@@ -227,18 +300,31 @@ export async function listDeadLetters(): Promise<DeadLetter[]> {
 }
 
 /** Sends one claimed message and records the outcome: sent, to be tried again later, or given up. */
-async function send(row: OutboxRow): Promise<void> {
+async function send(row: ClaimedRow): Promise<void> {
+  const lease = holdLease(row);
   try {
     await deliver(row);
   } catch (error) {
+    await lease.release();
     const message = (error as Error).message.slice(0, 500);
     const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
     const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
-    if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
-    log.error({ outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }, dead ? "mail undeliverable" : "mail send failed");
+    const outcome = dead ? ({ dead } as const) : ({ dead, retryAt } as const);
+    const recorded = isDatabaseOpen() && (await markFailed(row.id, lease, message, outcome));
+    log.error(
+      {
+        outboxId: row.id,
+        attempt: row.attempts + 1,
+        retryAt: dead ? null : retryAt,
+        error: message,
+        ...(recorded ? {} : { recorded: false, reason: "another process holds the message now" }),
+      },
+      dead ? "mail undeliverable" : "mail send failed",
+    );
     return;
   }
-  await markSent(row);
+  await lease.release();
+  await markSent(row, lease);
 }
 
 /** Sends every due message once, SENDERS at a time; failures are rescheduled with exponential backoff. */
