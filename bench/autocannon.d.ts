@@ -9,9 +9,6 @@ declare module "autocannon" {
     max: number;
     total: number;
   }
-  interface Client {
-    setHeaders(headers: Record<string, string>): void;
-  }
   interface Options {
     url: string;
     connections?: number;

@@ -141,6 +141,7 @@ test("inline price edit: Save, Cancel and an invalid price", async ({ page, app 
   await row.getByRole("link", { name: /\$1,500, edit the price/ }).click();
   const input = row.getByLabel(`New price for ${name}`);
   await expect(input).toHaveValue("1500.00");
+  await expect(input).toBeFocused();
   await expectNoA11yViolations(page);
   await row.getByRole("link", { name: "Cancel" }).click();
   await expect(input).toBeHidden();

@@ -99,6 +99,7 @@ function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serve
         name="price"
         step="0.01"
         min="0"
+        // eslint-disable-next-line jsx-a11y/no-autofocus -- shown only after the admin asked to edit this price
         autoFocus
         onKeyDown={(event) => {
           // Escape cancels, as the Cancel button does.

@@ -1,12 +1,6 @@
-import { useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 
-const noop = () => () => {};
-
-/** False during the server render and hydration, true once JavaScript runs the page. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(noop, () => true, () => false);
-}
+export { useHydrated } from "../use-hydrated";
 
 /** The current admin URL with some search parameters changed (null removes one). */
 export function useAdminHref(): (changes: Record<string, string | null>) => string {

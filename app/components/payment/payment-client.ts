@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { PAYMENT_TEXTS } from "../../lib/inquiry";
 
@@ -24,12 +23,8 @@ export async function postJson<T>(path: string, body: unknown): Promise<JsonResu
   }
 }
 
-/** After hydration: true when JavaScript runs (the enhanced payment forms replace the plain ones). */
-export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
+// True once JavaScript runs: the enhanced payment forms replace the plain ones.
+export { useHydrated } from "../use-hydrated";
 
 /** The confirm call every JavaScript payment ends with; the server checks the payment with the provider. */
 export function useConfirmInquiry(domainName: string, returnPath: string) {
