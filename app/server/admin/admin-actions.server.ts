@@ -67,9 +67,10 @@ export async function handleAdminAction(request: Request) {
 
 async function login(request: Request, form: FormData) {
   try {
-    const { user, deviceCookie } = await authenticateAdmin(request, form);
+    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, form);
     const headers = new Headers();
     headers.append("Set-Cookie", await createUserSession(user.id));
+    headers.append("Set-Cookie", legacyDeviceCookie);
     headers.append("Set-Cookie", deviceCookie);
     return redirect("/admin", { status: 303, headers });
   } catch (error) {

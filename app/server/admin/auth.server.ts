@@ -27,10 +27,11 @@ const attemptsByDevice = createRateLimit({ name: "sign-in-device", limit: SIGN_I
 export const verifications = createWorkQueue({ concurrency: 2, maxWaiting: 8 });
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
+// Path "/": with JavaScript the sign-in form posts to /admin.data, which Path=/admin would not cover.
 const deviceCookie = createCookie("admin_device", {
   httpOnly: true,
   sameSite: "lax",
-  path: "/admin",
+  path: "/",
   secure: env.PUBLIC_URL?.startsWith("https:") ?? false,
   secrets: [env.sessionSecret],
   maxAge: 365 * 24 * 60 * 60,
@@ -66,7 +67,7 @@ let dummyHash: Promise<string> | undefined;
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
  * Set-Cookie value that marks this browser as the admin's device.
  */
-export async function authenticateAdmin(request: Request, form: FormData): Promise<{ user: AdminUser; deviceCookie: string }> {
+export async function authenticateAdmin(request: Request, form: FormData): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
   const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -99,5 +100,10 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
   // A good password does not use up the limits.
   for (const [limit, key] of counted) await limit.undo(key);
   const deviceId = device?.email === email ? device.id : randomBytes(16).toString("base64url");
-  return { user: { id: user.id, email: user.email }, deviceCookie: await deviceCookie.serialize({ email, id: deviceId }) };
+  return {
+    user: { id: user.id, email: user.email },
+    deviceCookie: await deviceCookie.serialize({ email, id: deviceId }),
+    // Browsers signed in before the path changed hold a Path=/admin copy: it goes, the Path=/ one stays.
+    legacyDeviceCookie: await deviceCookie.serialize("", { path: "/admin", maxAge: 0, expires: new Date(0) }),
+  };
 }
