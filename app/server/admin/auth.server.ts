@@ -61,7 +61,23 @@ async function readDevice(request: Request): Promise<Device | null> {
 }
 
 // An unknown email still costs one scrypt run, so response time does not reveal which emails exist.
+// The hash it is checked against is made at start (prepareSignIn), so the first unknown email after a
+// restart costs one run, not two.
 let dummyHash: Promise<string> | undefined;
+
+/** Makes the dummy hash unknown emails are verified against; startApp waits for it. */
+export async function prepareSignIn(): Promise<void> {
+  await (dummyHash ??= hashPassword("not-a-password"));
+}
+
+/**
+ * Whether a Cookie header carries a valid device cookie (signed with the session secret): a browser
+ * that has signed in as an admin before. The sign-in guard never refuses it.
+ */
+export async function hasDeviceCookie(cookieHeader: string | undefined): Promise<boolean> {
+  if (!cookieHeader?.includes("admin_device=")) return false;
+  return (await readDevice(new Request("http://local/", { headers: { Cookie: cookieHeader } }))) !== null;
+}
 
 /**
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the

@@ -42,7 +42,7 @@ const LINGER_MS = 3_000;
  * discards the answer on the client's side if it has not read it yet: a client that writes its
  * whole body before reading would never see the 413.
  */
-function lingerOnClose(req: ExpressRequest): void {
+export function lingerOnClose(req: IncomingMessage): void {
   const socket = req.socket;
   socket.destroySoon = function lingeringDestroySoon(this: typeof socket) {
     if (this.writable) this.end();
@@ -78,6 +78,8 @@ export function bodyLimit(limits: BodyLimits): RequestHandler {
 }
 
 function limitBody(req: ExpressRequest, res: ExpressResponse, next: NextFunction, limit: number): void {
+  // Read already, within its limit (the sign-in guard, sign-in-guard.server.ts).
+  if ((req as WithBody).preReadBody) return next();
   const declared = req.headers["content-length"];
   const tooLarge = () => {
     res.setHeader("Connection", "close");

@@ -10,6 +10,7 @@ import { reconcilerTask } from "../payments/reconciler.server";
 import { plannerStatsTask } from "../db/planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "../catalog/settings.server";
 import { PasswordPolicyError, upsertAdmin } from "../admin/users.server";
+import { prepareSignIn } from "../admin/auth.server";
 
 type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
 const backgroundTasks: Task[] = [];
@@ -57,6 +58,7 @@ export async function startApp(): Promise<void> {
   if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   await watchForExternalFeeChanges();
+  await prepareSignIn();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();
 }

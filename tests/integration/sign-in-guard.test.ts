@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEXT } from "../../app/lib/admin-forms";
+import { TEST_ADMIN } from "../support/admin";
+import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { tricklePost } from "../support/raw-http";
+import { http } from "./admin-helpers";
+
+// The sign-in guard (app/server/http/sign-in-guard.server.ts) against slow bodies, over raw sockets.
+// TRUST_PROXY=loopback lets each connection claim a client address with X-Forwarded-For.
+let app: AppServer;
+beforeAll(async () => {
+  app = await startAppServer({
+    env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "loopback", SEED_DEMO: "false" },
+  });
+});
+afterAll(async () => {
+  await app.stop();
+  removeDataDir(app);
+});
+
+const form = (email: string, password: string) => new URLSearchParams({ intent: "login", email, password }).toString();
+const guardStats = async () =>
+  ((await (await fetch(new URL("/healthz", app.url))).json()) as { signIns: { inFlight: number; refused: number; timedOut: number } }).signIns;
+
+describe("slow sign-in bodies", { timeout: 120_000 }, () => {
+  it("16 trickled bodies from two addresses hold no place: other sign-ins go through, and each gets 408 in about 10 s", async () => {
+    const slow = Array.from({ length: 16 }, (_, i) =>
+      tricklePost(app.url, "/admin", { body: form(`slow${i}@example.test`, "wrong-password"), headers: { "X-Forwarded-For": `10.20.0.${i % 2}` }, head: 10 }),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // every slow post's headers are in
+      expect((await guardStats()).inFlight).toBe(0);
+      // Another address's sign-in, and one from each trickling address, are verified as usual.
+      for (const address of ["10.20.1.1", "10.20.0.0", "10.20.0.1"]) {
+        const other = await http(app, "/admin", { form: { intent: "login", email: "else@example.test", password: "wrong-password" }, headers: { "X-Forwarded-For": address } });
+        expect(other.status).toBe(401);
+      }
+      const answers = await Promise.all(slow.map((post) => post.answer));
+      for (const answer of answers) {
+        expect(answer.status).toBe(408);
+        expect(answer.afterMs).toBeGreaterThan(9_000);
+        expect(answer.afterMs).toBeLessThan(20_000);
+      }
+      expect((await guardStats()).timedOut).toBeGreaterThanOrEqual(16);
+    } finally {
+      for (const post of slow) post.stop();
+    }
+  });
+
+  it("the JavaScript sign-in (/admin.data) and the other spellings of /admin get the same deadline", async () => {
+    const paths = ["/admin.data", "/admin/", "/ADMIN", "/%61dmin", "/admin/?index"];
+    const slow = paths.map((path, i) =>
+      tricklePost(app.url, path, { body: form(`spelling${i}@example.test`, "wrong-password"), headers: { "X-Forwarded-For": `10.21.0.${i}` }, head: 10 }),
+    );
+    try {
+      const answers = await Promise.all(slow.map((post) => post.answer));
+      expect(answers.map((answer) => answer.status)).toEqual(paths.map(() => 408));
+    } finally {
+      for (const post of slow) post.stop();
+    }
+  });
+});
+
+describe("the admin's own browser (device cookie)", { timeout: 120_000 }, () => {
+  it("is never refused by the guard, even while its address has as many sign-ins in flight as the guard allows", async () => {
+    // A browser that signed in before from this address: it holds a device cookie.
+    const signedIn = await fetch(new URL("/admin", app.url), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "X-Forwarded-For": "10.22.0.1", "Content-Type": "application/x-www-form-urlencoded" },
+      body: form(TEST_ADMIN.email, TEST_ADMIN.password),
+    });
+    expect(signedIn.status).toBe(303);
+    const device = /admin_device=[^;,]+/.exec(signedIn.headers.getSetCookie().find((cookie) => /^admin_device=[^;]/.test(cookie)) ?? "")![0];
+    const before = await guardStats();
+    // Ten wrong sign-ins at once from that address: two being verified, eight waiting.
+    const flood = Array.from({ length: 10 }, (_, i) =>
+      http(app, "/admin", { form: { intent: "login", email: `flood${i}@example.test`, password: "wrong-password" }, headers: { "X-Forwarded-For": "10.22.0.2" } }),
+    );
+    while ((await guardStats()).inFlight < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stranger = await http(app, "/admin", { form: { intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password }, headers: { "X-Forwarded-For": "10.22.0.2" } });
+    expect(stranger.status).toBe(429);
+    expect(stranger.body).toContain(TEXT.loginTooManyAtOnce);
+    const own = await http(app, "/admin", { form: { intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password }, headers: { "X-Forwarded-For": "10.22.0.2", Cookie: device } });
+    expect(own.body).not.toContain(TEXT.loginTooManyAtOnce);
+    expect((await guardStats()).refused).toBe(before.refused + 1); // the stranger's only
+    expect((await Promise.all(flood)).map((answer) => answer.status)).toEqual(Array(10).fill(401));
+  });
+
+});
