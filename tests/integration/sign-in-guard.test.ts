@@ -88,3 +88,63 @@ describe("the admin's own browser (device cookie)", { timeout: 120_000 }, () => 
   });
 
 });
+
+describe("cookies follow the scheme the browser used", () => {
+  const signIn = (headers: Record<string, string>) =>
+    http(app, "/admin", { form: { intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password }, headers });
+
+  it("Secure when a trusted proxy reports https (no https PUBLIC_URL), not over plain http", async () => {
+    const overTls = await signIn({ "X-Forwarded-For": "10.24.0.1", "X-Forwarded-Proto": "https" });
+    expect(overTls.status).toBe(303);
+    const secure = overTls.headers.getSetCookie();
+    expect(secure.find((cookie) => cookie.startsWith("admin_session="))).toMatch(/; Secure/i);
+    expect(secure.find((cookie) => /^admin_device=[^;]/.test(cookie))).toMatch(/; Secure/i);
+    const session = /admin_session=[^;]+/.exec(secure.find((cookie) => cookie.startsWith("admin_session="))!)![0];
+    const signOut = await http(app, "/admin", { form: { intent: "logout" }, cookie: session, headers: { "X-Forwarded-Proto": "https" } });
+    expect(signOut.headers.getSetCookie().find((cookie) => cookie.startsWith("admin_session="))).toMatch(/Max-Age=0.*; Secure/i);
+
+    const plain = await signIn({ "X-Forwarded-For": "10.24.0.2" });
+    expect(plain.status).toBe(303);
+    for (const cookie of plain.headers.getSetCookie()) expect(cookie).not.toMatch(/; Secure/i);
+  });
+
+  it("a client that is not a trusted proxy cannot ask for it", async () => {
+    // Straight to the app from an address TRUST_PROXY does not name: X-Forwarded-Proto is ignored.
+    const untrusted = await startAppServer({
+      env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "10.0.0.1", SEED_DEMO: "false" },
+    });
+    try {
+      const answer = await http(untrusted, "/admin", { form: { intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password }, headers: { "X-Forwarded-Proto": "https" } });
+      expect(answer.status).toBe(303);
+      for (const cookie of answer.headers.getSetCookie()) expect(cookie).not.toMatch(/; Secure/i);
+    } finally {
+      await untrusted.stop();
+      removeDataDir(untrusted);
+    }
+  });
+});
+
+describe("unknown emails cost what known ones do", { timeout: 120_000 }, () => {
+  it("the first unknown email after a start is not slower than a known one (the dummy hash is made at start)", async () => {
+    const fresh = await startAppServer({
+      env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "loopback", SEED_DEMO: "false" },
+    });
+    try {
+      const timed = async (email: string, address: string) => {
+        const started = performance.now();
+        const answer = await http(fresh, "/admin", { form: { intent: "login", email, password: "wrong-password" }, headers: { "X-Forwarded-For": address } });
+        expect(answer.status).toBe(401);
+        return performance.now() - started;
+      };
+      const firstUnknown = await timed("nobody@example.test", "10.25.0.1");
+      const known: number[] = [];
+      for (let i = 0; i < 3; i++) known.push(await timed(TEST_ADMIN.email, `10.25.1.${i}`));
+      known.sort((a, b) => a - b);
+      // Made on first use, the dummy hash doubled the first unknown email's time (two scrypt runs).
+      expect(firstUnknown).toBeLessThan(known[1]! * 1.5);
+    } finally {
+      await fresh.stop();
+      removeDataDir(fresh);
+    }
+  });
+});

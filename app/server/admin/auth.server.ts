@@ -12,7 +12,7 @@ import { LoginSchema, loginLimitedText, TEXT } from "../../lib/admin-forms";
 import { env } from "../runtime/env.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { clientIp, createRateLimit, type RateLimit } from "../http/rate-limit.server";
-import type { AdminUser } from "./session.server";
+import { secureFor, type AdminUser } from "./session.server";
 import { findUserByEmail, normalizeEmail } from "./users.server";
 import { createWorkQueue, QueueFullError } from "../runtime/work-queue.server";
 
@@ -32,7 +32,6 @@ const deviceCookie = createCookie("admin_device", {
   httpOnly: true,
   sameSite: "lax",
   path: "/",
-  secure: env.PUBLIC_URL?.startsWith("https:") ?? false,
   secrets: [env.sessionSecret],
   maxAge: 365 * 24 * 60 * 60,
 });
@@ -118,8 +117,8 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
   const deviceId = device?.email === email ? device.id : randomBytes(16).toString("base64url");
   return {
     user: { id: user.id, email: user.email },
-    deviceCookie: await deviceCookie.serialize({ email, id: deviceId }),
+    deviceCookie: await deviceCookie.serialize({ email, id: deviceId }, secureFor(request)),
     // Browsers signed in before the path changed hold a Path=/admin copy: it goes, the Path=/ one stays.
-    legacyDeviceCookie: await deviceCookie.serialize("", { path: "/admin", maxAge: 0, expires: new Date(0) }),
+    legacyDeviceCookie: await deviceCookie.serialize("", { path: "/admin", maxAge: 0, expires: new Date(0), ...secureFor(request) }),
   };
 }
