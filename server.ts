@@ -25,6 +25,7 @@ type AppEntry = {
   createSignInGuard: () => (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   env: {
     PORT: number;
+    HOST?: string;
     LOG_REQUESTS: "true" | "false";
     TRUST_PROXY: string;
     PUBLIC_URL?: string;
@@ -195,13 +196,17 @@ async function main() {
     });
   });
   httpServer.on("error", (error) => {
-    console.error(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);
+    const where = app.env.HOST ? `${app.env.HOST} port ${app.env.PORT} (HOST, PORT)` : `port ${app.env.PORT} (PORT)`;
+    console.error(`Cannot listen on ${where}: ${error.message}`);
     process.exit(1);
   });
-  httpServer.listen(app.env.PORT, () => {
+  // HOST unset: every interface (Node's default).
+  httpServer.listen(app.env.PORT, app.env.HOST, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : app.env.PORT;
-    console.log(JSON.stringify({ msg: "listening", url: `http://localhost:${port}` }));
+    const bound = typeof address === "object" && address ? address.address : "";
+    const host = !app.env.HOST || bound === "0.0.0.0" || bound === "::" ? "localhost" : bound.includes(":") ? `[${bound}]` : bound;
+    console.log(JSON.stringify({ msg: "listening", url: `http://${host}:${port}`, address: bound }));
   });
 
   const shutdown = (signal: string) => {

@@ -13,6 +13,16 @@ const optionalText = z
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * The address to listen on: 127.0.0.1 behind a proxy on the same machine (the deploy files set it).
+   * Unset: every interface, as before HOST existed (containers, a proxy on another host).
+   */
+  HOST: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-z.:-]{1,253}$/i, "must be an address such as 127.0.0.1, ::1 or 0.0.0.0 (or a host name)")
+      .optional(),
+  ),
   SITE_NAME: z.string().trim().min(1).max(80).default("DomainVault"),
   DATABASE_URL: z
     .string()

@@ -61,6 +61,22 @@ export async function startApp(): Promise<void> {
   await prepareSignIn();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();
+  warnAboutListenSettings();
+}
+
+/**
+ * With an https PUBLIC_URL and no HOST the app listens on every interface: http://server-ip:PORT reaches
+ * it without the TLS proxy, and such requests count as https (PUBLIC_URL says so).
+ */
+function warnAboutListenSettings(): void {
+  if (env.HOST || !env.PUBLIC_URL?.toLowerCase().startsWith("https://")) return;
+  console.error(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "warn",
+      msg: `HOST is not set: the app listens on every interface, so http://<this server>:${env.PORT} reaches it without the TLS proxy in front of ${env.PUBLIC_URL}; set HOST=127.0.0.1 when that proxy runs on this machine`,
+    }),
+  );
 }
 
 /** Settings that start but lose something: said once at start, on stderr, in the log's JSON form. */
