@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseTrustProxy } from "../http/proxy.server";
+import { parseDnsServers, parseTlsCheckAddresses } from "../http/tls-check-settings.server";
 
 const optionalText = z
   .string()
@@ -72,6 +73,25 @@ const EnvSchema = z.object({
         context.addIssue({ code: "custom", message: `must be true, false, a hop count or addresses/CIDRs (${(error as Error).message})` });
       }
     }),
+  /**
+   * Caddy's on-demand TLS (/tls-check): this server's public addresses (comma-separated), "any" for no
+   * DNS check, or unset: the addresses PUBLIC_URL's and EXTRA_HOSTS' names resolve to.
+   */
+  TLS_CHECK_ADDRESSES: optionalText.superRefine((value, context) => {
+    try {
+      parseTlsCheckAddresses(value);
+    } catch (error) {
+      context.addIssue({ code: "custom", message: `must be any or IP addresses, comma-separated (${(error as Error).message})` });
+    }
+  }),
+  /** The DNS servers /tls-check asks (ip or ip:port, comma-separated); unset: the system's. */
+  DNS_SERVERS: optionalText.superRefine((value, context) => {
+    try {
+      parseDnsServers(value);
+    } catch (error) {
+      context.addIssue({ code: "custom", message: `must be addresses or address:port, comma-separated (${(error as Error).message})` });
+    }
+  }),
   /** stripe or test; unset: stripe when STRIPE_SECRET_KEY is set, test only on a local address. */
   PAYMENTS: optionalText.pipe(z.enum(["stripe", "test"]).optional()),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
