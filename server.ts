@@ -205,7 +205,8 @@ async function main() {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : app.env.PORT;
     const bound = typeof address === "object" && address ? address.address : "";
-    const host = !app.env.HOST || bound === "0.0.0.0" || bound === "::" ? "localhost" : bound.includes(":") ? `[${bound}]` : bound;
+    const everywhere = !app.env.HOST || bound === "0.0.0.0" || bound === "::";
+    const host = everywhere ? "localhost" : bound.includes(":") ? `[${bound}]` : bound;
     console.log(JSON.stringify({ msg: "listening", url: `http://${host}:${port}`, address: bound }));
   });
 

@@ -58,7 +58,12 @@ test.describe("the admin's own browser (device cookie)", () => {
     test.setTimeout(120_000);
     // TRUST_PROXY=loopback: the strangers' posts below claim other addresses; the browser is 127.0.0.1.
     proxied = await startAppServer({
-      env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, SEED_DEMO: "false", TRUST_PROXY: "loopback" },
+      env: {
+        ADMIN_EMAIL: TEST_ADMIN.email,
+        ADMIN_PASSWORD: TEST_ADMIN.password,
+        SEED_DEMO: "false",
+        TRUST_PROXY: "loopback",
+      },
     });
     const url = new URL("/admin", proxied.url).href;
     const context = await browser.newContext({ javaScriptEnabled: javaScriptOn });

@@ -166,7 +166,9 @@ describe("the listen address (HOST)", () => {
     });
 
   it("HOST=127.0.0.1 listens there only: another address of this machine (127.0.0.2) is refused", async () => {
-    const server = await startAppServer({ env: { HOST: "127.0.0.1", PUBLIC_URL: "https://domains.example.com", PAYMENTS: "test" } });
+    const server = await startAppServer({
+      env: { HOST: "127.0.0.1", PUBLIC_URL: "https://domains.example.com", PAYMENTS: "test" },
+    });
     try {
       const port = Number(new URL(server.url).port);
       expect(await accepts("127.0.0.1", port)).toBe(true);

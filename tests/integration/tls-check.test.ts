@@ -37,13 +37,16 @@ afterAll(async () => {
 });
 
 async function start(env: Record<string, string>): Promise<AppServer> {
-  const server = await startAppServer({ env: { PUBLIC_URL: "https://shop.example", PAYMENTS: "test", SEED_DEMO: "false", DNS_SERVERS: dns.server, ...env } });
+  const server = await startAppServer({
+    env: { PUBLIC_URL: "https://shop.example", PAYMENTS: "test", SEED_DEMO: "false", DNS_SERVERS: dns.server, ...env },
+  });
   servers.push(server);
   for (const name of [pointed, pointedV6, elsewhere, nowhere]) insertDomain(server.db(), { name, priceCents: 100_000 });
   return server;
 }
 
-const ask = async (server: AppServer, name: string) => (await fetch(new URL(`/tls-check?domain=${encodeURIComponent(name)}`, server.url))).status;
+const ask = async (server: AppServer, name: string) =>
+  (await fetch(new URL(`/tls-check?domain=${encodeURIComponent(name)}`, server.url))).status;
 
 describe("with this server's addresses learned from PUBLIC_URL's DNS", () => {
   let server: AppServer;

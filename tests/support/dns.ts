@@ -47,7 +47,9 @@ export async function startDnsStub(): Promise<DnsStub> {
     const type = query.readUInt16BE(end);
     questions.set(name, (questions.get(name) ?? 0) + 1);
     const known = records.get(name);
-    const answers = (known ?? []).filter((address) => (type === TYPE_A ? isIPv4(address) : type === TYPE_AAAA ? isIPv6(address) : false));
+    const answers = (known ?? []).filter((address) =>
+      type === TYPE_A ? isIPv4(address) : type === TYPE_AAAA ? isIPv6(address) : false,
+    );
     const header = Buffer.alloc(12);
     header.writeUInt16BE(query.readUInt16BE(0), 0);
     header.writeUInt16BE(0x8180 | (known && known.length > 0 ? 0 : 3), 2); // a response; NXDOMAIN for unknown names

@@ -51,14 +51,19 @@ describe("deploy/domainvault.service", () => {
     expect(settings.get(name)).toContain(value);
   });
 
-  it.runIf(hasSystemdAnalyze)("passes systemd-analyze verify, and systemd-analyze security rates it OK or better", () => {
-    const verify = spawnSync("systemd-analyze", ["verify", unitFile], { encoding: "utf8" });
-    expect(verify.status, verify.stderr).toBe(0);
-    expect(verify.stderr).not.toMatch(/unknown|invalid|ignoring/i);
-    const security = spawnSync("systemd-analyze", ["security", "--offline=yes", "--no-pager", unitFile], { encoding: "utf8" });
-    const overall = /Overall exposure level for domainvault\.service: ([\d.]+) (\w+)/.exec(security.stdout);
-    expect(overall, security.stdout + security.stderr).not.toBeNull();
-    expect(["SAFE", "OK"]).toContain(overall![2]);
-    expect(Number(overall![1])).toBeLessThan(5);
-  });
+  it.runIf(hasSystemdAnalyze)(
+    "passes systemd-analyze verify, and systemd-analyze security rates it OK or better",
+    () => {
+      const verify = spawnSync("systemd-analyze", ["verify", unitFile], { encoding: "utf8" });
+      expect(verify.status, verify.stderr).toBe(0);
+      expect(verify.stderr).not.toMatch(/unknown|invalid|ignoring/i);
+      const security = spawnSync("systemd-analyze", ["security", "--offline=yes", "--no-pager", unitFile], {
+        encoding: "utf8",
+      });
+      const overall = /Overall exposure level for domainvault\.service: ([\d.]+) (\w+)/.exec(security.stdout);
+      expect(overall, security.stdout + security.stderr).not.toBeNull();
+      expect(["SAFE", "OK"]).toContain(overall![2]);
+      expect(Number(overall![1])).toBeLessThan(5);
+    },
+  );
 });

@@ -25,7 +25,8 @@ describe("client address and scheme through trusted proxies", () => {
   it("trusts only the proxy in front with TRUST_PROXY=true: what the client wrote before it is ignored", () => {
     const origin = createRequestOrigin({ trustProxy: "true" });
     // nginx and Caddy append the address they saw to the client's own X-Forwarded-For.
-    expect(origin(incoming("127.0.0.1", { "x-forwarded-for": "6.6.6.6, 203.0.113.9" })).clientAddress).toBe("203.0.113.9");
+    const appended = incoming("127.0.0.1", { "x-forwarded-for": "6.6.6.6, 203.0.113.9" });
+    expect(origin(appended).clientAddress).toBe("203.0.113.9");
     expect(origin(incoming("192.0.2.1", { "x-forwarded-for": "203.0.113.9" })).clientAddress).toBe("203.0.113.9");
     expect(origin(incoming("192.0.2.1", { "x-forwarded-proto": "https" })).protocol).toBe("https");
   });

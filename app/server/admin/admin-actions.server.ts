@@ -49,7 +49,10 @@ export async function handleAdminAction(request: Request) {
     case "logout":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyUserSession(request) } });
     case "logout-everywhere":
-      return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(request, user.id) } });
+      return redirect("/admin", {
+        status: 303,
+        headers: { "Set-Cookie": await destroyAllUserSessions(request, user.id) },
+      });
     case "fee":
       return await updateFee(form);
     case "response-window":

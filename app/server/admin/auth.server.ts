@@ -82,7 +82,10 @@ export async function hasDeviceCookie(cookieHeader: string | undefined): Promise
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
  * Set-Cookie value that marks this browser as the admin's device.
  */
-export async function authenticateAdmin(request: Request, form: FormData): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
+export async function authenticateAdmin(
+  request: Request,
+  form: FormData,
+): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
   const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -119,6 +122,11 @@ export async function authenticateAdmin(request: Request, form: FormData): Promi
     user: { id: user.id, email: user.email },
     deviceCookie: await deviceCookie.serialize({ email, id: deviceId }, secureFor(request)),
     // Browsers signed in before the path changed hold a Path=/admin copy: it goes, the Path=/ one stays.
-    legacyDeviceCookie: await deviceCookie.serialize("", { path: "/admin", maxAge: 0, expires: new Date(0), ...secureFor(request) }),
+    legacyDeviceCookie: await deviceCookie.serialize("", {
+      path: "/admin",
+      maxAge: 0,
+      expires: new Date(0),
+      ...secureFor(request),
+    }),
   };
 }

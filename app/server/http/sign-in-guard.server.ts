@@ -46,7 +46,10 @@ export function isSignInPost(req: Pick<IncomingMessage, "method" | "url">): bool
   } catch {
     return false;
   }
-  path = path.toLowerCase().replace(/\.data$/, "").replace(/\/+$/, "");
+  path = path
+    .toLowerCase()
+    .replace(/\.data$/, "")
+    .replace(/\/+$/, "");
   return path === "/admin";
 }
 
@@ -59,14 +62,20 @@ function refuse(res: ServerResponse, status: 429 | 503): void {
     "Retry-After": String(RETRY_AFTER_SECONDS),
     Connection: "close",
   });
-  res.end(`<!doctype html><meta charset="utf-8"><title>Admin Login</title><p role="alert">${message}</p><p><a href="/admin">Back to sign in</a></p>\n`);
+  res.end(
+    `<!doctype html><meta charset="utf-8"><title>Admin Login</title><p role="alert">${message}</p><p><a href="/admin">Back to sign in</a></p>\n`,
+  );
 }
 
 /** A plain refusal that closes the connection once answered (the client may still be sending). */
 function refuseBody(req: IncomingMessage, res: ServerResponse, status: 408 | 413, message: string): void {
   if (res.headersSent) return void res.destroy();
   lingerOnClose(req);
-  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
   res.end(`${message}\n`);
 }
 
@@ -97,11 +106,14 @@ function readBody(req: IncomingMessage, res: ServerResponse, deadlineAt: number)
       res.off("close", onClose);
       resolve(body);
     };
-    const timer = setTimeout(() => {
-      timedOut += 1;
-      refuseBody(req, res, 408, "Request body not received in time");
-      finish(null);
-    }, Math.max(0, deadlineAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timedOut += 1;
+        refuseBody(req, res, 408, "Request body not received in time");
+        finish(null);
+      },
+      Math.max(0, deadlineAt - Date.now()),
+    );
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);

@@ -20,7 +20,8 @@ export function parseDnsServers(value: string | undefined): string[] | undefined
     const server = entry.trim();
     const match = /^(?:\[([0-9a-f:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$|^([0-9a-f:]+)$/i.exec(server);
     const address = match?.[1] ?? match?.[2] ?? match?.[4];
-    if (!address || !isIP(address) || Number(match?.[3] ?? 53) > 65535) throw new Error(`"${server}" is not an address or address:port`);
+    if (!address || !isIP(address) || Number(match?.[3] ?? 53) > 65535)
+      throw new Error(`"${server}" is not an address or address:port`);
     return server;
   });
 }

@@ -88,7 +88,11 @@ function ownNames(publicUrl: string | undefined, extraHosts: string | undefined)
   const names: string[] = [];
   if (publicUrl) names.push(new URL(publicUrl).hostname.replace(/^\[|\]$/g, "").toLowerCase());
   for (const entry of (extraHosts ?? "").split(",")) {
-    const raw = entry.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/[/:].*$/, "").toLowerCase();
+    const raw = entry
+      .trim()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")
+      .replace(/[/:].*$/, "")
+      .toLowerCase();
     if (raw) names.push(raw);
   }
   return names;

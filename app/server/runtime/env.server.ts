@@ -81,7 +81,8 @@ const EnvSchema = z.object({
     try {
       parseTlsCheckAddresses(value);
     } catch (error) {
-      context.addIssue({ code: "custom", message: `must be any or IP addresses, comma-separated (${(error as Error).message})` });
+      const message = `must be any or IP addresses, comma-separated (${(error as Error).message})`;
+      context.addIssue({ code: "custom", message });
     }
   }),
   /** The DNS servers /tls-check asks (ip or ip:port, comma-separated); unset: the system's. */
@@ -89,7 +90,8 @@ const EnvSchema = z.object({
     try {
       parseDnsServers(value);
     } catch (error) {
-      context.addIssue({ code: "custom", message: `must be addresses or address:port, comma-separated (${(error as Error).message})` });
+      const message = `must be addresses or address:port, comma-separated (${(error as Error).message})`;
+      context.addIssue({ code: "custom", message });
     }
   }),
   /** stripe or test; unset: stripe when STRIPE_SECRET_KEY is set, test only on a local address. */

@@ -74,7 +74,9 @@ function warnAboutListenSettings(): void {
     JSON.stringify({
       time: new Date().toISOString(),
       level: "warn",
-      msg: `HOST is not set: the app listens on every interface, so http://<this server>:${env.PORT} reaches it without the TLS proxy in front of ${env.PUBLIC_URL}; set HOST=127.0.0.1 when that proxy runs on this machine`,
+      msg:
+        `HOST is not set: the app listens on every interface, so http://<this server>:${env.PORT} reaches it ` +
+        `without the TLS proxy in front of ${env.PUBLIC_URL}; set HOST=127.0.0.1 when that proxy runs on this machine`,
     }),
   );
 }
