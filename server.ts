@@ -171,13 +171,20 @@ async function main() {
     });
   });
   httpServer.on("error", (error) => {
-    log.fatal(`Cannot listen on port ${app.env.PORT} (PORT): ${error.message}`);
+    const where = app.env.HOST ? `${app.env.HOST} port ${app.env.PORT} (HOST, PORT)` : `port ${app.env.PORT} (PORT)`;
+    log.fatal(`Cannot listen on ${where}: ${error.message}`);
     process.exit(1);
   });
-  httpServer.listen(app.env.PORT, () => {
+  // HOST unset: every interface (Node's default).
+  httpServer.listen(app.env.PORT, app.env.HOST, () => {
     const address = httpServer.address();
     const port = typeof address === "object" && address ? address.port : app.env.PORT;
-    log.info({ url: `http://localhost:${port}`, mode: development ? "development" : "production", pageCache: !development && app.env.PAGE_CACHE === "true" }, "listening");
+    const bound = typeof address === "object" && address ? address.address : "";
+    const everywhere = !app.env.HOST || bound === "0.0.0.0" || bound === "::";
+    const host = everywhere ? "localhost" : bound.includes(":") ? `[${bound}]` : bound;
+    const mode = development ? "development" : "production";
+    const pageCache = !development && app.env.PAGE_CACHE === "true";
+    log.info({ url: `http://${host}:${port}`, address: bound, mode, pageCache }, "listening");
   });
 
   const shutdown = (signal: string) => {

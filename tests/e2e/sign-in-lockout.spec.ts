@@ -46,3 +46,66 @@ test("the lockout message gives the wait that is left, as Retry-After does", asy
   await expect(page.getByRole("alert")).toHaveText(loginLimitedText(later));
   await expect(page.getByRole("alert")).toContainText("Please wait 5 minutes");
 });
+
+test.describe("the admin's own browser (device cookie)", () => {
+  let proxied: AppServer | undefined;
+  test.afterEach(async () => {
+    await proxied?.stop();
+    if (proxied) removeDataDir(proxied);
+  });
+
+  test("still signs in while strangers' failures lock the email out", async ({ browser, javaScriptOn }) => {
+    test.setTimeout(120_000);
+    // TRUST_PROXY=loopback: the strangers' posts below claim other addresses; the browser is 127.0.0.1.
+    proxied = await startAppServer({
+      env: {
+        ADMIN_EMAIL: TEST_ADMIN.email,
+        ADMIN_PASSWORD: TEST_ADMIN.password,
+        SEED_DEMO: "false",
+        TRUST_PROXY: "loopback",
+      },
+    });
+    const url = new URL("/admin", proxied.url).href;
+    const context = await browser.newContext({ javaScriptEnabled: javaScriptOn });
+    const page = await context.newPage();
+    const signIn = async (expected: number) => {
+      await page.goto(url);
+      await page.getByLabel("Email").fill(TEST_ADMIN.email);
+      await page.getByLabel("Password").fill(TEST_ADMIN.password);
+      const [response] = await Promise.all([
+        page.waitForResponse((reply) => reply.request().method() === "POST"),
+        page.getByRole("button", { name: "Sign In" }).click(),
+      ]);
+      // With JavaScript the form posts to /admin.data: the device cookie must reach it there too.
+      expect(new URL(response.url()).pathname).toBe(javaScriptOn ? "/admin.data" : "/admin");
+      expect(response.status()).toBe(expected);
+    };
+    await signIn(javaScriptOn ? 202 : 303);
+    await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible();
+    await page.getByRole("button", { name: "Sign Out", exact: true }).click();
+    await expect(page.getByLabel("Email")).toBeVisible();
+
+    // Someone who knows the address uses up its failures from elsewhere.
+    for (let i = 0; i < 10; i++) {
+      const wrong = await fetch(url, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "X-Forwarded-For": `10.9.0.${i}` },
+        body: new URLSearchParams({ intent: "login", email: TEST_ADMIN.email, password: "wrong-password" }),
+      });
+      expect(wrong.status).toBe(401);
+    }
+    const stranger = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "X-Forwarded-For": "10.9.1.1" },
+      body: new URLSearchParams({ intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password }),
+    });
+    expect(stranger.status).toBe(429);
+
+    // The browser that signed in before is not locked out.
+    await signIn(javaScriptOn ? 202 : 303);
+    await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible();
+    await context.close();
+  });
+});

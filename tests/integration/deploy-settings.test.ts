@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
@@ -149,5 +150,52 @@ describe("payments are never fake by accident", () => {
     } finally {
       await fake.stop();
     }
+  });
+});
+
+describe("the listen address (HOST)", () => {
+  /** Whether a TCP connection to address:port is accepted. */
+  const accepts = (address: string, port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, address);
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+
+  it("HOST=127.0.0.1 listens there only: another address of this machine (127.0.0.2) is refused", async () => {
+    const server = await startAppServer({
+      env: { HOST: "127.0.0.1", PUBLIC_URL: "https://domains.example.com", PAYMENTS: "test" },
+    });
+    try {
+      const port = Number(new URL(server.url).port);
+      expect(await accepts("127.0.0.1", port)).toBe(true);
+      expect(await accepts("127.0.0.2", port)).toBe(false);
+      expect((await request(server, "/healthz")).status).toBe(200);
+      expect(server.output()).not.toContain("HOST is not set");
+    } finally {
+      await server.stop();
+      removeDataDir(server);
+    }
+  });
+
+  it("unset: every interface, as before HOST existed; with an https PUBLIC_URL the start warns about it", async () => {
+    const server = await startAppServer({ env: { PUBLIC_URL: "https://domains.example.com", PAYMENTS: "test" } });
+    try {
+      const port = Number(new URL(server.url).port);
+      expect(await accepts("127.0.0.2", port)).toBe(true);
+      await waitFor(() => server.output().includes("HOST is not set"));
+      expect(server.output()).toContain("set HOST=127.0.0.1 when that proxy runs on this machine");
+    } finally {
+      await server.stop();
+      removeDataDir(server);
+    }
+  });
+
+  it("a HOST this machine does not have stops the start with a message naming HOST", async () => {
+    const output = await expectStartFailure({ HOST: "192.0.2.123" });
+    expect(output).toContain("Cannot listen on 192.0.2.123 port 0 (HOST, PORT)");
   });
 });

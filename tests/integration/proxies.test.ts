@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { startDnsStub, type DnsStub } from "../support/dns";
 import { BUYER, setFeeCents } from "../support/http";
 import { cookieFrom, httpsRequest, proxyPorts, startProxy, type ProxyKind, type RunningProxy } from "../support/proxies";
 
@@ -27,15 +28,23 @@ const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " "
 describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 120_000 }, (kind) => {
   let app: AppServer;
   let proxy: RunningProxy;
+  let dns: DnsStub;
   const domain = uniqueDomainName(`${kind}-site`);
   const lander = uniqueDomainName(`${kind}-lander`);
+  /** Listed, but its DNS points at another server: /tls-check refuses it a certificate. */
+  const pointedElsewhere = uniqueDomainName(`${kind}-elsewhere`);
   const short = domain.replace(/\.com$/, "");
 
   beforeAll(async () => {
     const ports = await proxyPorts();
+    // The listed names' DNS, as /tls-check sees it: the lander points here (the site, localhost, is 127.0.0.1).
+    dns = await startDnsStub();
+    dns.set(lander, ["127.0.0.1"]);
+    dns.set(pointedElsewhere, ["198.51.100.7"]);
     app = await startAppServer({
       env: {
         PUBLIC_URL: `https://localhost:${ports.httpsPort}`,
+        DNS_SERVERS: dns.server,
         TRUST_PROXY: "127.0.0.1",
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,
@@ -44,6 +53,7 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
     });
     insertDomain(app.db(), { name: domain, priceCents: 1_250_000, ownerEmail: "owner@example.test" });
     insertDomain(app.db(), { name: lander, priceCents: 480_000, ownerEmail: "owner@example.test" });
+    insertDomain(app.db(), { name: pointedElsewhere, priceCents: 480_000, ownerEmail: "owner@example.test" });
     setFeeCents(app.db(), 1999);
     proxy = await startProxy(kind, ports, Number(new URL(app.url).port), [lander]);
   }, 90_000);
@@ -51,6 +61,7 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
     await proxy?.stop();
     await app?.stop();
     if (app) removeDataDir(app);
+    await dns?.stop();
   });
 
   const signIn = async () => {
@@ -102,6 +113,8 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
     if (kind === "caddy") {
       // On-demand TLS asks the app first: no certificate (no handshake) for a name it does not list.
       await expect(httpsRequest(proxy, "/", { host: uniqueDomainName("unlisted") })).rejects.toThrow();
+      // Nor for a listed one whose DNS points at another server: its order could not validate.
+      await expect(httpsRequest(proxy, "/", { host: pointedElsewhere })).rejects.toThrow();
     }
   });
 

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 
 export interface RawResponse {
   status: number;
@@ -43,3 +44,54 @@ export function requestWithHost(
 export const BROWSER_USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0";
 export const BOT_USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+/**
+ * A POST over a raw socket whose body is sent a byte at a time, one every `everyMs` (a slow or
+ * malicious client), starting with `head` bytes at once. Resolves with the raw answer when the server
+ * answers or closes; `stop()` ends the trickle and closes the socket.
+ */
+export function tricklePost(
+  baseUrl: string,
+  path: string,
+  options: { body: string; headers?: Record<string, string>; everyMs?: number; head?: number },
+): { answer: Promise<{ raw: string; status: number; afterMs: number }>; stop: () => void } {
+  const target = new URL(baseUrl);
+  const socket = net.connect(Number(target.port), target.hostname);
+  const started = performance.now();
+  const headers = {
+    Host: target.host,
+    "Content-Type": "application/x-www-form-urlencoded",
+    "Content-Length": String(Buffer.byteLength(options.body)),
+    ...options.headers,
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  let sent = options.head ?? 0;
+  let timer: NodeJS.Timeout | undefined;
+  socket.on("connect", () => {
+    socket.write(`POST ${path} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n${options.body.slice(0, sent)}`);
+    timer = setInterval(() => {
+      if (sent >= options.body.length - 1) return; // never the last byte: the body stays incomplete
+      socket.write(options.body[sent]!);
+      sent += 1;
+    }, options.everyMs ?? 500);
+  });
+  const stop = () => {
+    clearInterval(timer);
+    socket.destroy();
+  };
+  const answer = new Promise<{ raw: string; status: number; afterMs: number }>((resolve) => {
+    let raw = "";
+    let afterMs = 0;
+    socket.on("data", (chunk) => {
+      if (!raw) afterMs = performance.now() - started;
+      raw += chunk.toString("utf8");
+    });
+    const done = () => {
+      clearInterval(timer);
+      resolve({ raw, status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), afterMs });
+    };
+    socket.on("close", done);
+    socket.on("error", () => {});
+  });
+  return { answer, stop };
+}

@@ -35,6 +35,7 @@ describe("configuration parsing", () => {
     ["ADMIN_PASSWORD", "12345"],
     ["SESSION_SECRET", "short"],
     ["LOG_REQUESTS", "yes"],
+    ["HOST", "0.0.0.0; rm -rf"],
     ["TRUST_PROXY", "yes"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "loopback,,10.0.0.1"],

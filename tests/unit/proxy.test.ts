@@ -22,6 +22,15 @@ describe("client address and scheme through trusted proxies", () => {
     expect(origin(incoming("127.0.0.1", { "x-forwarded-for": "6.6.6.6, 203.0.113.9, 10.1.2.3" })).clientAddress).toBe("203.0.113.9");
   });
 
+  it("trusts only the proxy in front with TRUST_PROXY=true: what the client wrote before it is ignored", () => {
+    const origin = createRequestOrigin({ trustProxy: "true" });
+    // nginx and Caddy append the address they saw to the client's own X-Forwarded-For.
+    const appended = incoming("127.0.0.1", { "x-forwarded-for": "6.6.6.6, 203.0.113.9" });
+    expect(origin(appended).clientAddress).toBe("203.0.113.9");
+    expect(origin(incoming("192.0.2.1", { "x-forwarded-for": "203.0.113.9" })).clientAddress).toBe("203.0.113.9");
+    expect(origin(incoming("192.0.2.1", { "x-forwarded-proto": "https" })).protocol).toBe("https");
+  });
+
   it("counts hops when TRUST_PROXY is a number, and trusts nothing when false", () => {
     expect(createRequestOrigin({ trustProxy: "1" })(incoming("192.0.2.1", { "x-forwarded-for": "6.6.6.6, 203.0.113.9" })).clientAddress).toBe("203.0.113.9");
     expect(createRequestOrigin({ trustProxy: "false" })(incoming("192.0.2.1", { "x-forwarded-for": "203.0.113.9" })).clientAddress).toBe("192.0.2.1");

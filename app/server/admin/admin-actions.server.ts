@@ -51,7 +51,10 @@ export async function handleAdminAction(request: Request, clientAddress: string)
     case "logout":
       return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyUserSession(request) } });
     case "logout-everywhere":
-      return redirect("/admin", { status: 303, headers: { "Set-Cookie": await destroyAllUserSessions(user.id) } });
+      return redirect("/admin", {
+        status: 303,
+        headers: { "Set-Cookie": await destroyAllUserSessions(request, user.id) },
+      });
     case "fee":
       return await updateFee(form);
     case "response-window":
@@ -69,9 +72,10 @@ export async function handleAdminAction(request: Request, clientAddress: string)
 
 async function login(request: Request, form: FormData, clientAddress: string) {
   try {
-    const { user, deviceCookie } = await authenticateAdmin(request, form, clientAddress);
+    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, form, clientAddress);
     const headers = new Headers();
-    headers.append("Set-Cookie", await createUserSession(user.id));
+    headers.append("Set-Cookie", await createUserSession(request, user.id));
+    headers.append("Set-Cookie", legacyDeviceCookie);
     headers.append("Set-Cookie", deviceCookie);
     return redirect("/admin", { status: 303, headers });
   } catch (error) {

@@ -12,7 +12,7 @@ import { LoginSchema, loginLimitedText, TEXT } from "../../lib/admin-forms";
 import { env } from "../runtime/env.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { createRateLimit, type RateLimit } from "../http/rate-limit.server";
-import type { AdminUser } from "./session.server";
+import { secureFor, type AdminUser } from "./session.server";
 import { findUserByEmail, normalizeEmail } from "./users.server";
 import { createWorkQueue, QueueFullError } from "../runtime/work-queue.server";
 
@@ -27,11 +27,11 @@ const attemptsByDevice = createRateLimit({ name: "sign-in-device", limit: SIGN_I
 export const verifications = createWorkQueue({ concurrency: 2, maxWaiting: 8 });
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
+// Path "/": with JavaScript the sign-in form posts to /admin.data, which Path=/admin would not cover.
 const deviceCookie = createCookie("admin_device", {
   httpOnly: true,
   sameSite: "lax",
-  path: "/admin",
-  secure: env.PUBLIC_URL?.startsWith("https:") ?? false,
+  path: "/",
   secrets: [env.sessionSecret],
   maxAge: 365 * 24 * 60 * 60,
 });
@@ -60,13 +60,33 @@ async function readDevice(request: Request): Promise<Device | null> {
 }
 
 // An unknown email still costs one scrypt run, so response time does not reveal which emails exist.
+// The hash it is checked against is made at start (prepareSignIn), so the first unknown email after a
+// restart costs one run, not two.
 let dummyHash: Promise<string> | undefined;
+
+/** Makes the dummy hash unknown emails are verified against; startApp waits for it. */
+export async function prepareSignIn(): Promise<void> {
+  await (dummyHash ??= hashPassword("not-a-password"));
+}
+
+/**
+ * Whether a Cookie header carries a valid device cookie (signed with the session secret): a browser
+ * that has signed in as an admin before. The sign-in guard never refuses it.
+ */
+export async function hasDeviceCookie(cookieHeader: string | undefined): Promise<boolean> {
+  if (!cookieHeader?.includes("admin_device=")) return false;
+  return (await readDevice(new Request("http://local/", { headers: { Cookie: cookieHeader } }))) !== null;
+}
 
 /**
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
  * Set-Cookie value that marks this browser as the admin's device.
  */
-export async function authenticateAdmin(request: Request, form: FormData, clientAddress: string): Promise<{ user: AdminUser; deviceCookie: string }> {
+export async function authenticateAdmin(
+  request: Request,
+  form: FormData,
+  clientAddress: string,
+): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
   const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -99,5 +119,15 @@ export async function authenticateAdmin(request: Request, form: FormData, client
   // A good password does not use up the limits.
   for (const [limit, key] of counted) await limit.undo(key);
   const deviceId = device?.email === email ? device.id : randomBytes(16).toString("base64url");
-  return { user: { id: user.id, email: user.email }, deviceCookie: await deviceCookie.serialize({ email, id: deviceId }) };
+  return {
+    user: { id: user.id, email: user.email },
+    deviceCookie: await deviceCookie.serialize({ email, id: deviceId }, secureFor(request)),
+    // Browsers signed in before the path changed hold a Path=/admin copy: it goes, the Path=/ one stays.
+    legacyDeviceCookie: await deviceCookie.serialize("", {
+      path: "/admin",
+      maxAge: 0,
+      expires: new Date(0),
+      ...secureFor(request),
+    }),
+  };
 }

@@ -9,16 +9,25 @@ import { env } from "../runtime/env.server";
 
 const SESSION_DAYS = 14;
 
+// Secure when the request came over https (PUBLIC_URL on https, or a trusted proxy's X-Forwarded-Proto):
+// each Set-Cookie takes it from the request (secureFor).
 const sessionCookie = createCookie("admin_session", {
   httpOnly: true,
   sameSite: "lax",
   path: "/",
-  secure: env.PUBLIC_URL?.startsWith("https:") ?? false,
   secrets: [env.sessionSecret],
   maxAge: SESSION_DAYS * 24 * 60 * 60,
 });
 
 export type AdminUser = Pick<User, "id" | "email">;
+
+/**
+ * Cookie options for a response to this request: Secure when the browser reached us over https, as
+ * server.ts decided it (a TLS proxy TRUST_PROXY trusts, or an https PUBLIC_URL) and put in request.url.
+ */
+export function secureFor(request: Request): { secure: boolean } {
+  return { secure: new URL(request.url).protocol === "https:" };
+}
 
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
@@ -30,7 +39,7 @@ async function readToken(request: Request): Promise<string | null> {
 }
 
 /** Starts a session for the user; returns the Set-Cookie header value. */
-export async function createUserSession(userId: number): Promise<string> {
+export async function createUserSession(request: Request, userId: number): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   const createdAt = now();
   const expiresAt = new Date(createdAt.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
@@ -39,7 +48,7 @@ export async function createUserSession(userId: number): Promise<string> {
     .insertInto("sessions")
     .values({ id: hashToken(token), user_id: userId, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() })
     .execute();
-  return sessionCookie.serialize(token);
+  return sessionCookie.serialize(token, secureFor(request));
 }
 
 /** The signed-in admin, or null for an anonymous, expired or revoked session. */
@@ -67,11 +76,11 @@ export async function requireAdmin(request: Request): Promise<AdminUser> {
 export async function destroyUserSession(request: Request): Promise<string> {
   const token = await readToken(request);
   if (token) await db.deleteFrom("sessions").where("id", "=", hashToken(token)).execute();
-  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0), ...secureFor(request) });
 }
 
 /** "Sign out everywhere": deletes every session of the user; returns the Set-Cookie value that clears this one. */
-export async function destroyAllUserSessions(userId: number): Promise<string> {
+export async function destroyAllUserSessions(request: Request, userId: number): Promise<string> {
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
-  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+  return sessionCookie.serialize("", { maxAge: 0, expires: new Date(0), ...secureFor(request) });
 }

@@ -47,7 +47,7 @@ const LINGER_MS = 3_000;
  * discards the answer on the client's side if it has not read it yet: a client that writes its
  * whole body before reading would never see the 413.
  */
-function lingerOnClose(req: IncomingMessage): void {
+export function lingerOnClose(req: IncomingMessage): void {
   const socket = req.socket;
   socket.destroySoon = function lingeringDestroySoon(this: typeof socket) {
     if (this.writable) this.end();
@@ -316,6 +316,11 @@ export function createRouteHandler(options: RouteHandlerOptions) {
     compressStreamed(req, res, () =>
       staticFiles(req, res, (error) => {
         if (error) return fail(error);
+        // A sign-in body the sign-in guard read already, within its own limit.
+        if (values.signInBody) {
+          if (acceptsBody(req, res)) route(req, res, values, values.signInBody).catch(fail);
+          return;
+        }
         limitBody(
           req,
           res,

@@ -11,13 +11,16 @@ export type TrustFunction = (address: string, hop: number) => boolean;
 const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 /**
- * TRUST_PROXY as express's `trust proxy` takes it: "true" (every hop), "false" (none), a hop count,
- * or a comma-separated list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal.
- * Throws an Error describing what is wrong with the value.
+ * TRUST_PROXY much as express's `trust proxy` takes it: "false" (none), a hop count, or a
+ * comma-separated list of addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. "true"
+ * trusts the one proxy in front of the app, whatever its address (as "1"), not every hop as express
+ * does: nginx ($proxy_add_x_forwarded_for) and Caddy append to what the client sent, so trusting every
+ * hop would take the leftmost address, which the client wrote. A chain of proxies needs a hop count or
+ * their addresses. Throws an Error describing what is wrong with the value.
  */
 export function parseTrustProxy(value: string): TrustFunction {
   const text = value.trim().toLowerCase();
-  if (text === "true") return () => true;
+  if (text === "true") return (_address, hop) => hop < 1;
   if (text === "false" || text === "") return () => false;
   if (/^\d+$/.test(text)) {
     const hops = Number(text);

@@ -40,6 +40,8 @@ export interface RequestValues {
    * again. A request whose loaders ran before React Router (for a shell) renders from them.
    */
   givenLoaderResults?: Record<string, LoaderResult>;
+  /** A sign-in body the sign-in guard read already, within its deadline and limit (sign-in-guard.server.ts). */
+  signInBody?: Buffer;
 }
 
 const requestValuesContext = createContext<RequestValues>();

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseTrustProxy } from "../http/proxy.server";
+import { parseDnsServers, parseTlsCheckAddresses } from "../http/tls-check-settings.server";
 
 const optionalText = z
   .string()
@@ -13,6 +14,16 @@ const optionalText = z
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * The address to listen on: 127.0.0.1 behind a proxy on the same machine (the deploy files set it).
+   * Unset: every interface, as before HOST existed (containers, a proxy on another host).
+   */
+  HOST: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-z.:-]{1,253}$/i, "must be an address such as 127.0.0.1, ::1 or 0.0.0.0 (or a host name)")
+      .optional(),
+  ),
   SITE_NAME: z.string().trim().min(1).max(80).default("DomainVault"),
   DATABASE_URL: z
     .string()
@@ -74,6 +85,27 @@ const EnvSchema = z.object({
         context.addIssue({ code: "custom", message: `must be true, false, a hop count or addresses/CIDRs (${(error as Error).message})` });
       }
     }),
+  /**
+   * Caddy's on-demand TLS (/tls-check): this server's public addresses (comma-separated), "any" for no
+   * DNS check, or unset: the addresses PUBLIC_URL's and EXTRA_HOSTS' names resolve to.
+   */
+  TLS_CHECK_ADDRESSES: optionalText.superRefine((value, context) => {
+    try {
+      parseTlsCheckAddresses(value);
+    } catch (error) {
+      const message = `must be any or IP addresses, comma-separated (${(error as Error).message})`;
+      context.addIssue({ code: "custom", message });
+    }
+  }),
+  /** The DNS servers /tls-check asks (ip or ip:port, comma-separated); unset: the system's. */
+  DNS_SERVERS: optionalText.superRefine((value, context) => {
+    try {
+      parseDnsServers(value);
+    } catch (error) {
+      const message = `must be addresses or address:port, comma-separated (${(error as Error).message})`;
+      context.addIssue({ code: "custom", message });
+    }
+  }),
   /** stripe or test; unset: stripe when STRIPE_SECRET_KEY is set, test only on a local address. */
   PAYMENTS: optionalText.pipe(z.enum(["stripe", "test"]).optional()),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),

@@ -11,6 +11,7 @@ import { plannerStatsTask } from "../db/planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "../catalog/settings.server";
 import { PasswordPolicyError, upsertAdmin } from "../admin/users.server";
 import { log } from "./log.server";
+import { prepareSignIn } from "../admin/auth.server";
 
 type Task = { start: () => void | Promise<void>; stop: () => void | Promise<void> };
 const backgroundTasks: Task[] = [];
@@ -58,8 +59,22 @@ export async function startApp(): Promise<void> {
   if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   await watchForExternalFeeChanges();
+  await prepareSignIn();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();
+  warnAboutListenSettings();
+}
+
+/**
+ * With an https PUBLIC_URL and no HOST the app listens on every interface: http://server-ip:PORT reaches
+ * it without the TLS proxy, and such requests count as https (PUBLIC_URL says so).
+ */
+function warnAboutListenSettings(): void {
+  if (env.HOST || !env.PUBLIC_URL?.toLowerCase().startsWith("https://")) return;
+  log.warn(
+    `HOST is not set: the app listens on every interface, so http://<this server>:${env.PORT} reaches it ` +
+      `without the TLS proxy in front of ${env.PUBLIC_URL}; set HOST=127.0.0.1 when that proxy runs on this machine`,
+  );
 }
 
 /** Settings that start but lose something: said once at start, as warnings in the log. */
