@@ -66,7 +66,11 @@ let dummyHash: Promise<string> | undefined;
  * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
  * Set-Cookie value that marks this browser as the admin's device.
  */
-export async function authenticateAdmin(request: Request, form: FormData, clientAddress: string): Promise<{ user: AdminUser; deviceCookie: string }> {
+export async function authenticateAdmin(
+  request: Request,
+  form: FormData,
+  clientAddress: string,
+): Promise<{ user: AdminUser; deviceCookie: string }> {
   const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
   if (!parsed.success) {
     const fields: Record<string, string> = {};

@@ -235,7 +235,10 @@ async function send(row: OutboxRow): Promise<void> {
     const retryAt = new Date(now().getTime() + backoffMs(row.attempts)).toISOString();
     const dead = isPermanentRefusal(error) && row.attempts + 1 >= DEAD_AFTER_ATTEMPTS;
     if (isDatabaseOpen()) await markFailed(row.id, message, dead ? { dead } : { dead, retryAt });
-    log.error({ outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message }, dead ? "mail undeliverable" : "mail send failed");
+    log.error(
+      { outboxId: row.id, attempt: row.attempts + 1, retryAt: dead ? null : retryAt, error: message },
+      dead ? "mail undeliverable" : "mail send failed",
+    );
     return;
   }
   await markSent(row);
