@@ -86,7 +86,12 @@ function requestValuesMaker(app: ServerApp) {
         }),
       );
     }
-    return app.requestValues({ requestId, clientAddress: origin.clientAddress, protocol: origin.protocol, cspNonce: nextNonce() });
+    return app.requestValues({
+      requestId,
+      clientAddress: origin.clientAddress,
+      protocol: origin.protocol,
+      cspNonce: nextNonce(),
+    });
   };
 }
 
@@ -98,7 +103,11 @@ function requestValuesMaker(app: ServerApp) {
 function responseSecurity(app: ServerApp) {
   const security = { stripeApiBase: app.env.STRIPE_API_BASE };
   return (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
-    const headers = app.securityHeaders(security, { path: req.url ?? "/", nonce: values.cspNonce, https: values.protocol === "https" });
+    const headers = app.securityHeaders(security, {
+      path: req.url ?? "/",
+      nonce: values.cspNonce,
+      https: values.protocol === "https",
+    });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   };
 }
@@ -141,7 +150,7 @@ async function main() {
     if (!made) handlers.set(build, (made = handlersOf(development ? serverAppOf(build) : app, build)));
     return made;
   };
-  const production = await handlersFor();
+  const initial = await handlersFor();
   // The page cache is off in development: an edited page shows at once.
   const pageCache = app.createPageCache(development ? { enabled: false } : {});
   const feeStream = app.createFeeStream();
@@ -155,7 +164,7 @@ async function main() {
       if (app.isDirectPageRequest(req)) return void made.directPage(req, res, values);
       signInGuard(req, res, values, () => made.route(req, res, values));
     };
-    if (!vite) return route(production);
+    if (!vite) return route(initial);
     vite.middlewares(req, res, () =>
       handlersFor().then(route, (error: unknown) => app.answerError(req, res, values, error)),
     );
@@ -203,7 +212,7 @@ async function main() {
       // What the page cache held at the end (npm run bench reports pages held per MB from it).
       log.info(pageCache.stats(), "page cache");
       // Domain pages made from prepared shells against those rendered in full (app/server/http/domain-shell.server.ts).
-      log.info(production.directPage.shellStats(), "page shells");
+      log.info(initial.directPage.shellStats(), "page shells");
       log.info("stopped");
       app.flushLogs();
       process.exit(0);

@@ -29,7 +29,10 @@ export const streamTimeout = 5_000;
 const busyRequests = new WeakSet<Request>();
 
 /** Refused requests (404, 405, a bad form) are normal traffic, not errors worth a stack trace. */
-export function handleError(error: unknown, { request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
   const requestLog = requestValues(context).log;

@@ -5,9 +5,11 @@
 import Database from "better-sqlite3";
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { log } from "../app/server/runtime/log.server";
 
+// Log lines (JSON, app/server/runtime/log.server.ts): a backup usually runs from cron, its output kept with the app's.
 function fail(message: string): never {
-  console.error(`Backup failed: ${message}`);
+  log.error(`Backup failed: ${message}`);
   process.exit(1);
 }
 
@@ -58,4 +60,8 @@ if (integrity !== "ok") {
 chmodSync(partial, 0o600);
 renameSync(partial, target);
 const bytes = statSync(target).size;
-console.log(`Backup written to ${target} (${bytes} bytes, ${domains} domains) in ${Math.round(performance.now() - started)} ms`);
+const durationMs = Math.round(performance.now() - started);
+log.info(
+  { target, bytes, domains, durationMs },
+  `Backup written to ${target} (${bytes} bytes, ${domains} domains) in ${durationMs} ms`,
+);

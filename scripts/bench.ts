@@ -113,7 +113,8 @@ async function startApp(extraEnv: Record<string, string> = {}): Promise<Running>
       ADMIN_PASSWORD: ADMIN.password,
       ...extraEnv,
     },
-    ready: (output) => /"url":"([^"]+)"[^\n]*"msg":"listening"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1") ?? null,
+    ready: (output) =>
+      /"url":"([^"]+)"[^\n]*"msg":"listening"/.exec(output)?.[1]?.replace("localhost", "127.0.0.1") ?? null,
   });
   running.push(app);
   return app;

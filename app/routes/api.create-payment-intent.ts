@@ -33,7 +33,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       redirect: paymentPagePath(started.inquiry),
     });
   } catch (error) {
-    requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "payment intent failed");
+    requestValues(context).log.error(
+      { inquiry: started.inquiry.id, error: (error as Error).message },
+      "payment intent failed",
+    );
     return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502);
   }
 }

@@ -26,7 +26,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A listed domain pointed at this server greets its visitor with its own for-sale page.
   const landerDomain = await landerDomainFor(request);
   if (landerDomain) {
-    return { kind: "lander" as const, lander: await loadDomainPage(landerDomain, request, context), browseUrl: operatorHomeUrl() };
+    return {
+      kind: "lander" as const,
+      lander: await loadDomainPage(landerDomain, request, context),
+      browseUrl: operatorHomeUrl(),
+    };
   }
   const params = new URL(request.url).searchParams;
   const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });

@@ -57,7 +57,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const mayAsk = found!.status !== "pending" || (await providerAskRateLimit.hit(askKey));
     state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
-    requestValues(context).log.error({ inquiry: found!.id, error: (error as Error).message }, "payment reconcile failed");
+    requestValues(context).log.error(
+      { inquiry: found!.id, error: (error as Error).message },
+      "payment reconcile failed",
+    );
     // Busy while recording: the provider has just said the payment succeeded, so no Pay button is offered.
     if (isDatabaseBusy(error)) return { siteName, step: "busy" as const, domain: view, message: BUSY_MESSAGE };
     state = { inquiry: found!, clientSecret: null, lastError: PROVIDER_DOWN_TEXT, processing: false };
@@ -122,7 +125,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     try {
       return redirect(await checkoutUrlForInquiry(request, started.inquiry), 303);
     } catch (error) {
-      requestValues(context).log.error({ inquiry: started.inquiry.id, error: (error as Error).message }, "checkout creation failed");
+      requestValues(context).log.error(
+        { inquiry: started.inquiry.id, error: (error as Error).message },
+        "checkout creation failed",
+      );
       return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, 303);
     }
   }
@@ -130,11 +136,15 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const inquiry = await findInquiryByPublicId(String(form.inquiry ?? ""));
     if (!inquiry || inquiry.domain_id !== domain.id) throw data(null, { status: 404 });
     if (inquiry.status !== "pending") return redirect(paymentPagePath(inquiry), 303);
-    if (!(await mayCreatePayment(clientIp(context), inquiry.provider as ProviderName))) return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
+    if (!(await mayCreatePayment(clientIp(context), inquiry.provider as ProviderName)))
+      return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
       return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
     } catch (error) {
-      requestValues(context).log.error({ inquiry: inquiry.id, error: (error as Error).message }, "checkout creation failed");
+      requestValues(context).log.error(
+        { inquiry: inquiry.id, error: (error as Error).message },
+        "checkout creation failed",
+      );
       return redirect(`${paymentPagePath(inquiry)}&failed=1`, 303);
     }
   }

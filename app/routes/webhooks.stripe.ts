@@ -24,7 +24,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const processed = await handleStripeEvent(event);
     return jsonResponse({ received: true, duplicate: !processed });
   } catch (error) {
-    requestValues(context).log.error({ id: event.id, type: event.type, error: (error as Error).message }, "stripe event failed");
+    requestValues(context).log.error(
+      { id: event.id, type: event.type, error: (error as Error).message },
+      "stripe event failed",
+    );
     return jsonResponse({ error: "Processing failed; retry later" }, 500);
   }
 }

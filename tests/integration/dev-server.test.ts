@@ -12,7 +12,12 @@ let development: AppServer;
 beforeAll(async () => {
   production = await startAppServer({ env: { LOG_REQUESTS: "true" } });
   // The same data folder: the same database (SQLite file or PostgreSQL database), seeded once.
-  development = await startAppServer({ development: true, dataDir: production.dataDir, env: { LOG_REQUESTS: "true" }, timeoutMs: 180_000 });
+  development = await startAppServer({
+    development: true,
+    dataDir: production.dataDir,
+    env: { LOG_REQUESTS: "true" },
+    timeoutMs: 180_000,
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -21,8 +26,23 @@ afterAll(async () => {
   if (production) removeDataDir(production);
 });
 
-const SECURITY_HEADERS = ["x-content-type-options", "referrer-policy", "x-frame-options", "cross-origin-opener-policy", "permissions-policy"];
-const PAGES = ["/", "/domain/velora", "/contact/velora", "/admin", "/no-such-page", "/robots.txt", "/sitemap.xml", "/healthz"];
+const SECURITY_HEADERS = [
+  "x-content-type-options",
+  "referrer-policy",
+  "x-frame-options",
+  "cross-origin-opener-policy",
+  "permissions-policy",
+];
+const PAGES = [
+  "/",
+  "/domain/velora",
+  "/contact/velora",
+  "/admin",
+  "/no-such-page",
+  "/robots.txt",
+  "/sitemap.xml",
+  "/healthz",
+];
 
 /** The page as a reader sees it: its title and text, without scripts, styles and asset links. */
 function readable(html: string): string {
@@ -50,7 +70,13 @@ function expectScriptsNonced(html: string, nonce: string, what: string) {
 
 describe("npm run dev and npm start", () => {
   it("say at start which mode they run in, and that the page cache is off in development", () => {
-    const listening = (server: AppServer) => JSON.parse(server.output().split("\n").find((line) => line.includes('"msg":"listening"'))!);
+    const listening = (server: AppServer) =>
+      JSON.parse(
+        server
+          .output()
+          .split("\n")
+          .find((line) => line.includes('"msg":"listening"'))!,
+      );
     expect(listening(production)).toMatchObject({ mode: "production", pageCache: true });
     expect(listening(development)).toMatchObject({ mode: "development", pageCache: false });
   });
@@ -60,14 +86,25 @@ describe("npm run dev and npm start", () => {
       const [prod, dev] = [await request(production, path), await request(development, path)];
       expect(dev.status, path).toBe(prod.status);
       expect(dev.headers.get("content-type"), path).toBe(prod.headers.get("content-type"));
-      for (const name of SECURITY_HEADERS) expect(dev.headers.get(name), `${path} ${name}`).toBe(prod.headers.get(name));
+      for (const name of SECURITY_HEADERS)
+        expect(dev.headers.get(name), `${path} ${name}`).toBe(prod.headers.get(name));
       expect(dev.headers.get("x-request-id"), path).toMatch(/^[0-9a-f-]{36}$/);
-      const [prodNonce, devNonce] = [nonceOf(prod.headers.get("content-security-policy")), nonceOf(dev.headers.get("content-security-policy"))];
+      const [prodNonce, devNonce] = [
+        nonceOf(prod.headers.get("content-security-policy")),
+        nonceOf(dev.headers.get("content-security-policy")),
+      ];
       expect(devNonce).not.toBe(prodNonce);
       const withoutNonce = (csp: string | null) => csp?.replace(/'nonce-[^']+'/, "'nonce'");
-      expect(withoutNonce(dev.headers.get("content-security-policy")), path).toBe(withoutNonce(prod.headers.get("content-security-policy")));
+      expect(withoutNonce(dev.headers.get("content-security-policy")), path).toBe(
+        withoutNonce(prod.headers.get("content-security-policy")),
+      );
       if (!prod.headers.get("content-type")?.startsWith("text/html")) {
-        if (path !== "/healthz") expect(dev.body, path).toBe(prod.body.replaceAll(production.url, development.url).replaceAll(new URL(production.url).host, new URL(development.url).host));
+        if (path !== "/healthz")
+          expect(dev.body, path).toBe(
+            prod.body
+              .replaceAll(production.url, development.url)
+              .replaceAll(new URL(production.url).host, new URL(development.url).host),
+          );
         continue;
       }
       expect(readable(dev.body), path).toBe(readable(prod.body));
@@ -81,14 +118,29 @@ describe("npm run dev and npm start", () => {
 
   it("run the same middleware: body limits, page actions' content type, the request log", async () => {
     for (const server of [production, development]) {
-      const tooLarge = await request(server, "/admin", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "x".repeat(2 * 1024 * 1024) });
+      const tooLarge = await request(server, "/admin", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: "x".repeat(2 * 1024 * 1024),
+      });
       expect(tooLarge.status).toBe(413);
-      const json = await request(server, "/admin", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+      const json = await request(server, "/admin", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      });
       expect(json.status).toBe(415);
       const page = await request(server, "/domain/velora");
       const requestId = page.headers.get("x-request-id")!;
       await waitFor(() => server.output().includes(requestId), 5_000, "the request log line");
-      expect(JSON.parse(server.output().split("\n").find((line) => line.includes(requestId))!)).toMatchObject({ msg: "request", requestId, path: "/domain/velora", status: 200 });
+      expect(
+        JSON.parse(
+          server
+            .output()
+            .split("\n")
+            .find((line) => line.includes(requestId))!,
+        ),
+      ).toMatchObject({ msg: "request", requestId, path: "/domain/velora", status: 200 });
     }
   });
 
@@ -107,12 +159,17 @@ describe("npm run dev and npm start", () => {
       }).catch(() => {});
       return { controller, text, done };
     });
-    const fees = (text: string) => [...text.matchAll(/event: fee\ndata: \{"cents":(\d+)\}/g)].map((match) => Number(match[1]));
+    const fees = (text: string) =>
+      [...text.matchAll(/event: fee\ndata: \{"cents":(\d+)\}/g)].map((match) => Number(match[1]));
     await waitFor(() => streams.every(({ text }) => fees(text.value).length > 0), 10_000, "the fee on both streams");
     expect(fees(streams[1]!.text.value)).toEqual(fees(streams[0]!.text.value));
     const result = await runScript(production, "set-fee.ts", ["43.21"]);
     expect(result.code, result.output).toBe(0);
-    await waitFor(() => streams.every(({ text }) => fees(text.value).includes(4321)), 15_000, "the new fee on both streams");
+    await waitFor(
+      () => streams.every(({ text }) => fees(text.value).includes(4321)),
+      15_000,
+      "the new fee on both streams",
+    );
     for (const { controller } of streams) controller.abort();
     await Promise.all(streams.map(({ done }) => done));
   });
@@ -129,14 +186,19 @@ describe("npm run dev and npm start", () => {
         if (/Content Security Policy|Refused to|WebSocket/i.test(message.text())) violations.push(message.text());
       });
       await page.addInitScript(() => {
-        document.addEventListener("securitypolicyviolation", (event) => console.error(`Refused to load: ${event.violatedDirective} ${event.blockedURI}`));
+        document.addEventListener("securitypolicyviolation", (event) =>
+          console.error(`Refused to load: ${event.violatedDirective} ${event.blockedURI}`),
+        );
       });
       const socket = page.waitForEvent("websocket");
       await page.goto("/");
       // Vite's client opens its hot reload socket on the same server (connect-src 'self').
       expect(new URL((await socket).url()).host).toBe(new URL(development.url).host);
       await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
-      await page.getByRole("link", { name: /velora/i }).first().click();
+      await page
+        .getByRole("link", { name: /velora/i })
+        .first()
+        .click();
       await page.getByRole("link", { name: /^Start Inquiry/ }).waitFor({ timeout: 30_000 });
       // A client-side navigation: the page hydrated (a full load would have a new window).
       expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);

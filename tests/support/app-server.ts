@@ -73,7 +73,9 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
   // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
   // Development: `npm run dev`'s command (node --import tsx server.ts), run from the project root.
-  const args = options.development ? ["--import", "tsx", path.join(projectRoot, "server.ts")] : [path.join(projectRoot, "build/server.js")];
+  const args = options.development
+    ? ["--import", "tsx", path.join(projectRoot, "server.ts")]
+    : [path.join(projectRoot, "build/server.js")];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },

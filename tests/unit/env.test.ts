@@ -18,6 +18,8 @@ describe("configuration parsing", () => {
     expect(env).toMatchObject({ PORT: 3000, SITE_NAME: "DomainVault", SEED_DEMO: "true", LOG_REQUESTS: "true", TRUST_PROXY: "false" });
     expect(env.MAX_BODY_BYTES).toBe(1024 * 1024);
     expect(env.SSE_HEARTBEAT_MS).toBe(20_000);
+    expect(env.LOG_LEVEL).toBe("info");
+    expect(parseEnv({ ...base, LOG_LEVEL: " WARN " }).LOG_LEVEL).toBe("warn");
     expect(env.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -36,6 +38,7 @@ describe("configuration parsing", () => {
     ["SESSION_SECRET", "short"],
     ["LOG_REQUESTS", "yes"],
     ["HOST", "0.0.0.0; rm -rf"],
+    ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "yes"],
     ["TRUST_PROXY", "10.0.0.0/33"],
     ["TRUST_PROXY", "loopback,,10.0.0.1"],

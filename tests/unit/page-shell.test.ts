@@ -37,7 +37,13 @@ describe("a prepared shell", () => {
 describe("the shells' contract with the domain route's data", () => {
   const listed = {
     siteName: "Domains",
-    page: { siteName: "Domains", domain: { name: "velora.com", askingPriceCents: 100 }, feeCents: 500, canonicalUrl: "http://x/domain/velora", replyDays: null },
+    page: {
+      siteName: "Domains",
+      domain: { name: "velora.com", askingPriceCents: 100 },
+      feeCents: 500,
+      canonicalUrl: "http://x/domain/velora",
+      replyDays: null,
+    },
   };
 
   it("holds for the route's data as it is, a listed domain's and a 404's", () => {
@@ -48,10 +54,12 @@ describe("the shells' contract with the domain route's data", () => {
   it("names every field added, renamed or missing", () => {
     expect(contractMismatch({ ...listed, page: { ...listed.page, tagline: "new" } })).toEqual(["page.tagline"]);
     const { canonicalUrl: _url, ...withoutUrl } = listed.page;
-    expect(contractMismatch({ ...listed, page: { ...withoutUrl, canonical: "x" } })).toEqual(["page.canonical", "page.canonicalUrl"]);
-    expect(contractMismatch({ ...listed, page: { ...listed.page, domain: { name: "velora.com", priceCents: 1 } } })).toEqual([
-      "page.domain.priceCents",
-      "page.domain.askingPriceCents",
+    expect(contractMismatch({ ...listed, page: { ...withoutUrl, canonical: "x" } })).toEqual([
+      "page.canonical",
+      "page.canonicalUrl",
     ]);
+    expect(
+      contractMismatch({ ...listed, page: { ...listed.page, domain: { name: "velora.com", priceCents: 1 } } }),
+    ).toEqual(["page.domain.priceCents", "page.domain.askingPriceCents"]);
   });
 });

@@ -40,7 +40,10 @@ describe("request log lines", () => {
   it("is one line of JSON even for hostile paths", () => {
     let written = "";
     const logger = pino(logOptions, { write: (chunk: string) => void (written += chunk) });
-    logRequest({ requestId: "r1", method: "GET", originalUrl: "/x\n{\"fake\":1}", status: 404, durationMs: 1.234, aborted: false }, logger);
+    logRequest(
+      { requestId: "r1", method: "GET", originalUrl: '/x\n{"fake":1}', status: 404, durationMs: 1.234, aborted: false },
+      logger,
+    );
     const line = written.trimEnd();
     expect(line.split("\n")).toHaveLength(1);
     expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
@@ -57,10 +60,19 @@ describe("LOG_LEVEL", () => {
 
   it("leaves out lines below the level", () => {
     let written = "";
-    const logger = pino({ ...logOptions, level: logLevel("warn") }, { write: (chunk: string) => void (written += chunk) });
-    logRequest({ requestId: "r2", method: "GET", originalUrl: "/", status: 200, durationMs: 1, aborted: false }, logger);
+    const logger = pino(
+      { ...logOptions, level: logLevel("warn") },
+      { write: (chunk: string) => void (written += chunk) },
+    );
+    logRequest(
+      { requestId: "r2", method: "GET", originalUrl: "/", status: 200, durationMs: 1, aborted: false },
+      logger,
+    );
     expect(written).toBe("");
-    logRequest({ requestId: "r3", method: "GET", originalUrl: "/", status: 503, durationMs: 1, aborted: false }, logger);
+    logRequest(
+      { requestId: "r3", method: "GET", originalUrl: "/", status: 503, durationMs: 1, aborted: false },
+      logger,
+    );
     expect(JSON.parse(written)).toMatchObject({ level: "error", msg: "request", requestId: "r3", status: 503 });
   });
 });

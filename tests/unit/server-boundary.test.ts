@@ -16,7 +16,10 @@ const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 function stateIn(source: string): string | null {
   const checks: Array<[RegExp, string]> = [
     [/^(?:export\s+)?(?:let|var)\s/m, "a top-level let/var"],
-    [/^(?:export\s+)?const\s+\w+(?::[^=]+)?\s*=\s*new\s+(?:Map|Set|WeakMap|WeakSet)\b[^(]*\(\s*\)/m, "an empty Map/Set filled at run time"],
+    [
+      /^(?:export\s+)?const\s+\w+(?::[^=]+)?\s*=\s*new\s+(?:Map|Set|WeakMap|WeakSet)\b[^(]*\(\s*\)/m,
+      "an empty Map/Set filled at run time",
+    ],
     [/\bcreateContext\s*[<(]/, "a React Router context key"],
     [/\bprocess\.env\b/, "reads process.env (env.server.ts parses it once)"],
     [/\bfrom\s+["'](?:pino|better-sqlite3|pg|kysely)["']/, "a logger or database client"],
@@ -27,7 +30,13 @@ function stateIn(source: string): string | null {
 
 /** Our modules in a bundle of `entry` made with the server build's options, and the state each holds. */
 async function bundledModules(entry: string): Promise<Array<{ file: string; state: string | null }>> {
-  const result = await build({ ...serverBundleOptions, entryPoints: [entry], write: false, metafile: true, logLevel: "silent" });
+  const result = await build({
+    ...serverBundleOptions,
+    entryPoints: [entry],
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
   return Object.keys(result.metafile!.inputs)
     .filter((file) => !file.includes("node_modules"))
     .map((file) => ({ file, state: stateIn(readFileSync(path.resolve(projectRoot, file), "utf8")) }));

@@ -45,7 +45,11 @@ export function siteOrigin(request: Request): string {
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
  * Only public fields: the owner's email and minimum offer never leave the server.
  */
-export async function loadDomainPage(domain: Domain, request: Request, context: Readonly<RouterContextProvider>): Promise<DomainPageData> {
+export async function loadDomainPage(
+  domain: Domain,
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<DomainPageData> {
   recordDomainView(domain.id, request);
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));

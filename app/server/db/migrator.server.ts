@@ -16,7 +16,8 @@ export async function runMigrations(db: Kysely<any>): Promise<string[]> {
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const result of results ?? []) {
-    if (result.status === "Error") log.error({ migration: result.migrationName }, `migration ${result.migrationName} failed`);
+    if (result.status === "Error")
+      log.error({ migration: result.migrationName }, `migration ${result.migrationName} failed`);
   }
   if (error) throw error;
   return (results ?? []).filter((result) => result.status === "Success").map((result) => result.migrationName);

@@ -15,7 +15,8 @@ export const MIN_COMPRESS_BYTES = 1024;
  * streams must reach the browser at once, not sit in the compressor's buffer.
  */
 export const compressStreamed: (req: IncomingMessage, res: ServerResponse, next: () => void) => void = compression({
-  filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+  filter: (req, res) =>
+    !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
 }) as never;
 
 /**
@@ -25,7 +26,9 @@ export const compressStreamed: (req: IncomingMessage, res: ServerResponse, next:
  */
 export function compressPage(page: Buffer, encoding: Exclude<Encoding, "identity">, firstRender: boolean): Buffer {
   return encoding === "br"
-    ? brotliCompressSync(page, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: page.length } })
+    ? brotliCompressSync(page, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: page.length },
+      })
     : gzipSync(page, { level: firstRender ? zlib.Z_BEST_SPEED : 9 });
 }
 

@@ -39,7 +39,9 @@ interface DomainShell extends Shell {
 
 /** The parts of a listed domain's page data (app/routes/domain.tsx) a shell puts back: its own strings. */
 type ListedPage = NonNullable<DomainRouteData["page"]>;
-type DomainPage = Pick<ListedPage, "canonicalUrl"> & { domain: Pick<ListedPage["domain"], "name" | "askingPriceCents"> };
+type DomainPage = Pick<ListedPage, "canonicalUrl"> & {
+  domain: Pick<ListedPage["domain"], "name" | "askingPriceCents">;
+};
 
 /** Every field of a data type, each either a page's "own" value or a "shared" one (nested objects field by field). */
 type FieldRoles<T> = {
@@ -74,7 +76,8 @@ export function contractMismatch(value: unknown, contract: Contract = SHELL_FIEL
     const role = contract[key];
     const path = at ? `${at}.${key}` : key;
     if (role === undefined || !(key in value)) mismatched.push(path);
-    else if (typeof role === "object" && !(key === "page" && value[key] === null)) mismatched.push(...contractMismatch(value[key], role, path));
+    else if (typeof role === "object" && !(key === "page" && value[key] === null))
+      mismatched.push(...contractMismatch(value[key], role, path));
   }
   return mismatched;
 }
@@ -94,7 +97,13 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
   }
   let contractReported = false;
 
-  function shellFor(key: string, values: RequestValues, rootData: unknown, routeData: Record<string, unknown>, page: DomainPage) {
+  function shellFor(
+    key: string,
+    values: RequestValues,
+    rootData: unknown,
+    routeData: Record<string, unknown>,
+    page: DomainPage,
+  ) {
     let shell = shells.get(key);
     if (shell) return shell;
     shell = prepareShell(render, values, rootData, routeData, page).catch((error: unknown) => {
@@ -123,7 +132,8 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     const mismatched = contractMismatch(route.value);
     if (mismatched.length > 0) {
       counts.contractBroken += 1;
-      if (!contractReported) log.error({ fields: mismatched }, "page shell contract broken: the domain route's data has changed shape");
+      if (!contractReported)
+        log.error({ fields: mismatched }, "page shell contract broken: the domain route's data has changed shape");
       contractReported = true;
       return null;
     }
@@ -236,30 +246,65 @@ interface Sample {
   rendered: RenderedPage | null;
 }
 
-async function renderSample(render: RenderPage, values: RequestValues, tag: string, priceCents: number, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<Sample> {
+async function renderSample(
+  render: RenderPage,
+  values: RequestValues,
+  tag: string,
+  priceCents: number,
+  rootData: unknown,
+  routeData: Record<string, unknown>,
+  real: DomainPage,
+): Promise<Sample> {
   const name = sampleName(kindOfName(real.domain.name), tag);
   const origin = `http://zqvx${tag}.test`;
-  const page: DomainPage = { domain: { name, askingPriceCents: priceCents }, canonicalUrl: `${origin}${domainPagePath(name)}` };
+  const page: DomainPage = {
+    domain: { name, askingPriceCents: priceCents },
+    canonicalUrl: `${origin}${domainPagePath(name)}`,
+  };
   const nonce = `zqvx${tag}nonce`;
-  const givenLoaderResults = { [ROOT_ROUTE]: { value: rootData }, [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) } };
+  const givenLoaderResults = {
+    [ROOT_ROUTE]: { value: rootData },
+    [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) },
+  };
   // The request's own values but the sample's nonce and data; nothing of a sample goes to the page cache.
-  const sampleValues = requestValuesFor({ requestId: values.requestId, clientAddress: values.clientAddress, protocol: values.protocol, cspNonce: nonce });
+  const sampleValues = requestValuesFor({
+    requestId: values.requestId,
+    clientAddress: values.clientAddress,
+    protocol: values.protocol,
+    cspNonce: nonce,
+  });
   sampleValues.givenLoaderResults = givenLoaderResults;
   const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), sampleValues);
   return { page, nonce, rendered };
 }
 
-async function prepareShell(render: RenderPage, values: RequestValues, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<DomainShell | null> {
+async function prepareShell(
+  render: RenderPage,
+  values: RequestValues,
+  rootData: unknown,
+  routeData: Record<string, unknown>,
+  real: DomainPage,
+): Promise<DomainShell | null> {
   const first = await renderSample(render, values, "a", 987_654_321, rootData, routeData, real);
   const a = first.rendered;
-  if (!a || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie")) return unusable("the sample page is not a plain 200");
+  if (!a || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie"))
+    return unusable("the sample page is not a plain 200");
   const cut = cutShell(a.body.toString("utf8"), stringsOf(first.page, first.nonce), MARKER);
   if (!cut) return unusable("the sample page shows a sample string the shell does not know");
-  const shell: DomainShell = { ...cut, headers: a.headers, taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]) };
+  const shell: DomainShell = {
+    ...cut,
+    headers: a.headers,
+    taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]),
+  };
   const second = await renderSample(render, values, "bb", 1_200_000, rootData, routeData, real);
   const b = second.rendered;
   const filled = fillShell(shell, stringsOf(second.page, second.nonce));
-  if (!b || filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
+  if (
+    !b ||
+    filled !== b.body.toString("utf8") ||
+    b.status !== a.status ||
+    JSON.stringify(b.headers) !== JSON.stringify(a.headers)
+  ) {
     return unusable("a second sample differs from its shell");
   }
   return shell;

@@ -175,7 +175,11 @@ export function pageActionContentType(build: ServerBuild) {
     if (FORM_TYPE.test(type)) return true;
     // Multipart only where a file is uploaded; that action reads it (once) and answers a broken body with 400.
     if (MULTIPART_WITH_BOUNDARY.test(type) && isUploadPath(url)) return true;
-    refuse(res, 415, "Forms only: send application/x-www-form-urlencoded (multipart/form-data only to the portfolio import)");
+    refuse(
+      res,
+      415,
+      "Forms only: send application/x-www-form-urlencoded (multipart/form-data only to the portfolio import)",
+    );
     return false;
   };
 }
@@ -187,7 +191,12 @@ const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5}
  * one. `protocol` is the scheme as the server decided it (trust proxy). Shared by the express route and
  * the direct page path (direct-page.server.ts).
  */
-export function fetchRequestFrom(req: IncomingMessage, res: ServerResponse, protocol: string, preReadBody?: Buffer): Request | null {
+export function fetchRequestFrom(
+  req: IncomingMessage,
+  res: ServerResponse,
+  protocol: string,
+  preReadBody?: Buffer,
+): Request | null {
   const target = req.url ?? "";
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
   // cannot steer the URL the app sees.

@@ -67,9 +67,21 @@ export interface PageCacheOptions {
   maxBytes?: number;
 }
 
-export type PageCacheMiddleware = ((req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next) => void) & {
+export type PageCacheMiddleware = ((
+  req: IncomingMessage,
+  res: ServerResponse,
+  values: RequestValues,
+  next: Next,
+) => void) & {
   clear: () => void;
-  stats: () => { entries: number; bytes: number; minorEntries: number; minorBytes: number; hits: number; misses: number };
+  stats: () => {
+    entries: number;
+    bytes: number;
+    minorEntries: number;
+    minorBytes: number;
+    hits: number;
+    misses: number;
+  };
 };
 
 // Read on every cached request: compiled once, so it costs no query building.

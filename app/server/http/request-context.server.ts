@@ -50,7 +50,9 @@ const requestValuesContext = createContext<RequestValues>();
  * A request's values from what server.ts worked out (the one place they are made from the Node
  * request). Its logger is made when first used: a cached page never needs one.
  */
-export function requestValuesFor(found: Pick<RequestValues, "requestId" | "clientAddress" | "protocol" | "cspNonce">): RequestValues {
+export function requestValuesFor(
+  found: Pick<RequestValues, "requestId" | "clientAddress" | "protocol" | "cspNonce">,
+): RequestValues {
   let requestLog: Logger | undefined;
   return {
     ...found,

@@ -39,7 +39,10 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
       if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
       else await provider.expireCheckout(ref.ref_id);
     } catch (error) {
-      log.error({ inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message }, "cancel after declines failed");
+      log.error(
+        { inquiryId: row.id, ref: ref.ref_id, error: (error as Error).message },
+        "cancel after declines failed",
+      );
     }
   }
   await db

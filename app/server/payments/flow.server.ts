@@ -34,7 +34,11 @@ export const FEE_CHANGED_MESSAGE = "The inquiry fee has just changed. Please rev
 
 /** Validates the buyer's form and records a pending inquiry (or a fulfilled one when the fee is 0). */
 /** `clientAddress`: clientIp(context), what rate limits count by. */
-export async function startInquiry(clientAddress: string, domain: Domain, raw: Record<string, unknown>): Promise<StartResult> {
+export async function startInquiry(
+  clientAddress: string,
+  domain: Domain,
+  raw: Record<string, unknown>,
+): Promise<StartResult> {
   const validation = validateInquiry(raw);
   if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
   // Counted before the offer is compared with the owner's private minimum: were the limit checked
@@ -47,7 +51,9 @@ export async function startInquiry(clientAddress: string, domain: Domain, raw: R
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
-  if (!(await mayCreatePayment(clientAddress, provider))) return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
+  if (!(await mayCreatePayment(clientAddress, provider))) {
+    return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
+  }
   try {
     // Read before the transaction, which runs only its own queries.
     const windowDays = feeCents === 0 ? await getResponseWindowDays() : 0;

@@ -66,7 +66,12 @@ const EnvSchema = z.object({
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   LOG_REQUESTS: z.enum(["true", "false"]).default("true"),
   /** The least severe log lines written (app/server/runtime/log.server.ts). */
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]))
+    .default("info"),
   // In-memory cache of rendered public pages (app/server/http/page-cache.server.ts); "false" for measurements.
   PAGE_CACHE: z.enum(["true", "false"]).default("true"),
   // Where per-address limits count: "memory" (one process) or "database" (shared by every process).
