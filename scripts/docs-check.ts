@@ -1,4 +1,4 @@
-// `npm run docs:check`: what README.md and docs/*.md tell a reader to run must exist.
+// `npm run docs:check`: what README.md, CONTRIBUTING.md and docs/*.md tell a reader to run must exist.
 // - every `npm run <script>` (in code blocks and inline code) is a script of package.json, and each
 //   `--option` after it is named in the script's file;
 // - every file a command runs (`node x`, `tsx x`, `npx vitest run x`...) and every repository path in
@@ -32,9 +32,9 @@ interface Project {
   scripts: Record<string, string>;
 }
 
-/** The Markdown files the check reads: README.md and docs/*.md, as paths from the root. */
+/** The Markdown files the check reads: README.md, CONTRIBUTING.md and docs/*.md, as paths from the root. */
 export function docFiles(root: string): string[] {
-  const files = ["README.md"].filter((file) => existsSync(path.join(root, file)));
+  const files = ["README.md", "CONTRIBUTING.md"].filter((file) => existsSync(path.join(root, file)));
   const docs = path.join(root, "docs");
   if (existsSync(docs)) {
     for (const name of readdirSync(docs).sort()) if (name.endsWith(".md")) files.push(`docs/${name}`);
