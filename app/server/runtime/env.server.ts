@@ -53,14 +53,14 @@ const EnvSchema = z.object({
   /** First retry delay of a failed email; doubles per attempt up to an hour. */
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /**
-   * How long a process holds a message it is sending before another may take it over; renewed while the
-   * send lasts, so only a process that stops (or loses its database) mid-send leaves it to another.
-   */
-  /**
    * PostgreSQL: how often the connection that LISTENs for other processes' writes (the live fee) is checked
    * with a query, which must answer within the same time; a silent one is replaced.
    */
   LISTEN_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  /**
+   * How long a process holds a message it is sending before another may take it over; renewed while the
+   * send lasts, so only a process that stops (or loses its database) mid-send leaves it to another.
+   */
   MAIL_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(120_000),
   /** How long a write waits for another writer's lock before the request is answered 503. */
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
