@@ -185,6 +185,17 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+/** A message of an inquiry's conversation after the buyer's first one (migration 0150). */
+export interface InquiryMessagesTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  author: "buyer" | "owner";
+  /** 'page': written on the inquiry page; 'site': the admin wrote as the owner from the inbox. */
+  via: "page" | "site";
+  body: string;
+  created_at: string;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -202,6 +213,7 @@ export interface Database {
   payment_refs: PaymentRefsTable;
   stray_payments: StrayPaymentsTable;
   rate_limits: RateLimitsTable;
+  inquiry_messages: InquiryMessagesTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

@@ -9,7 +9,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
-import { replyLinkUrl, verifyReplyLink } from "./reply-links.server";
+import { inquiryPageUrl, replyLinkUrl, verifyReplyLink } from "./reply-links.server";
 import { getSetting, setSetting } from "../catalog/settings.server";
 
 export const RESPONSE_WINDOW_KEY = "response_window_days";
@@ -98,6 +98,9 @@ export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = d
       `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
       `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
       "You will get an email when that happens.",
+      "",
+      "View your inquiry, its status and the owner's replies (keep this link private):",
+      inquiryPageUrl("buyer", inquiry.public_id),
     ].join("\n"),
     inquiryId: inquiry.id,
   }, executor);

@@ -45,3 +45,30 @@ export function verifyReplyLink(publicId: string, params: URLSearchParams): Repl
   if (now().getTime() >= expiresAt.getTime()) return { ok: false, reason: "expired", expiresAt };
   return { ok: true, publicId, expiresAt };
 }
+
+// The conversation's links (issue 23): the buyer's inquiry page and the owner's side of it. Same HMAC
+// over purpose + public id, with no expiry: they work for as long as the inquiry exists (the page says
+// when it is closed). A different purpose per side, so the buyer's link never opens the owner's page.
+export type InquirySide = "buyer" | "owner";
+const SIDE_PURPOSE: Record<InquirySide, string> = { buyer: "buyer-inquiry", owner: "owner-inquiry" };
+const SIDE_PATH: Record<InquirySide, string> = { buyer: "/inquiry/", owner: "/owner-reply/" };
+
+function sideSignature(side: InquirySide, publicId: string): string {
+  return createHmac("sha256", env.sessionSecret).update(`${SIDE_PURPOSE[side]}\n${publicId}`).digest("base64url");
+}
+
+export function inquiryPagePath(side: InquirySide, publicId: string): string {
+  return `${SIDE_PATH[side]}${encodeURIComponent(publicId)}?sig=${sideSignature(side, publicId)}`;
+}
+
+export function inquiryPageUrl(side: InquirySide, publicId: string): string {
+  return `${publicOrigin()}${inquiryPagePath(side, publicId)}`;
+}
+
+/** True when `sig` is this side's signature of the public id (compared in constant time). */
+export function verifyInquirySignature(side: InquirySide, publicId: string, sig: string | null): boolean {
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId) || !sig || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+  const expected = Buffer.from(sideSignature(side, publicId));
+  const actual = Buffer.from(sig);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}

@@ -1,0 +1,87 @@
+// What the inquiry page shows to its buyer or its owner (issue 23): the domain, the fee and when it was
+// paid, the reply deadline, the status in words and the conversation, oldest first. Only for a correctly
+// signed link to an inquiry that was paid: anything else is null (the route answers 404, with no hint).
+import type { Inquiry } from "../../../db/schema";
+import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen, type InquiryStatusKey } from "../../lib/inquiry-status";
+import { formatUsd } from "../../lib/money";
+import { db } from "../db/database.server";
+import { now } from "../runtime/clock.server";
+import { formatUtc } from "../refunds/refund-promise.server";
+import { verifyInquirySignature, type InquirySide } from "../refunds/reply-links.server";
+
+export interface ConversationEntry {
+  key: string;
+  author: "buyer" | "owner";
+  /** "email": the owner said they replied by email (no text here); "site": the admin wrote as the owner. */
+  kind: "message" | "email" | "site";
+  body: string;
+  at: string;
+}
+
+export interface InquiryPageView {
+  side: InquirySide;
+  domainName: string;
+  buyerName: string;
+  fee: string;
+  paidAt: string;
+  deadline: string | null;
+  status: InquiryStatusKey;
+  statusText: string;
+  open: boolean;
+  entries: ConversationEntry[];
+}
+
+/** The signed link's inquiry, paid (or refunded since); null for anything else. */
+export async function findSignedInquiry(side: InquirySide, publicId: string, sig: string | null): Promise<Inquiry | null> {
+  if (!verifyInquirySignature(side, publicId, sig)) return null;
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("public_id", "=", publicId).executeTakeFirst();
+  if (!inquiry || !inquiry.paid_at || (inquiry.status !== "paid" && inquiry.status !== "refunded")) return null;
+  return inquiry;
+}
+
+/** The buyer's first message, the messages since, and an owner's reply made by email, by time. */
+export async function conversationOf(inquiry: Inquiry): Promise<ConversationEntry[]> {
+  const rows = await db
+    .selectFrom("inquiry_messages")
+    .select(["id", "author", "via", "body", "created_at"])
+    .where("inquiry_id", "=", inquiry.id)
+    .orderBy("id")
+    .execute();
+  const entries: (ConversationEntry & { time: string })[] = [
+    { key: "first", author: "buyer", kind: "message", body: inquiry.message, at: "", time: inquiry.created_at },
+    ...rows.map((row) => ({
+      key: `m${row.id}`,
+      author: row.author,
+      kind: row.via === "site" ? ("site" as const) : ("message" as const),
+      body: row.body,
+      at: "",
+      time: row.created_at,
+    })),
+  ];
+  if (inquiry.answered_at && (inquiry.answered_via === "owner_link" || inquiry.answered_via === "admin")) {
+    entries.push({ key: "email", author: "owner", kind: "email", body: "", at: "", time: inquiry.answered_at });
+  }
+  // A stable sort: messages written in the same millisecond keep their id order.
+  entries.sort((a, b) => a.time.localeCompare(b.time));
+  return entries.map(({ time, ...entry }) => ({ ...entry, at: formatUtc(time) }));
+}
+
+export function inquiryStatusOf(inquiry: Inquiry): InquiryStatusKey {
+  return inquiryStatus(inquiry, now().getTime());
+}
+
+export async function inquiryPageView(side: InquirySide, inquiry: Inquiry): Promise<InquiryPageView> {
+  const status = inquiryStatusOf(inquiry);
+  return {
+    side,
+    domainName: inquiry.domain_name,
+    buyerName: inquiry.name,
+    fee: inquiry.amount_cents > 0 ? formatUsd(inquiry.amount_cents) : "Free",
+    paidAt: formatUtc(inquiry.paid_at!),
+    deadline: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
+    status,
+    statusText: INQUIRY_STATUS_TEXT[status],
+    open: isInquiryOpen(status),
+    entries: await conversationOf(inquiry),
+  };
+}
