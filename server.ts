@@ -9,6 +9,7 @@ import type { ServerBuild } from "react-router";
 import { createDirectPageHandler, isDirectPageRequest } from "./app/server/http/direct-page.server";
 import { bodyLimit, pageActionContentType, reactRouterHandler, refusePlain } from "./app/server/http/express.server";
 import { createRequestOrigin } from "./app/server/http/proxy.server";
+import { acceptSameOriginNullOrigin } from "./app/server/http/null-origin.server";
 import { requestLogLine } from "./app/server/http/request-log.server";
 import { securityHeaders } from "./app/server/http/security.server";
 
@@ -82,6 +83,7 @@ function requestTagger(env: AppEntry["env"]) {
     const origin = originOf(req);
     // The only client address the app trusts (clientIp()); whatever a client sent under this name is replaced.
     req.headers["x-real-client-ip"] = origin.clientAddress;
+    acceptSameOriginNullOrigin(req.method, req.headers);
     req.publicProtocol = origin.protocol;
     const requestId = randomUUID();
     req.requestId = requestId;

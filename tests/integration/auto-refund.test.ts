@@ -67,7 +67,7 @@ describe("automatic refunds", () => {
       10_000,
       "owner email",
     );
-    expect((await postForm(app, onServer(replyLinkIn(ownerMail)), {})).status).toBe(303);
+    expect((await postForm(app, onServer(replyLinkIn(ownerMail)), { intent: "replied-by-email" })).status).toBe(303);
 
     // Within the window nothing happens, however many passes run.
     await clock.set(7 * DAY_MS - 60_000);

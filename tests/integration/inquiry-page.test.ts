@@ -127,7 +127,7 @@ describe("the buyer's inquiry page", () => {
     expect((await admin({ intent: "answer", id: String(inquiry.id) })).location).toContain("notice=inquiry-answered");
     const answered = await request(app, link);
     expect(statusOf(answered.body)).toBe("The owner replied");
-    expect(visibleText(answered.body)).toContain("The owner replied by email.");
+    expect(visibleText(answered.body)).toContain("The site's administrator marked this inquiry as answered.");
     expect((await admin({ intent: "refund", id: String(inquiry.id), confirmed: "1" })).location).toContain("notice=inquiry-refunded");
     const refunded = await request(app, link);
     expect(refunded.status).toBe(200);

@@ -29,6 +29,7 @@ function authorName(entry: ConversationEntry, view: InquiryPageView): string {
 
 function EntryBody({ entry }: { entry: ConversationEntry }) {
   if (entry.kind === "email") return <p className="mt-2 text-slate-300 italic">The owner replied by email.</p>;
+  if (entry.kind === "marked") return <p className="mt-2 text-slate-300 italic">The site's administrator marked this inquiry as answered.</p>;
   return (
     <>
       <p className="mt-2 whitespace-pre-wrap break-words text-slate-100">{entry.body}</p>

@@ -25,7 +25,7 @@ export function InquirySummary({ view }: { view: InquiryPageView }) {
         </dd>
       </dl>
       {!view.open && (
-        <p role="status" className="mt-6 rounded-lg border border-slate-700 bg-slate-950 p-4 text-slate-200">
+        <p className="mt-6 rounded-lg border border-slate-700 bg-slate-950 p-4 font-medium text-slate-200">
           This inquiry is closed
         </p>
       )}

@@ -12,8 +12,11 @@ import { verifyInquirySignature, type InquirySide } from "../refunds/reply-links
 export interface ConversationEntry {
   key: string;
   author: "buyer" | "owner";
-  /** "email": the owner said they replied by email (no text here); "site": the admin wrote as the owner. */
-  kind: "message" | "email" | "site";
+  /**
+   * "email": the owner said they replied by email (no text here); "marked": the admin marked it answered;
+   * "site": the admin wrote as the owner.
+   */
+  kind: "message" | "email" | "marked" | "site";
   body: string;
   at: string;
 }
@@ -59,7 +62,8 @@ export async function conversationOf(inquiry: Inquiry): Promise<ConversationEntr
     })),
   ];
   if (inquiry.answered_at && (inquiry.answered_via === "owner_link" || inquiry.answered_via === "admin")) {
-    entries.push({ key: "email", author: "owner", kind: "email", body: "", at: "", time: inquiry.answered_at });
+    const kind = inquiry.answered_via === "admin" ? ("marked" as const) : ("email" as const);
+    entries.push({ key: "answered", author: "owner", kind, body: "", at: "", time: inquiry.answered_at });
   }
   // A stable sort: messages written in the same millisecond keep their id order.
   entries.sort((a, b) => a.time.localeCompare(b.time));

@@ -1,7 +1,7 @@
-// The owner's "I have replied to this buyer" link: signed, single-purpose, tied to one inquiry and
-// expiring with its reply window. The signature is HMAC-SHA256 with the session secret over
-// purpose + inquiry public id + expiry, so it cannot be forged, moved to another inquiry or extended.
-// Single use is not the link's job: marking answered is a conditional UPDATE (answered_at IS NULL).
+// Signed links to an inquiry: HMAC-SHA256 with the session secret, so they cannot be forged or moved to
+// another inquiry. The owner's emails used to carry an "I have replied to this buyer" link signed over
+// purpose + public id + expiry (?expires=&signature=); those still verify here and lead to the owner's
+// inquiry page. New emails carry the inquiry page links below.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { now } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
@@ -19,15 +19,6 @@ function signature(publicId: string, expiresSeconds: number): string {
 /** Absolute links in emails: PUBLIC_URL, or this server on localhost. */
 export function publicOrigin(): string {
   return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
-}
-
-export function replyLinkPath(publicId: string, expiresAt: Date): string {
-  const expires = Math.floor(expiresAt.getTime() / 1000);
-  return `/owner-reply/${encodeURIComponent(publicId)}?expires=${expires}&signature=${signature(publicId, expires)}`;
-}
-
-export function replyLinkUrl(publicId: string, expiresAt: Date): string {
-  return `${publicOrigin()}${replyLinkPath(publicId, expiresAt)}`;
 }
 
 /** Checks the signature (in constant time) before anything else, then the expiry. */
