@@ -52,6 +52,7 @@ export const NOTICES: Record<string, string> = {
   "domain-added": "Domain added.",
   "domain-deleted": "Domain deleted.",
   "inquiry-answered": "Inquiry marked as answered.",
+  "inquiry-replied": "Reply sent to the buyer.",
   "inquiry-refunded": "Inquiry refunded.",
   "inquiry-already-refunded": "This inquiry was already refunded.",
   "refund-pending": "Refund requested: the payment provider has not finished it yet.",

@@ -8,7 +8,7 @@ import { Pagination } from "../components/admin/pagination";
 import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
-import { listInbox, listPaymentProblems, markInquiryAnswered, settleProblem } from "../server/admin/admin-inquiries.server";
+import { listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -25,11 +25,12 @@ const InboxQuery = z.object({
 });
 
 const InboxAction = z.object({
-  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment"]),
+  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment", "reply"]),
   id: z.coerce.number().int().positive().optional(),
   paymentId: z.string().max(255).optional(),
   returnTo: z.string().catch("/admin/inquiries"),
   confirmed: z.string().optional(),
+  message: z.string().optional(),
 });
 
 const CONFIRM_REFUND_FIRST = "Confirm the refund first: use the Refund button and answer its question.";
@@ -60,6 +61,11 @@ export async function action({ request }: Route.ActionArgs) {
   if (intent === "settle-refund") {
     if (!(await settleProblem({ inquiryId: id }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
+  }
+  if (intent === "reply") {
+    const replied = await replyAsOwner(id, parsed.data.message);
+    if (replied.ok) return back("inquiry-replied");
+    return data({ error: null, reply: { id, error: replied.error, text: replied.text } }, { status: replied.status });
   }
   if (intent === "answer") {
     return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
@@ -113,7 +119,11 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
         <ul className="mt-6 flex flex-col gap-4">
           {inbox.rows.map((inquiry) => (
             <li key={inquiry.id}>
-              <InquiryCard inquiry={inquiry} confirmingRefund={query.refund === inquiry.id} />
+              <InquiryCard
+                inquiry={inquiry}
+                confirmingRefund={query.refund === inquiry.id}
+                replyRefusal={actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null}
+              />
             </li>
           ))}
         </ul>

@@ -128,3 +128,24 @@ test("after the admin refunds in the inbox, the owner's page says Refunded and c
   await expect(page.getByRole("button", { name: "Send reply" })).toHaveCount(0);
   await expectNoA11yViolations(page);
 });
+
+test("the admin replies as the owner from the inbox; the buyer's page says the site sent it", async ({ page, app }) => {
+  const { domain, inquiry, buyerLink } = await paidInquiryWithLinks(app);
+  await signInAdmin(page);
+  await page.goto(`/admin/inquiries?domain=${domain.name}`);
+  const card = page.getByRole("article", { name: new RegExp(`Ada Buyer about ${domain.name.replace(/\./g, "\\.")}`) });
+  await card.getByText(/^Conversation: Waiting for the owner's reply/).click();
+  await card.getByLabel("Reply as the owner to Ada Buyer").fill("The owner is away until Monday.");
+  await card.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toHaveText("Reply sent to the buyer.");
+  await expect(card.getByText(/^Conversation: The owner replied/)).toBeVisible();
+  await expect(card.getByText("The owner is away until Monday.")).toBeVisible();
+  await expectNoA11yViolations(page);
+  expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ answered_via: "site" });
+
+  await page.goto(buyerLink);
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  await expect(page.getByRole("listitem").filter({ hasText: "The owner is away until Monday." })).toContainText(
+    "Sent by the site on behalf of the owner.",
+  );
+});

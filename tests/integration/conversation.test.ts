@@ -3,7 +3,8 @@ import { removeDataDir, startAppServer, type AppServer } from "../support/app-se
 import { BUYER, request, waitFor } from "../support/http";
 import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf, testClock } from "../support/refund-promise";
 import { startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
-import { visibleText } from "./admin-helpers";
+import { http, visibleText } from "./admin-helpers";
+import { adminCookie } from "../support/admin";
 
 // Replies inside the product (issue 23 item 2) over HTTP and real SMTP: the owner answers from the
 // email's link, the buyer from their page; each message is stored, emailed to the other side and, from
@@ -12,6 +13,7 @@ let smtp: TestSmtp;
 let app: AppServer;
 const clock = testClock();
 const MESSAGES_PER_HOUR = 6;
+const ADMIN = { email: "talk-admin@example.test", password: "talk-admin-password" };
 const env = () => ({
   SMTP_URL: smtp.url,
   MAIL_RETRY_BASE_MS: "100",
@@ -23,6 +25,9 @@ const env = () => ({
   REFUND_SCHEDULER_INTERVAL_MS: "3600000",
   INQUIRY_MESSAGES_PER_HOUR: String(MESSAGES_PER_HOUR),
   RATE_LIMIT_STORE: "database",
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  SITE_NAME: "Premium Names",
 });
 
 beforeAll(async () => {
@@ -181,6 +186,60 @@ describe("replies inside the product", () => {
       expect(visibleText((await request(second, c.ownerLink)).body)).toContain("Answered on the first");
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe("the admin inbox", () => {
+  it("shows each inquiry's conversation and status, and the admin replies as the owner (the buyer is told)", async () => {
+    const c = await paidConversation("inbox");
+    expect((await postFromPage(app, c.buyerLink, { intent: "reply", message: "Any news from the owner?" })).status).toBe(303);
+    const cookie = await adminCookie(app.url, ADMIN);
+    const inbox = () => http(app, `/admin/inquiries?domain=${c.domain.name}`, { cookie });
+    const before = visibleText((await inbox()).body);
+    expect(before).toContain("Conversation: Waiting for the owner's reply (1 after the first message)");
+    expect(before).toContain("Any news from the owner?");
+
+    const post = (message: string) =>
+      http(app, "/admin/inquiries", { cookie, form: { intent: "reply", id: String(c.inquiry.id), message, returnTo: "/admin/inquiries" }, headers: { Origin: app.origin } });
+    const empty = await post("  ");
+    expect(empty.status).toBe(400);
+    expect(visibleText(empty.body)).toContain("Write your reply before sending it.");
+    const tooLong = await post("y".repeat(5001));
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toContain(`>${"y".repeat(5001)}</textarea>`);
+
+    const sent = await post("The owner is travelling and will answer on Monday.");
+    expect(sent.status).toBe(303);
+    expect(sent.location).toContain("notice=inquiry-replied");
+    expect(inquiryRow(app, c.inquiry.public_id).answered_via).toBe("site");
+    const after = visibleText((await http(app, sent.location!, { cookie })).body);
+    expect(after).toContain("Reply sent to the buyer.");
+    expect(after).toContain("Conversation: The owner replied (2 after the first message)");
+    expect(after).toContain("Sent by the site on behalf of the owner.");
+
+    const toBuyer = await mailWith(c.buyerEmail, `Reply from the owner of ${c.domain.name}`, "travelling");
+    expect(mailText(toBuyer)).toContain("This reply was sent by Premium Names on behalf of the owner.");
+    const page = visibleText((await request(app, c.buyerLink)).body);
+    expect(page).toContain("The owner is travelling and will answer on Monday.");
+    expect(page).toContain("Sent by the site on behalf of the owner.");
+  });
+
+  it("refuses a reply as the owner once the inquiry is closed, keeping the text", async () => {
+    const c = await paidConversation("inbox-closed");
+    const cookie = await adminCookie(app.url, ADMIN);
+    await clock.set(7 * DAY_MS + 60_000);
+    try {
+      const late = await http(app, "/admin/inquiries", {
+        cookie,
+        form: { intent: "reply", id: String(c.inquiry.id), message: "Too late", returnTo: "/admin/inquiries" },
+        headers: { Origin: app.origin },
+      });
+      expect(late.status).toBe(409);
+      expect(visibleText(late.body)).toContain("This inquiry is closed: your reply was not sent.");
+      expect(late.body).toContain(">Too late</textarea>");
+    } finally {
+      await clock.set(0);
     }
   });
 });

@@ -4,6 +4,7 @@ import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
+import { InquiryConversation, type ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
@@ -19,7 +20,15 @@ function amountText(inquiry: InboxRow): string {
   return inquiry.provider === "test" ? `${amount} (test payment, no real charge)` : amount;
 }
 
-export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: InboxRow; confirmingRefund?: boolean }) {
+export function InquiryCard({
+  inquiry,
+  confirmingRefund = false,
+  replyRefusal = null,
+}: {
+  inquiry: InboxRow;
+  confirmingRefund?: boolean;
+  replyRefusal?: ReplyRefusal | null;
+}) {
   const returnTo = useReturnTo();
   const href = useAdminHref();
   const status = statusOf(inquiry);
@@ -55,6 +64,7 @@ export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: In
         ))}
       </dl>
       <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} />
       {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
       <RefundPromiseStatus inquiry={inquiry} />
       {inquiry.status === "paid" && confirmingRefund && refundable ? (

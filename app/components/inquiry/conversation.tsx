@@ -1,30 +1,33 @@
 import type { ConversationEntry, InquiryPageView } from "../../server/conversation/inquiry-page.server";
 
-/** The conversation, oldest first, named from the reader's side ("You" is whoever reads the page). */
+/** The conversation on an inquiry page, oldest first, named from the reader's side ("You" is the reader). */
 export function Conversation({ view }: { view: InquiryPageView }) {
+  const nameOf = (author: ConversationEntry["author"]) =>
+    author === view.side ? "You" : author === "buyer" ? view.buyerName : "The owner";
   return (
     <section aria-labelledby="conversation-heading" className="mt-8">
       <h2 id="conversation-heading" className="text-xl font-semibold">
         Conversation
       </h2>
-      <ol className="mt-4 space-y-4">
-        {view.entries.map((entry) => (
-          <li key={entry.key} className={`rounded-lg border p-4 ${entry.author === "buyer" ? "border-slate-700 bg-slate-950" : "border-blue-900 bg-blue-950/40"}`}>
-            <p className="text-sm text-slate-400">
-              <strong className="text-slate-200">{authorName(entry, view)}</strong> · {entry.at}
-            </p>
-            <EntryBody entry={entry} />
-          </li>
-        ))}
-      </ol>
+      <ConversationList entries={view.entries} nameOf={nameOf} />
     </section>
   );
 }
 
-function authorName(entry: ConversationEntry, view: InquiryPageView): string {
-  const mine = (entry.author === "buyer") === (view.side === "buyer");
-  if (mine) return "You";
-  return entry.author === "buyer" ? view.buyerName : "The owner";
+/** The entries alone, for the inquiry pages and the admin inbox. */
+export function ConversationList({ entries, nameOf }: { entries: ConversationEntry[]; nameOf: (author: ConversationEntry["author"]) => string }) {
+  return (
+    <ol className="mt-4 space-y-4">
+      {entries.map((entry) => (
+        <li key={entry.key} className={`rounded-lg border p-4 ${entry.author === "buyer" ? "border-slate-700 bg-slate-950" : "border-blue-900 bg-blue-950/40"}`}>
+          <p className="text-sm text-slate-400">
+            <strong className="text-slate-200">{nameOf(entry.author)}</strong> · {entry.at}
+          </p>
+          <EntryBody entry={entry} />
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 function EntryBody({ entry }: { entry: ConversationEntry }) {

@@ -42,14 +42,21 @@ export async function findSignedInquiry(side: InquirySide, publicId: string, sig
   return inquiry;
 }
 
-/** The buyer's first message, the messages since, and an owner's reply made by email, by time. */
-export async function conversationOf(inquiry: Inquiry): Promise<ConversationEntry[]> {
-  const rows = await db
+type ConversationFacts = Pick<Inquiry, "id" | "message" | "created_at" | "answered_at" | "answered_via">;
+type MessageRow = { id: number; inquiry_id: number; author: "buyer" | "owner"; via: "page" | "site"; body: string; created_at: string };
+
+async function messagesOf(inquiryIds: number[]): Promise<MessageRow[]> {
+  if (inquiryIds.length === 0) return [];
+  return db
     .selectFrom("inquiry_messages")
-    .select(["id", "author", "via", "body", "created_at"])
-    .where("inquiry_id", "=", inquiry.id)
+    .select(["id", "inquiry_id", "author", "via", "body", "created_at"])
+    .where("inquiry_id", "in", inquiryIds)
     .orderBy("id")
     .execute();
+}
+
+/** The buyer's first message, the messages since, and an owner's reply made by email, by time. */
+function buildConversation(inquiry: ConversationFacts, rows: MessageRow[]): ConversationEntry[] {
   const entries: (ConversationEntry & { time: string })[] = [
     { key: "first", author: "buyer", kind: "message", body: inquiry.message, at: "", time: inquiry.created_at },
     ...rows.map((row) => ({
@@ -68,6 +75,16 @@ export async function conversationOf(inquiry: Inquiry): Promise<ConversationEntr
   // A stable sort: messages written in the same millisecond keep their id order.
   entries.sort((a, b) => a.time.localeCompare(b.time));
   return entries.map(({ time, ...entry }) => ({ ...entry, at: formatUtc(time) }));
+}
+
+export async function conversationOf(inquiry: ConversationFacts): Promise<ConversationEntry[]> {
+  return buildConversation(inquiry, await messagesOf([inquiry.id]));
+}
+
+/** Conversations of a page of inquiries (the admin inbox) in one query, by inquiry id. */
+export async function conversationsOf(inquiries: ConversationFacts[]): Promise<Map<number, ConversationEntry[]>> {
+  const rows = await messagesOf(inquiries.map((inquiry) => inquiry.id));
+  return new Map(inquiries.map((inquiry) => [inquiry.id, buildConversation(inquiry, rows.filter((row) => row.inquiry_id === inquiry.id))]));
 }
 
 export function inquiryStatusOf(inquiry: Inquiry): InquiryStatusKey {
