@@ -74,6 +74,10 @@ export interface InquiriesTable {
   refund_key_seq: Generated<number>;
   expired_at: string | null;
   declines: Generated<number>;
+  /** Migration 0151 (refund or credit): see db/migrations/0151_refund_or_credit.ts. */
+  credit_offered_at: string | null;
+  fee_choice: "refund" | "credit" | null;
+  credited_at: string | null;
 }
 
 export interface PaymentRefsTable {
@@ -196,6 +200,18 @@ export interface InquiryMessagesTable {
   created_at: string;
 }
 
+/** A credit worth one inquiry at any fee (migration 0151). */
+export interface CreditsTable {
+  id: Generated<number>;
+  code: string;
+  source_inquiry_id: number;
+  created_at: string;
+  expires_at: string;
+  shown_at: string | null;
+  used_at: string | null;
+  used_by_inquiry_id: number | null;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -214,6 +230,7 @@ export interface Database {
   stray_payments: StrayPaymentsTable;
   rate_limits: RateLimitsTable;
   inquiry_messages: InquiryMessagesTable;
+  credits: CreditsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

@@ -58,6 +58,7 @@ export const NOTICES: Record<string, string> = {
   "refund-pending": "Refund requested: the payment provider has not finished it yet.",
   "problem-settled": "Marked as settled.",
   "response-window-updated": "Response window updated.",
+  "silence-policy-updated": "Saved: what happens when the owner does not reply in time.",
   "inquiry-answer-refused": "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
 };
 

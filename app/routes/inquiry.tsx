@@ -6,6 +6,8 @@ import { card, PageShell } from "../components/ui";
 import { findSignedInquiry, inquiryPageView } from "../server/conversation/inquiry-page.server";
 import { REPLY_NOTICE_TEXT, replyAction, replyNoticeOf } from "../server/conversation/reply-action.server";
 import { env } from "../server/runtime/env.server";
+import { feeChoiceView } from "../server/refunds/fee-choice.server";
+import { FeeChoice } from "../components/inquiry/fee-choice";
 import type { Route } from "./+types/inquiry";
 
 // The buyer's inquiry page, at the signed link from the success step and the receipt email. A wrong
@@ -16,7 +18,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const inquiry = await findSignedInquiry("buyer", params.publicId, sig);
   if (!inquiry) throw data({ siteName: env.SITE_NAME }, { status: 404 });
   const notice = replyNoticeOf(request);
-  return { siteName: env.SITE_NAME, view: await inquiryPageView("buyer", inquiry), notice: notice && REPLY_NOTICE_TEXT[notice] };
+  const feeChoice = await feeChoiceView(inquiry, notice === "credited");
+  return { siteName: env.SITE_NAME, view: await inquiryPageView("buyer", inquiry), feeChoice, notice: notice && REPLY_NOTICE_TEXT[notice] };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
@@ -24,13 +27,14 @@ export async function action({ params, request }: Route.ActionArgs) {
 }
 
 export default function InquiryPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { view, notice } = loaderData;
+  const { view, feeChoice, notice } = loaderData;
   return (
     <PageShell>
       <section className={card}>
         <h1 className="text-3xl font-semibold break-words">{`Your inquiry for ${view.domainName}`}</h1>
         {notice && !actionData && <ReplyNoticeView text={notice} />}
         <InquirySummary view={view} />
+        <FeeChoice choice={feeChoice} error={actionData?.intent === "fee-choice" ? actionData.error : null} />
         <Conversation view={view} />
         {(view.open || actionData?.intent === "reply") && (
           <ReplyForm

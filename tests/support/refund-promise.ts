@@ -111,3 +111,12 @@ export function linkIn(mail: ReceivedMail, pathPrefix: string): string {
   if (!match) throw new Error(`no ${pathPrefix} link in:\n${text}`);
   return onServer(new URL(match[1]!));
 }
+
+/** The admin's setting for a silent owner: "refund" (Refund automatically) or "choose" (refund or credit). */
+export function setSilencePolicy(db: import("better-sqlite3").Database, policy: "refund" | "choose"): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('silence_policy', ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run(policy, now, now);
+}

@@ -35,6 +35,7 @@ export type InboxRow = Pick<
   | "refund_next_attempt_at"
   | "created_at"
   | "answered_via"
+  | "credited_at"
 > & { conversation: ConversationEntry[]; statusText: string; open: boolean };
 
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
@@ -52,7 +53,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
     .select([
       "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency", "provider",
       "status", "paid_at", "answered_at", "refunded_at", "last_error",
-      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at", "created_at", "answered_via",
+      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at", "created_at", "answered_via", "credited_at",
     ])
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")

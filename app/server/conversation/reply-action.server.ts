@@ -7,20 +7,24 @@ import { inquiryPagePath, type InquirySide } from "../refunds/reply-links.server
 import { markInquiryAnswered } from "../refunds/refund-promise.server";
 import { findSignedInquiry } from "./inquiry-page.server";
 import { postInquiryMessage } from "./messages.server";
+import { refundChosenInquiry } from "../refunds/auto-refund.server";
+import { chooseCredit, chooseRefund } from "../refunds/fee-choice.server";
 
-export type ReplyNotice = "sent" | "marked";
+export type ReplyNotice = "sent" | "marked" | "refunding" | "credited";
 export const REPLY_NOTICE_TEXT: Record<ReplyNotice, string> = {
   sent: "Your reply was sent.",
   marked: "Thank you: the inquiry is marked as answered by email.",
+  refunding: "Your fee is being refunded.",
+  credited: "Your credit is ready.",
 };
 
 export function replyNoticeOf(request: Request): ReplyNotice | null {
   const notice = new URL(request.url).searchParams.get("notice");
-  return notice === "sent" || notice === "marked" ? notice : null;
+  return notice && notice in REPLY_NOTICE_TEXT ? (notice as ReplyNotice) : null;
 }
 
 export interface ReplyActionError {
-  intent: "reply" | "replied-by-email";
+  intent: "reply" | "replied-by-email" | "fee-choice";
   error: string;
   text: string;
 }
@@ -42,6 +46,14 @@ export async function replyAction(side: InquirySide, publicId: string, request: 
     const result = await markInquiryAnswered(inquiry.id, "owner_link");
     if (result.ok) return back("marked");
     return data<ReplyActionError>({ intent: "replied-by-email", error: MARK_REFUSED[result.reason] ?? "This inquiry is closed.", text: "" }, { status: 409 });
+  }
+  if ((intent === "choose-refund" || intent === "choose-credit") && side === "buyer") {
+    // Two tabs or two processes: the conditional UPDATE lets one choice win; the other is told which.
+    const chosen = intent === "choose-refund" ? await chooseRefund(inquiry.id) : await chooseCredit(inquiry.id);
+    if (!chosen.ok) return data<ReplyActionError>({ intent: "fee-choice", error: chosen.message, text: "" }, { status: 409 });
+    if (intent === "choose-credit") return back("credited");
+    await refundChosenInquiry(inquiry.id);
+    return back("refunding");
   }
   if (intent !== "reply") throw data(null, { status: 400 });
   const parsed = parseMessage(form.get(MESSAGE_FIELD));
