@@ -8,7 +8,8 @@ import { Pagination } from "../components/admin/pagination";
 import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
-import { listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
+import { creditSummary, listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
+import { formatUsd } from "../lib/money";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -40,7 +41,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
   const problems = await listPaymentProblems();
-  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
+  const credits = await creditSummary();
+  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, credits, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -80,13 +82,16 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, query, inbox, problems, notice } = loaderData;
+  const { email, query, inbox, problems, credits, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} title="Inquiries" />
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
       <PaymentProblems {...problems} />
+      <p className="mt-6 text-sm text-slate-300" data-testid="credit-summary">
+        {`Credits: ${credits.issued} issued, ${credits.used} used, ${credits.open} open. Fees kept: ${formatUsd(credits.moneyFeesCents)} in money, ${credits.creditPaid} ${credits.creditPaid === 1 ? "inquiry" : "inquiries"} paid with credit.`}
+      </p>
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="filter-domain" className="text-sm text-slate-300">

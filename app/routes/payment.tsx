@@ -120,7 +120,13 @@ export async function action({ params, request }: Route.ActionArgs) {
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(
-        { error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues>, belowMinimum: started.belowMinimum ?? false },
+        {
+          error: started.message,
+          fieldErrors: started.fieldErrors,
+          values: values as Partial<InquiryValues>,
+          belowMinimum: started.belowMinimum ?? false,
+          creditCode: typeof form.credit_code === "string" ? form.credit_code.slice(0, 64) : "",
+        },
         { status: started.status, headers: busyHeaders(started.status) },
       );
     }
@@ -173,6 +179,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               fieldErrors={actionData?.fieldErrors ?? {}}
               values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
+              creditCode={actionData?.creditCode}
             />
           </>
         )}

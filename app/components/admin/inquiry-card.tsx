@@ -15,6 +15,7 @@ function statusOf(inquiry: InboxRow): { label: string; className: string } {
 
 /** Free inquiries say so; one paid through the test provider says no money moved (none comes back on a refund). */
 function amountText(inquiry: InboxRow): string {
+  if (inquiry.provider === "credit") return "Paid with credit";
   if (inquiry.amount_cents <= 0) return "Free";
   const amount = formatUsd(inquiry.amount_cents);
   return inquiry.provider === "test" ? `${amount} (test payment, no real charge)` : amount;
@@ -33,7 +34,8 @@ export function InquiryCard({
   const href = useAdminHref();
   const status = statusOf(inquiry);
   // A free inquiry (fee 0) has nothing to refund: no button, no refund deadline.
-  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0;
+  // Nor one paid with a credit: its silent owner gives the buyer a new credit, never money.
+  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0 && inquiry.provider !== "credit";
   const details: Array<[string, React.ReactNode]> = [
     ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
     ["Phone", inquiry.phone || "Not given"],

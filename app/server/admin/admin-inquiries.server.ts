@@ -112,3 +112,40 @@ export async function replyAsOwner(inquiryId: number, input: unknown): Promise<A
   if (posted.ok) return { ok: true };
   return { ok: false, error: posted.message, text: parsed.text, status: posted.reason === "closed" ? 409 : 429 };
 }
+
+export interface CreditSummary {
+  issued: number;
+  used: number;
+  open: number;
+  /** Fees kept (paid, not refunded) taken in money, in cents; and inquiries paid with a credit. */
+  moneyFeesCents: number;
+  creditPaid: number;
+}
+
+/** Credits issued, used and still open, and fees taken in money and in credit, counted apart. */
+export async function creditSummary(): Promise<CreditSummary> {
+  const at = now().toISOString();
+  const credits = await db
+    .selectFrom("credits")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("issued"),
+      eb.fn.count<number>("used_at").as("used"),
+      eb.fn.sum<number>(eb.case().when(eb.and([eb("used_at", "is", null), eb("expires_at", ">", at)])).then(1).else(0).end()).as("open"),
+    ])
+    .executeTakeFirstOrThrow();
+  const fees = await db
+    .selectFrom("inquiries")
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when("provider", "!=", "credit").then(eb.ref("amount_cents")).else(0).end()).as("money"),
+      eb.fn.sum<number>(eb.case().when("provider", "=", "credit").then(1).else(0).end()).as("credit"),
+    ])
+    .where("status", "=", "paid")
+    .executeTakeFirstOrThrow();
+  return {
+    issued: Number(credits.issued),
+    used: Number(credits.used),
+    open: Number(credits.open ?? 0),
+    moneyFeesCents: Number(fees.money ?? 0),
+    creditPaid: Number(fees.credit ?? 0),
+  };
+}

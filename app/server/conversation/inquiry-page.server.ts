@@ -97,7 +97,7 @@ export async function inquiryPageView(side: InquirySide, inquiry: Inquiry): Prom
     side,
     domainName: inquiry.domain_name,
     buyerName: inquiry.name,
-    fee: inquiry.amount_cents > 0 ? formatUsd(inquiry.amount_cents) : "Free",
+    fee: inquiry.provider === "credit" ? "Paid with credit" : inquiry.amount_cents > 0 ? formatUsd(inquiry.amount_cents) : "Free",
     paidAt: formatUtc(inquiry.paid_at!),
     deadline: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
     status,

@@ -13,7 +13,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { refundInquiry, type RefundOutcome } from "./refunds.server";
-import { getSilencePolicy, offerChoices, type SilencePolicy } from "./fee-choice.server";
+import { getSilencePolicy, offerChoices, recreditSilentCreditInquiries, type SilencePolicy } from "./fee-choice.server";
 
 /** Refunds one inquiry through the payment provider (refunds.server.ts records the answer and emails the buyer). */
 export type RefundOneInquiry = (inquiryId: number, failedAttempts: number) => Promise<RefundOutcome>;
@@ -39,6 +39,7 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: S
     eb("reply_deadline_at", "is not", null),
     eb("reply_deadline_at", "<=", at),
     eb("credited_at", "is", null),
+    eb("provider", "!=", "credit"),
     eb.or([eb("fee_choice", "is", null), eb("fee_choice", "=", "refund")]),
     ...(policy === "choose" ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])] : []),
     eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
@@ -100,6 +101,7 @@ export async function runRefundPass(refund: RefundOneInquiry): Promise<{ refunde
   const summary = { refunded: 0, failed: 0 };
   const tried = new Set<number>();
   await offerChoices();
+  await recreditSilentCreditInquiries();
   for (;;) {
     if (!isDatabaseOpen()) return summary;
     const policy = await getSilencePolicy();

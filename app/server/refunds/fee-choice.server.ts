@@ -9,7 +9,7 @@ import type { Database as Schema, Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { getSetting, setSetting } from "../catalog/settings.server";
 import { db } from "../db/database.server";
-import { inTransaction } from "../db/dialect.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
@@ -58,6 +58,7 @@ export function canChooseNow(inquiry: Inquiry, at = now()): boolean {
     inquiry.status === "paid" &&
     !inquiry.answered_at &&
     inquiry.amount_cents > 0 &&
+    inquiry.provider !== "credit" &&
     !!inquiry.reply_deadline_at &&
     inquiry.reply_deadline_at <= iso &&
     !inquiry.fee_choice &&
@@ -76,6 +77,7 @@ export async function offerChoices(): Promise<number> {
     .select("id")
     .where((eb) => isChoosable(eb, at))
     .where("credit_offered_at", "is", null)
+    .where("provider", "!=", "credit")
     .orderBy("reply_deadline_at")
     .limit(100)
     .execute();
@@ -87,6 +89,7 @@ export async function offerChoices(): Promise<number> {
         .set({ credit_offered_at: at })
         .where("id", "=", id)
         .where("credit_offered_at", "is", null)
+        .where("provider", "!=", "credit")
         .where((eb) => isChoosable(eb, at))
         .returningAll()
         .executeTakeFirst();
@@ -177,7 +180,9 @@ export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
         text: [
           `Hello ${row.name},`,
           "",
-          `Instead of a refund of ${formatUsd(row.amount_cents)} for your inquiry about ${row.domain_name}, here is your credit:`,
+          row.provider === "credit"
+            ? `The owner of ${row.domain_name} did not reply to your inquiry in time. The credit you paid with comes back as a new one:`
+            : `Instead of a refund of ${formatUsd(row.amount_cents)} for your inquiry about ${row.domain_name}, here is your credit:`,
           "",
           `    ${code}`,
           "",
@@ -218,4 +223,32 @@ export async function feeChoiceView(inquiry: Inquiry, reveal: boolean): Promise<
   if (!canChooseNow(inquiry)) return null;
   if (!inquiry.credit_offered_at && (await getSilencePolicy()) !== "choose") return null;
   return { kind: "offer", fee: formatUsd(inquiry.amount_cents), endsAt: formatUtc(choiceEndsAt(inquiry).toISOString()) };
+}
+
+/** Uses a credit for an inquiry: unused and unexpired, once (the conditional UPDATE decides between concurrent uses). */
+export async function claimCredit(code: string, inquiryId: number, executor: Executor = db): Promise<boolean> {
+  const at = nowIso();
+  const claimed = await executor
+    .updateTable("credits")
+    .set({ used_at: at, used_by_inquiry_id: inquiryId })
+    .where("code", "=", code)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", at)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows === 1n;
+}
+
+/** An inquiry paid with a credit whose owner stayed silent gets a new credit (never money), at its deadline. */
+export async function recreditSilentCreditInquiries(): Promise<number> {
+  const at = nowIso();
+  const due = await db
+    .selectFrom("inquiries")
+    .select("id")
+    .where("provider", "=", "credit")
+    .where((eb) => isChoosable(eb, at))
+    .limit(100)
+    .execute();
+  let credited = 0;
+  for (const { id } of due) if ((await chooseCredit(id)).ok) credited += 1;
+  return credited;
 }

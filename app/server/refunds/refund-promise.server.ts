@@ -85,6 +85,7 @@ export function ownerReplyLinkText(inquiry: Inquiry): string {
 export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = db): Promise<void> {
   if (inquiry.amount_cents <= 0 || !inquiry.paid_at || !inquiry.reply_deadline_at) return;
   const amount = formatUsd(inquiry.amount_cents);
+  const credit = inquiry.provider === "credit";
   await queueEmail({
     kind: BUYER_RECEIPT_KIND,
     to: inquiry.email,
@@ -95,12 +96,14 @@ export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = d
       `Thank you. Your inquiry for ${inquiry.domain_name} has been sent to the owner.`,
       "",
       `Domain: ${inquiry.domain_name}`,
-      `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
+      credit ? "Inquiry fee: paid with credit" : `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
       `Date: ${formatUtc(inquiry.paid_at)}`,
       `Reference: ${inquiry.public_id}`,
       "",
       `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
-      `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
+      credit
+        ? "you get a new credit for one inquiry, by email."
+        : `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
       "You will get an email when that happens.",
       "",
       "View your inquiry, its status and the owner's replies (keep this link private):",
