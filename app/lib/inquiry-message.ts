@@ -4,7 +4,8 @@
 export const MAX_MESSAGE_CHARS = 5000;
 export const MESSAGE_FIELD = "message";
 
-export type ParsedMessage = { ok: true; text: string } | { ok: false; message: string; text: string };
+export type ParsedMessage =
+  { ok: true; text: string } | { ok: false; message: string; text: string };
 
 export function parseMessage(input: unknown): ParsedMessage {
   const raw = typeof input === "string" ? input : "";
@@ -12,15 +13,24 @@ export function parseMessage(input: unknown): ParsedMessage {
   const withoutNul = raw.replace(/\0/g, "");
   const text = withoutNul.replace(/\r\n?/g, "\n");
   if (withoutNul !== raw) {
-    return { ok: false, message: "Your reply contained NUL characters, which cannot be sent. They were removed: check the text and send it again.", text };
+    return {
+      ok: false,
+      message:
+        "Your reply contained NUL characters, which cannot be sent. " +
+        "They were removed: check the text and send it again.",
+      text,
+    };
   }
   const trimmed = text.trim();
-  if (!trimmed) return { ok: false, message: "Write your reply before sending it.", text };
+  if (!trimmed)
+    return { ok: false, message: "Write your reply before sending it.", text };
   const length = [...trimmed].length;
   if (length > MAX_MESSAGE_CHARS) {
     return {
       ok: false,
-      message: `Your reply is ${length.toLocaleString("en-US")} characters long; the limit is ${MAX_MESSAGE_CHARS.toLocaleString("en-US")}. Shorten it and send it again.`,
+      message:
+        `Your reply is ${length.toLocaleString("en-US")} characters long; ` +
+        `the limit is ${MAX_MESSAGE_CHARS.toLocaleString("en-US")}. Shorten it and send it again.`,
       text,
     };
   }

@@ -2,6 +2,7 @@ import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { AdminHeader } from "../components/admin/admin-header";
 import { InquiryCard } from "../components/admin/inquiry-card";
+import { CreditSummaryLine } from "../components/admin/inquiry-conversation";
 import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
@@ -9,7 +10,6 @@ import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
 import { creditSummary, listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
-import { formatUsd } from "../lib/money";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -89,9 +89,7 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
       <PaymentProblems {...problems} />
-      <p className="mt-6 text-sm text-slate-300" data-testid="credit-summary">
-        {`Credits: ${credits.issued} issued, ${credits.used} used, ${credits.open} open. Fees kept: ${formatUsd(credits.moneyFeesCents)} in money, ${credits.creditPaid} ${credits.creditPaid === 1 ? "inquiry" : "inquiries"} paid with credit.`}
-      </p>
+      <CreditSummaryLine {...credits} />
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="filter-domain" className="text-sm text-slate-300">

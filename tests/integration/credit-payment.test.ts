@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import {
+  removeDataDir,
+  startAppServer,
+  type AppServer,
+} from "../support/app-server";
 import { BUYER, postForm, request, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf, testClock } from "../support/refund-promise";
+import {
+  DAY_MS,
+  inquiryRow,
+  linkIn,
+  mailText,
+  newDomain,
+  payInquiry,
+  subjectOf,
+  testClock,
+} from "../support/refund-promise";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
 
@@ -12,7 +25,10 @@ import { http, visibleText } from "./admin-helpers";
 let smtp: TestSmtp;
 let app: AppServer;
 const clock = testClock();
-const ADMIN = { email: "credit-pay-admin@example.test", password: "credit-pay-admin-password" };
+const ADMIN = {
+  email: "credit-pay-admin@example.test",
+  password: "credit-pay-admin-password",
+};
 const env = () => ({
   SMTP_URL: smtp.url,
   MAIL_RETRY_BASE_MS: "100",
@@ -38,14 +54,29 @@ afterAll(async () => {
 });
 
 const mailTo = (to: string, subject: string, text = "") =>
-  waitFor(() => smtp.messages.find((m) => m.to.includes(to) && subjectOf(m).startsWith(subject) && mailText(m).includes(text)), 10_000, `${subject} to ${to}`);
-const inquiryForm = (domain: { short: string }, creditCode: string, email = BUYER.email) => ({
+  waitFor(
+    () =>
+      smtp.messages.find(
+        (m) =>
+          m.to.includes(to) &&
+          subjectOf(m).startsWith(subject) &&
+          mailText(m).includes(text),
+      ),
+    10_000,
+    `${subject} to ${to}`,
+  );
+const inquiryForm = (
+  domain: { short: string },
+  creditCode: string,
+  email = BUYER.email,
+) => ({
   intent: "inquiry",
   ...BUYER,
   email,
   credit_code: creditCode,
 });
-const publicIdOf = (location: string | null) => new URL(location!, app.url).searchParams.get("inquiry")!;
+const publicIdOf = (location: string | null) =>
+  new URL(location!, app.url).searchParams.get("inquiry")!;
 
 /** A credit the real way: an inquiry whose owner stays silent, and the buyer's "Take a credit instead". */
 async function earnCredit(prefix: string): Promise<string> {
@@ -57,13 +88,18 @@ async function earnCredit(prefix: string): Promise<string> {
   try {
     const chosen = await request(app, link, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.origin },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: app.origin,
+      },
       body: "intent=choose-credit",
     });
     expect(chosen.status).toBe(303);
     expect(inquiryRow(app, inquiry.public_id).status).toBe("paid");
     // Queued at the moved clock: delivered before the clock goes back.
-    const code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(mailText(await mailTo(email, "Your credit for one inquiry")))?.[0];
+    const code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+      mailText(await mailTo(email, "Your credit for one inquiry")),
+    )?.[0];
     expect(code).toBeTruthy();
     return code!;
   } finally {
@@ -77,16 +113,36 @@ describe("paying with a credit", () => {
     const owner = `credit-owner-${Date.now()}@example.test`;
     const domain = newDomain(app, { prefix: "spend", ownerEmail: owner });
     const typed = `  ${code.toLowerCase().replace(/-/g, " ")} `;
-    const sent = await postForm(app, `/payment/${domain.short}`, inquiryForm(domain, typed, "spender@buyer.example"));
+    const sent = await postForm(
+      app,
+      `/payment/${domain.short}`,
+      inquiryForm(domain, typed, "spender@buyer.example"),
+    );
     expect(sent.status).toBe(303);
     const publicId = publicIdOf(sent.headers.get("location"));
-    const row = inquiryRow(app, publicId) as ReturnType<typeof inquiryRow> & { provider: string; amount_cents: number };
-    expect(row).toMatchObject({ status: "paid", provider: "credit", payment_intent_id: null });
-    expect(Date.parse(row.reply_deadline_at!) - Date.parse(row.paid_at!)).toBe(7 * DAY_MS);
+    const row = inquiryRow(app, publicId) as ReturnType<typeof inquiryRow> & {
+      provider: string;
+      amount_cents: number;
+    };
+    expect(row).toMatchObject({
+      status: "paid",
+      provider: "credit",
+      payment_intent_id: null,
+    });
+    expect(Date.parse(row.reply_deadline_at!) - Date.parse(row.paid_at!)).toBe(
+      7 * DAY_MS,
+    );
     const success = await request(app, sent.headers.get("location")!);
     expect(success.body).toContain("Payment Successful!");
     // Counted in the domain's "N paid", the owner emailed as for a paid inquiry, marked as paid with credit.
-    expect((app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number }).n).toBe(1);
+    expect(
+      (
+        app
+          .db()
+          .prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?")
+          .get(domain.id) as { n: number }
+      ).n,
+    ).toBe(1);
     const ownerMail = await mailTo(owner, `New inquiry for ${domain.name}`);
     expect(subjectOf(ownerMail)).toContain("(paid with credit)");
     expect(mailText(ownerMail)).toContain("paid with credit");
@@ -99,14 +155,25 @@ describe("paying with a credit", () => {
     // The same code again, and an unknown one: refused with a message, the form kept, nothing stored.
     const other = newDomain(app, { prefix: "again" });
     for (const attempt of [code, "CR-2222-3333-4444", "not a code"]) {
-      const again = await postForm(app, `/payment/${other.short}`, inquiryForm(other, attempt));
+      const again = await postForm(
+        app,
+        `/payment/${other.short}`,
+        inquiryForm(other, attempt),
+      );
       expect(again.status, attempt).toBe(400);
       const text = visibleText(again.body);
       expect(text).toContain(REFUSED);
       expect(again.body).toContain(`value="${attempt}"`);
       expect(again.body).toContain(`value="${BUYER.name}"`);
     }
-    expect((app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(other.id) as { n: number }).n).toBe(0);
+    expect(
+      (
+        app
+          .db()
+          .prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?")
+          .get(other.id) as { n: number }
+      ).n,
+    ).toBe(0);
   });
 
   it("one code used twice at once, in two processes: one inquiry, the other refused", async () => {
@@ -114,15 +181,30 @@ describe("paying with a credit", () => {
     try {
       for (let round = 0; round < 2; round++) {
         const code = await earnCredit(`race${round}`);
-        const [a, b] = [newDomain(app, { prefix: "racea" }), newDomain(app, { prefix: "raceb" })];
+        const [a, b] = [
+          newDomain(app, { prefix: "racea" }),
+          newDomain(app, { prefix: "raceb" }),
+        ];
         const replies = await Promise.all([
           postForm(app, `/payment/${a.short}`, inquiryForm(a, code)),
           postForm(second, `/payment/${b.short}`, inquiryForm(b, code)),
         ]);
         expect(replies.map((r) => r.status).sort()).toEqual([303, 400]);
-        expect(visibleText(replies.find((r) => r.status === 400)!.body)).toContain(REFUSED);
-        const used = app.db().prepare("SELECT used_by_inquiry_id AS id FROM credits WHERE code = ?").get(code) as { id: number };
-        const paidWithIt = app.db().prepare("SELECT id FROM inquiries WHERE provider = 'credit' AND domain_id IN (?, ?)").all(a.id, b.id) as { id: number }[];
+        expect(
+          visibleText(replies.find((r) => r.status === 400)!.body),
+        ).toContain(REFUSED);
+        const used = app
+          .db()
+          .prepare(
+            "SELECT used_by_inquiry_id AS id FROM credits WHERE code = ?",
+          )
+          .get(code) as { id: number };
+        const paidWithIt = app
+          .db()
+          .prepare(
+            "SELECT id FROM inquiries WHERE provider = 'credit' AND domain_id IN (?, ?)",
+          )
+          .all(a.id, b.id) as { id: number }[];
         expect(paidWithIt.map((r) => r.id)).toEqual([used.id]);
       }
     } finally {
@@ -134,15 +216,26 @@ describe("paying with a credit", () => {
     const code = await earnCredit("silent");
     const domain = newDomain(app, { prefix: "silentspend" });
     const email = `silent-spender-${domain.id}@buyer.example`;
-    const sent = await postForm(app, `/payment/${domain.short}`, inquiryForm(domain, code, email));
+    const sent = await postForm(
+      app,
+      `/payment/${domain.short}`,
+      inquiryForm(domain, code, email),
+    );
     const publicId = publicIdOf(sent.headers.get("location"));
     await clock.set(7 * DAY_MS + 60_000);
     try {
       const fresh = await mailTo(email, "Your credit for one inquiry");
-      const newCode = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(mailText(fresh))?.[0];
+      const newCode = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+        mailText(fresh),
+      )?.[0];
       expect(newCode).toBeTruthy();
       expect(newCode).not.toBe(code);
-      expect(smtp.messages.filter((m) => m.to.includes(email) && subjectOf(m).startsWith("Refund or credit"))).toHaveLength(0);
+      expect(
+        smtp.messages.filter(
+          (m) =>
+            m.to.includes(email) && subjectOf(m).startsWith("Refund or credit"),
+        ),
+      ).toHaveLength(0);
       await clock.set(30 * DAY_MS);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(inquiryRow(app, publicId).status).toBe("paid");
@@ -155,10 +248,24 @@ describe("paying with a credit", () => {
   it("the admin inbox counts credits issued, used and open, and fees in money and in credit apart", async () => {
     const cookie = await adminCookie(app.url, ADMIN);
     const inbox = await http(app, "/admin/inquiries", { cookie });
-    const credits = app.db().prepare("SELECT count(*) AS issued, count(used_at) AS used FROM credits").get() as { issued: number; used: number };
+    const credits = app
+      .db()
+      .prepare("SELECT count(*) AS issued, count(used_at) AS used FROM credits")
+      .get() as { issued: number; used: number };
     const text = visibleText(inbox.body);
-    expect(text).toMatch(new RegExp(`Credits: ${credits.issued} issued, ${credits.used} used, \\d+ open\\.`));
-    const creditPaid = (app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE provider = 'credit' AND status = 'paid'").get() as { n: number }).n;
+    expect(text).toMatch(
+      new RegExp(
+        `Credits: ${credits.issued} issued, ${credits.used} used, \\d+ open\\.`,
+      ),
+    );
+    const creditPaid = (
+      app
+        .db()
+        .prepare(
+          "SELECT count(*) AS n FROM inquiries WHERE provider = 'credit' AND status = 'paid'",
+        )
+        .get() as { n: number }
+    ).n;
     expect(text).toContain(`${creditPaid} inquiries paid with credit`);
     expect(text).toContain("Paid with credit");
   });

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import {
+  removeDataDir,
+  startAppServer,
+  type AppServer,
+} from "../support/app-server";
 import { request, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf, testClock } from "../support/refund-promise";
+import {
+  DAY_MS,
+  inquiryRow,
+  linkIn,
+  mailText,
+  newDomain,
+  payInquiry,
+  subjectOf,
+  testClock,
+} from "../support/refund-promise";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
 
@@ -12,7 +25,10 @@ import { http, visibleText } from "./admin-helpers";
 let smtp: TestSmtp;
 let app: AppServer;
 const clock = testClock();
-const ADMIN = { email: "credit-admin@example.test", password: "credit-admin-password" };
+const ADMIN = {
+  email: "credit-admin@example.test",
+  password: "credit-admin-password",
+};
 const env = () => ({
   SMTP_URL: smtp.url,
   MAIL_RETRY_BASE_MS: "100",
@@ -38,13 +54,28 @@ afterAll(async () => {
   await smtp?.stop();
 });
 
-const mails = (to: string, subject: string) => smtp.messages.filter((m) => m.to.includes(to) && subjectOf(m).startsWith(subject));
-const mailTo = (to: string, subject: string) => waitFor(() => mails(to, subject)[0], 10_000, `${subject} to ${to}`);
-const statusOf = (body: string) => /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
-const choose = (server: AppServer, link: string, intent: "choose-refund" | "choose-credit") =>
+const mails = (to: string, subject: string) =>
+  smtp.messages.filter(
+    (m) => m.to.includes(to) && subjectOf(m).startsWith(subject),
+  );
+const mailTo = (to: string, subject: string) =>
+  waitFor(() => mails(to, subject)[0], 10_000, `${subject} to ${to}`);
+const statusOf = (body: string) =>
+  /data-testid="inquiry-status"[^>]*>([^<]*)</
+    .exec(body)?.[1]
+    ?.replace(/&#x27;/g, "'");
+const choose = (
+  server: AppServer,
+  link: string,
+  intent: "choose-refund" | "choose-credit",
+) =>
   request(server, link, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "null", "Sec-Fetch-Site": "same-origin" },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: "null",
+      "Sec-Fetch-Site": "same-origin",
+    },
     body: new URLSearchParams({ intent }).toString(),
   });
 
@@ -76,14 +107,16 @@ describe("refund or credit (the default for a new site)", () => {
     }
   });
 
-  it("\"Take a credit instead\": the code is shown once and emailed; the inquiry is credited and never refunded", async () => {
+  it('"Take a credit instead": the code is shown once and emailed; the inquiry is credited and never refunded', async () => {
     const s = await silentInquiry("credit");
     await clock.set(PAST_DEADLINE);
     try {
       const chosen = await choose(app, s.link, "choose-credit");
       expect(chosen.status).toBe(303);
       const shown = await request(app, chosen.headers.get("location")!);
-      const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(shown.body)?.[1];
+      const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(
+        shown.body,
+      )?.[1];
       expect(code).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
       expect(statusOf(shown.body)).toBe("Credited");
       expect(visibleText(shown.body)).toContain("This inquiry is closed");
@@ -91,24 +124,35 @@ describe("refund or credit (the default for a new site)", () => {
       for (const again of [chosen.headers.get("location")!, s.link]) {
         const page = await request(app, again);
         expect(page.body).not.toContain(code!);
-        expect(visibleText(page.body)).toContain("Its code was emailed to you.");
+        expect(visibleText(page.body)).toContain(
+          "Its code was emailed to you.",
+        );
       }
-      expect(mailText(await mailTo(s.email, "Your credit for one inquiry"))).toContain(code!);
+      expect(
+        mailText(await mailTo(s.email, "Your credit for one inquiry")),
+      ).toContain(code!);
       // A second choice (another tab) is told what happened.
       const late = await choose(app, s.link, "choose-refund");
       expect(late.status).toBe(409);
-      expect(visibleText(late.body)).toContain("You already took a credit for this fee.");
+      expect(visibleText(late.body)).toContain(
+        "You already took a credit for this fee.",
+      );
       // Past the time to choose: the scheduler leaves a credited inquiry alone.
       await clock.set(PAST_DEADLINE + 8 * DAY_MS);
       await sleep(600);
       expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
-      expect(app.db().prepare("SELECT count(*) AS n FROM credits WHERE code = ?").get(code) as { n: number }).toEqual({ n: 1 });
+      expect(
+        app
+          .db()
+          .prepare("SELECT count(*) AS n FROM credits WHERE code = ?")
+          .get(code) as { n: number },
+      ).toEqual({ n: 1 });
     } finally {
       await clock.set(0);
     }
   });
 
-  it("\"Refund my fee\": refunded at once", async () => {
+  it('"Refund my fee": refunded at once', async () => {
     const s = await silentInquiry("refund");
     await clock.set(PAST_DEADLINE);
     try {
@@ -132,7 +176,11 @@ describe("refund or credit (the default for a new site)", () => {
       await sleep(500);
       expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
       await clock.set(PAST_DEADLINE + 7 * DAY_MS);
-      await waitFor(() => inquiryRow(app, s.inquiry.public_id).status === "refunded", 10_000, "automatic refund");
+      await waitFor(
+        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        10_000,
+        "automatic refund",
+      );
       expect(statusOf((await request(app, s.link)).body)).toBe("Refunded");
     } finally {
       await clock.set(0);
@@ -140,25 +188,45 @@ describe("refund or credit (the default for a new site)", () => {
   });
 
   it("two choices at once in two processes: one wins, the other is told what happened", async () => {
-    const silent = [await silentInquiry("race"), await silentInquiry("race"), await silentInquiry("race")];
+    const silent = [
+      await silentInquiry("race"),
+      await silentInquiry("race"),
+      await silentInquiry("race"),
+    ];
     const second = await startAppServer({ dataDir: app.dataDir, env: env() });
     await clock.set(PAST_DEADLINE);
     try {
       for (const s of silent) {
-        const [a, b] = await Promise.all([choose(app, s.link, "choose-credit"), choose(second, s.link, "choose-refund")]);
+        const [a, b] = await Promise.all([
+          choose(app, s.link, "choose-credit"),
+          choose(second, s.link, "choose-refund"),
+        ]);
         const statuses = [a.status, b.status].sort();
         expect(statuses).toEqual([303, 409]);
         const loser = a.status === 409 ? a : b;
-        const row = inquiryRow(app, s.inquiry.public_id) as ReturnType<typeof inquiryRow> & { credited_at: string | null };
-        const credits = (app.db().prepare("SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?").get(s.inquiry.public_id) as { n: number }).n;
+        const row = inquiryRow(app, s.inquiry.public_id) as ReturnType<
+          typeof inquiryRow
+        > & { credited_at: string | null };
+        const credits = (
+          app
+            .db()
+            .prepare(
+              "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
+            )
+            .get(s.inquiry.public_id) as { n: number }
+        ).n;
         if (row.credited_at) {
           expect(row.status).toBe("paid");
           expect(credits).toBe(1);
-          expect(visibleText(loser.body)).toContain("You already took a credit for this fee.");
+          expect(visibleText(loser.body)).toContain(
+            "You already took a credit for this fee.",
+          );
         } else {
           expect(row.status).toBe("refunded");
           expect(credits).toBe(0);
-          expect(visibleText(loser.body)).toMatch(/Your fee (is already being|has already been) refunded\./);
+          expect(visibleText(loser.body)).toMatch(
+            /Your fee (is already being|has already been) refunded\./,
+          );
         }
       }
     } finally {
@@ -182,20 +250,36 @@ describe("refund or credit (the default for a new site)", () => {
   });
 });
 
-describe("the admin's \"Refund automatically\"", () => {
+describe('the admin\'s "Refund automatically"', () => {
   it("refunds at the deadline without offering a choice", async () => {
     const cookie = await adminCookie(app.url, ADMIN);
     const save = (policy: string) =>
-      http(app, "/admin", { cookie, form: { intent: "silence-policy", silencePolicy: policy }, headers: { Origin: app.origin } });
+      http(app, "/admin", {
+        cookie,
+        form: { intent: "silence-policy", silencePolicy: policy },
+        headers: { Origin: app.origin },
+      });
     const panel = await http(app, "/admin", { cookie });
-    expect(panel.body).toContain('<input type="radio" name="silencePolicy" checked="" value="choose"/>');
-    expect(visibleText(panel.body)).toContain("Let the buyer choose refund or credit");
-    expect((await save("refund")).location).toContain("notice=silence-policy-updated");
+    expect(panel.body).toContain(
+      '<input type="radio" name="silencePolicy" checked="" value="choose"/>',
+    );
+    expect(visibleText(panel.body)).toContain(
+      "Let the buyer choose refund or credit",
+    );
+    expect((await save("refund")).location).toContain(
+      "notice=silence-policy-updated",
+    );
     try {
-      expect((await http(app, "/admin", { cookie })).body).toContain('<input type="radio" name="silencePolicy" checked="" value="refund"/>');
+      expect((await http(app, "/admin", { cookie })).body).toContain(
+        '<input type="radio" name="silencePolicy" checked="" value="refund"/>',
+      );
       const s = await silentInquiry("policy");
       await clock.set(PAST_DEADLINE);
-      await waitFor(() => inquiryRow(app, s.inquiry.public_id).status === "refunded", 10_000, "refund at the deadline");
+      await waitFor(
+        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        10_000,
+        "refund at the deadline",
+      );
       expect(mails(s.email, "Refund or credit")).toHaveLength(0);
     } finally {
       await clock.set(0);

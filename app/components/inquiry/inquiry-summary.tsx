@@ -4,9 +4,16 @@ import type { InquiryPageView } from "../../server/conversation/inquiry-page.ser
 export function InquirySummary({ view }: { view: InquiryPageView }) {
   const rows: [string, string][] = [
     ["Domain", view.domainName],
-    [view.fee === "Free" || view.fee === "Paid with credit" ? "Inquiry fee" : "Fee paid", view.fee],
+    [
+      view.fee === "Free" || view.fee === "Paid with credit"
+        ? "Inquiry fee"
+        : "Fee paid",
+      view.fee,
+    ],
     ["Paid on", view.paidAt],
-    ...(view.deadline ? ([["Reply deadline", view.deadline]] as [string, string][]) : []),
+    ...(view.deadline
+      ? ([["Reply deadline", view.deadline]] as [string, string][])
+      : []),
   ];
   return (
     <>
@@ -19,7 +26,10 @@ export function InquirySummary({ view }: { view: InquiryPageView }) {
         ))}
         <dt className="text-sm text-slate-400">Status</dt>
         <dd>
-          <span data-testid="inquiry-status" className="rounded-full bg-slate-800 px-3 py-1 text-sm font-medium text-slate-100">
+          <span
+            data-testid="inquiry-status"
+            className="rounded-full bg-slate-800 px-3 py-1 text-sm font-medium text-slate-100"
+          >
             {view.statusText}
           </span>
         </dd>

@@ -12,17 +12,35 @@ import { nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import { inquiryPageUrl } from "../refunds/reply-links.server";
 
-export type MessageAuthor = { author: "buyer"; via: "page" } | { author: "owner"; via: "page" | "site" };
+export type MessageAuthor =
+  { author: "buyer"; via: "page" } | { author: "owner"; via: "page" | "site" };
 
 export type PostMessageResult =
   | { ok: true; messageId: number }
-  | { ok: false; reason: "closed" | "rate_limited"; message: string; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      reason: "closed" | "rate_limited";
+      message: string;
+      retryAfterSeconds?: number;
+    };
 
-export const CLOSED_MESSAGE = "This inquiry is closed: your reply was not sent.";
-const messageLimit = createRateLimit({ name: "inquiry-messages", limit: () => env.INQUIRY_MESSAGES_PER_HOUR, windowMs: 60 * 60 * 1000 });
+export const CLOSED_MESSAGE =
+  "This inquiry is closed: your reply was not sent.";
+const messageLimit = createRateLimit({
+  name: "inquiry-messages",
+  limit: () => env.INQUIRY_MESSAGES_PER_HOUR,
+  windowMs: 60 * 60 * 1000,
+});
 
-export async function ownerAddressOf(inquiry: Inquiry, executor: Executor = db): Promise<string> {
-  const domain = await executor.selectFrom("domains").select("owner_email").where("id", "=", inquiry.domain_id).executeTakeFirst();
+export async function ownerAddressOf(
+  inquiry: Inquiry,
+  executor: Executor = db,
+): Promise<string> {
+  const domain = await executor
+    .selectFrom("domains")
+    .select("owner_email")
+    .where("id", "=", inquiry.domain_id)
+    .executeTakeFirst();
   return domain?.owner_email?.trim() || env.ADMIN_EMAIL || "";
 }
 
@@ -30,14 +48,26 @@ export async function ownerAddressOf(inquiry: Inquiry, executor: Executor = db):
  * The inquiry takes a message while it is paid and either answered or before its deadline. From the
  * owner the same statement marks it answered (the first reply's time is kept). Returns false when closed.
  */
-async function admitMessage(trx: Executor, inquiry: Inquiry, sender: MessageAuthor, at: string): Promise<boolean> {
+async function admitMessage(
+  trx: Executor,
+  inquiry: Inquiry,
+  sender: MessageAuthor,
+  at: string,
+): Promise<boolean> {
   const open = (eb: ExpressionBuilder<Schema, "inquiries">) =>
-    eb.or([eb("answered_at", "is not", null), eb("reply_deadline_at", "is", null), eb("reply_deadline_at", ">", at)]);
+    eb.or([
+      eb("answered_at", "is not", null),
+      eb("reply_deadline_at", "is", null),
+      eb("reply_deadline_at", ">", at),
+    ]);
   const result = await trx
     .updateTable("inquiries")
     .set(
       sender.author === "owner"
-        ? { answered_at: sql<string>`coalesce(answered_at, ${at})`, answered_via: sql<string>`coalesce(answered_via, ${sender.via})` }
+        ? {
+            answered_at: sql<string>`coalesce(answered_at, ${at})`,
+            answered_via: sql<string>`coalesce(answered_via, ${sender.via})`,
+          }
         : { id: sql<number>`id` },
     )
     .where("id", "=", inquiry.id)
@@ -47,11 +77,21 @@ async function admitMessage(trx: Executor, inquiry: Inquiry, sender: MessageAuth
   return result.numUpdatedRows === 1n;
 }
 
-export async function postInquiryMessage(inquiry: Inquiry, sender: MessageAuthor, body: string): Promise<PostMessageResult> {
+export async function postInquiryMessage(
+  inquiry: Inquiry,
+  sender: MessageAuthor,
+  body: string,
+): Promise<PostMessageResult> {
   const key = String(inquiry.id);
   if (!(await messageLimit.hit(key))) {
     const retryAfterSeconds = await messageLimit.retryAfterSeconds(key);
-    return { ok: false, reason: "rate_limited", message: "Too many replies on this inquiry for now. Please wait a while and send it again.", retryAfterSeconds };
+    return {
+      ok: false,
+      reason: "rate_limited",
+      message:
+        "Too many replies on this inquiry for now. Please wait a while and send it again.",
+      retryAfterSeconds,
+    };
   }
   const ownerAddress = await ownerAddressOf(inquiry);
   const at = nowIso();
@@ -59,7 +99,13 @@ export async function postInquiryMessage(inquiry: Inquiry, sender: MessageAuthor
     if (!(await admitMessage(trx, inquiry, sender, at))) return null;
     const row = await trx
       .insertInto("inquiry_messages")
-      .values({ inquiry_id: inquiry.id, author: sender.author, via: sender.via, body, created_at: at })
+      .values({
+        inquiry_id: inquiry.id,
+        author: sender.author,
+        via: sender.via,
+        body,
+        created_at: at,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await queueMessageEmail(trx, inquiry, sender, body, row.id, ownerAddress);
@@ -72,10 +118,23 @@ export async function postInquiryMessage(inquiry: Inquiry, sender: MessageAuthor
   return { ok: true, messageId };
 }
 
-async function queueMessageEmail(trx: Executor, inquiry: Inquiry, sender: MessageAuthor, body: string, messageId: number, ownerAddress: string) {
+async function queueMessageEmail(
+  trx: Executor,
+  inquiry: Inquiry,
+  sender: MessageAuthor,
+  body: string,
+  messageId: number,
+  ownerAddress: string,
+) {
   // One outbox row per message: the kind carries its id (the outbox keeps one message per kind and inquiry).
   if (sender.author === "owner") {
-    const bySite = sender.via === "site" ? [`This reply was sent by ${env.SITE_NAME} on behalf of the owner.`, ""] : [];
+    const bySite =
+      sender.via === "site"
+        ? [
+            `This reply was sent by ${env.SITE_NAME} on behalf of the owner.`,
+            "",
+          ]
+        : [];
     await queueEmail(
       {
         kind: `message_to_buyer_${messageId}`,

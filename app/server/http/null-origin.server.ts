@@ -5,7 +5,11 @@
 // A browser that sends no Sec-Fetch-Site keeps `Origin: null` and is refused as before.
 import type { IncomingHttpHeaders } from "node:http";
 
-export function acceptSameOriginNullOrigin(method: string | undefined, headers: IncomingHttpHeaders): void {
+export function acceptSameOriginNullOrigin(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+): void {
   if (method === "GET" || method === "HEAD") return;
-  if (headers.origin === "null" && headers["sec-fetch-site"] === "same-origin") delete headers.origin;
+  if (headers.origin === "null" && headers["sec-fetch-site"] === "same-origin")
+    delete headers.origin;
 }
