@@ -11,6 +11,7 @@ export default [
   route("api/test-payments/confirm", "routes/api.test-payments.confirm.ts"),
   route("webhooks/stripe", "routes/webhooks.stripe.ts"),
   route("owner-reply/:publicId", "routes/owner-reply.tsx"),
+  route("inquiry/:publicId", "routes/inquiry.tsx"),
   route("admin", "routes/admin.tsx"),
   route("admin/inquiries", "routes/admin.inquiries.tsx"),
   route("admin/portfolio", "routes/admin.portfolio.tsx"),

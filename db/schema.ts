@@ -74,6 +74,10 @@ export interface InquiriesTable {
   refund_key_seq: Generated<number>;
   expired_at: string | null;
   declines: Generated<number>;
+  /** Migration 0151 (refund or credit): see db/migrations/0151_refund_or_credit.ts. */
+  credit_offered_at: string | null;
+  fee_choice: "refund" | "credit" | null;
+  credited_at: string | null;
 }
 
 export interface PaymentRefsTable {
@@ -185,6 +189,29 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+/** A message of an inquiry's conversation after the buyer's first one (migration 0150). */
+export interface InquiryMessagesTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  author: "buyer" | "owner";
+  /** 'page': written on the inquiry page; 'site': the admin wrote as the owner from the inbox. */
+  via: "page" | "site";
+  body: string;
+  created_at: string;
+}
+
+/** A credit worth one inquiry at any fee (migration 0151). */
+export interface CreditsTable {
+  id: Generated<number>;
+  code: string;
+  source_inquiry_id: number;
+  created_at: string;
+  expires_at: string;
+  shown_at: string | null;
+  used_at: string | null;
+  used_by_inquiry_id: number | null;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -202,6 +229,8 @@ export interface Database {
   payment_refs: PaymentRefsTable;
   stray_payments: StrayPaymentsTable;
   rate_limits: RateLimitsTable;
+  inquiry_messages: InquiryMessagesTable;
+  credits: CreditsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

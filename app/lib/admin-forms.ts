@@ -52,11 +52,13 @@ export const NOTICES: Record<string, string> = {
   "domain-added": "Domain added.",
   "domain-deleted": "Domain deleted.",
   "inquiry-answered": "Inquiry marked as answered.",
+  "inquiry-replied": "Reply sent to the buyer.",
   "inquiry-refunded": "Inquiry refunded.",
   "inquiry-already-refunded": "This inquiry was already refunded.",
   "refund-pending": "Refund requested: the payment provider has not finished it yet.",
   "problem-settled": "Marked as settled.",
   "response-window-updated": "Response window updated.",
+  "silence-policy-updated": "Saved: what happens when the owner does not reply in time.",
   "inquiry-answer-refused": "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
 };
 

@@ -2,13 +2,14 @@ import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { AdminHeader } from "../components/admin/admin-header";
 import { InquiryCard } from "../components/admin/inquiry-card";
+import { CreditSummaryLine } from "../components/admin/inquiry-conversation";
 import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
 import { inputClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
-import { listInbox, listPaymentProblems, markInquiryAnswered, settleProblem } from "../server/admin/admin-inquiries.server";
+import { creditSummary, listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -25,11 +26,12 @@ const InboxQuery = z.object({
 });
 
 const InboxAction = z.object({
-  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment"]),
+  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment", "reply"]),
   id: z.coerce.number().int().positive().optional(),
   paymentId: z.string().max(255).optional(),
   returnTo: z.string().catch("/admin/inquiries"),
   confirmed: z.string().optional(),
+  message: z.string().optional(),
 });
 
 const CONFIRM_REFUND_FIRST = "Confirm the refund first: use the Refund button and answer its question.";
@@ -39,7 +41,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const query = InboxQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
   const problems = await listPaymentProblems();
-  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
+  const credits = await creditSummary();
+  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, credits, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -61,6 +64,11 @@ export async function action({ request }: Route.ActionArgs) {
     if (!(await settleProblem({ inquiryId: id }))) return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
+  if (intent === "reply") {
+    const replied = await replyAsOwner(id, parsed.data.message);
+    if (replied.ok) return back("inquiry-replied");
+    return data({ error: null, reply: { id, error: replied.error, text: replied.text } }, { status: replied.status });
+  }
   if (intent === "answer") {
     return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
   }
@@ -74,13 +82,14 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, query, inbox, problems, notice } = loaderData;
+  const { email, query, inbox, problems, credits, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} title="Inquiries" />
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
       <PaymentProblems {...problems} />
+      <CreditSummaryLine {...credits} />
       <Form method="get" role="search" className="mt-8 flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor="filter-domain" className="text-sm text-slate-300">
@@ -113,7 +122,11 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
         <ul className="mt-6 flex flex-col gap-4">
           {inbox.rows.map((inquiry) => (
             <li key={inquiry.id}>
-              <InquiryCard inquiry={inquiry} confirmingRefund={query.refund === inquiry.id} />
+              <InquiryCard
+                inquiry={inquiry}
+                confirmingRefund={query.refund === inquiry.id}
+                replyRefusal={actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null}
+              />
             </li>
           ))}
         </ul>

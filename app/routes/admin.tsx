@@ -19,6 +19,7 @@ import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/
 import { env } from "../server/runtime/env.server";
 import { getAdminUser } from "../server/admin/session.server";
 import { getResponseWindowDays } from "../server/refunds/refund-promise.server";
+import { getSilencePolicy } from "../server/refunds/fee-choice.server";
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import type { Route } from "./+types/admin";
 
@@ -52,6 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     stats,
     feeCents: await getInquiryFeeCents(),
     responseWindowDays: await getResponseWindowDays(),
+    silencePolicy: await getSilencePolicy(),
     query,
     listing,
     toDelete,
@@ -65,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminPage({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.signedIn) return <LoginForm result={actionData?.intent === "login" ? actionData : undefined} />;
-  const { email, stats, feeCents, responseWindowDays, query, listing, toDelete, notice } = loaderData;
+  const { email, stats, feeCents, responseWindowDays, silencePolicy, query, listing, toDelete, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} />
@@ -81,6 +83,7 @@ export default function AdminPage({ loaderData, actionData }: Route.ComponentPro
             result={actionData?.intent === "fee" ? actionData : undefined}
             responseWindowDays={responseWindowDays}
             responseWindowResult={actionData?.intent === "response-window" ? actionData : undefined}
+            silencePolicy={silencePolicy}
           />
           <DomainsSection listing={listing} query={query} addResult={actionData?.intent === "add" ? actionData : undefined} />
         </>

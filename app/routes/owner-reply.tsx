@@ -1,145 +1,128 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { card, PageShell, primaryButton } from "../components/ui";
+import {
+  data,
+  redirect,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
+import { Conversation } from "../components/inquiry/conversation";
+import { InquirySummary } from "../components/inquiry/inquiry-summary";
+import { RepliedByEmailForm } from "../components/inquiry/replied-by-email";
+import { ReplyForm, ReplyNoticeView } from "../components/inquiry/reply-form";
+import { ErrorAlert } from "../components/admin/notice";
+import { card, PageShell } from "../components/ui";
+import {
+  findSignedInquiry,
+  inquiryPageView,
+} from "../server/conversation/inquiry-page.server";
+import {
+  REPLY_NOTICE_TEXT,
+  replyAction,
+  replyNoticeOf,
+} from "../server/conversation/reply-action.server";
+import {
+  inquiryPagePath,
+  verifyReplyLink,
+} from "../server/refunds/reply-links.server";
 import { env } from "../server/runtime/env.server";
-import { markInquiryAnswered, replyLinkView, type ReplyLinkView } from "../server/refunds/refund-promise.server";
 import type { Route } from "./+types/owner-reply";
 
-// The owner's "I have replied to this buyer" link from the inquiry email. Signed links need no
-// sign-in. GET only shows the confirmation (mail scanners prefetch links); the POST marks the inquiry
-// answered, once, then redirects (Post/Redirect/Get) to the thank-you view.
-
-const CONFIRMED_PARAM = "confirmed";
-
-function linkParams(request: Request): URLSearchParams {
-  const url = new URL(request.url);
-  return url.searchParams;
-}
+// The owner's side of an inquiry, at the signed link in the owner's emails (no sign-in): the buyer's
+// details, the conversation, "Send reply", and "I have replied by email" while the reply is due. GET
+// changes nothing (mail scanners prefetch links). Links sent before this page existed
+// (?expires=&signature=, the old "I have replied" confirmation) lead here while their signature holds.
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const search = linkParams(request);
-  const { inquiryId: _id, ...view } = await replyLinkView(params.publicId, search, search.get(CONFIRMED_PARAM) === "1");
-  return data({ siteName: env.SITE_NAME, view: view as ReplyLinkView }, { status: view.status });
+  const search = new URL(request.url).searchParams;
+  if (!search.has("sig") && search.has("signature")) {
+    const legacy = verifyReplyLink(params.publicId, search);
+    if (legacy.ok || legacy.reason === "expired")
+      throw redirect(inquiryPagePath("owner", params.publicId));
+  }
+  const inquiry = await findSignedInquiry(
+    "owner",
+    params.publicId,
+    search.get("sig"),
+  );
+  if (!inquiry) throw data({ siteName: env.SITE_NAME }, { status: 404 });
+  const notice = replyNoticeOf(request);
+  const buyer = {
+    email: inquiry.email,
+    phone: inquiry.phone,
+    offer: inquiry.offer,
+  };
+  return {
+    siteName: env.SITE_NAME,
+    view: await inquiryPageView("owner", inquiry),
+    buyer,
+    notice: notice && REPLY_NOTICE_TEXT[notice],
+  };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
-  const search = linkParams(request);
-  search.delete(CONFIRMED_PARAM);
-  const { inquiryId, ...view } = await replyLinkView(params.publicId, search);
-  if (view.state === "ready" && inquiryId !== undefined) {
-    const result = await markInquiryAnswered(inquiryId, "owner_link");
-    // Lost a race with another click or with the deadline: show what the link shows now.
-    if (!result.ok) {
-      const { inquiryId: _id, ...now } = await replyLinkView(params.publicId, search);
-      return data({ view: now as ReplyLinkView }, { status: now.status === 200 ? 409 : now.status });
-    }
-    search.set(CONFIRMED_PARAM, "1");
-    return redirect(`/owner-reply/${encodeURIComponent(params.publicId)}?${search}`, 303);
-  }
-  return data({ view: view as ReplyLinkView }, { status: view.status });
+  return replyAction("owner", params.publicId, request);
 }
 
-export default function OwnerReplyPage({ loaderData, actionData }: Route.ComponentProps) {
-  const view = actionData?.view ?? loaderData.view;
+export default function OwnerInquiryPage({
+  loaderData,
+  actionData,
+}: Route.ComponentProps) {
+  const { view, buyer, notice } = loaderData;
   return (
     <PageShell>
-      <section className={`${card} text-center`} aria-live="polite">
-        <ReplyLinkContent view={view} />
+      <section className={card}>
+        <h1 className="text-3xl font-semibold break-words">{`Inquiry from ${view.buyerName} about ${view.domainName}`}</h1>
+        {notice && !actionData && <ReplyNoticeView text={notice} />}
+        {actionData?.intent === "replied-by-email" && (
+          <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert>
+        )}
+        <dl className="mt-6 grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+          <dt className="text-sm text-slate-400">Buyer's email</dt>
+          <dd className="break-words">{buyer.email}</dd>
+          <dt className="text-sm text-slate-400">Phone</dt>
+          <dd className="break-words">{buyer.phone || "not given"}</dd>
+          <dt className="text-sm text-slate-400">Offer</dt>
+          <dd className="break-words">{buyer.offer || "not given"}</dd>
+        </dl>
+        <InquirySummary view={view} />
+        <Conversation view={view} />
+        {(view.open || actionData?.intent === "reply") && (
+          <ReplyForm
+            key={view.entries.length}
+            label="Your reply to the buyer"
+            error={actionData?.intent === "reply" ? actionData.error : null}
+            text={actionData?.text ?? ""}
+          />
+        )}
+        {view.status === "waiting" && (
+          <RepliedByEmailForm deadline={view.deadline} />
+        )}
       </section>
     </PageShell>
   );
 }
 
-function ReplyLinkContent({ view }: { view: ReplyLinkView }) {
-  const navigation = useNavigation();
-  switch (view.state) {
-    case "ready":
-      return (
-        <>
-          <h1 className="text-3xl font-semibold">Confirm your reply</h1>
-          <p className="mt-4 text-slate-300">
-            Confirm that you have replied to <strong className="text-slate-100">{view.buyerName}</strong> about{" "}
-            <strong className="text-slate-100">{view.domainName}</strong>. The buyer then keeps their inquiry with you,
-            and your reply counts toward the reply time shown on your domain pages.
-          </p>
-          <ConfirmForm busy={navigation.state === "submitting"} />
-          <p className="mt-6 text-sm text-slate-300">{`This link works once and expires on ${view.deadline}.`}</p>
-        </>
-      );
-    case "done":
-      return (
-        <>
-          <h1 className="text-3xl font-semibold">Thank you</h1>
-          <p className="mt-4 text-slate-300" role="status">
-            {`The inquiry from ${view.buyerName} about ${view.domainName} is marked as answered.`}
-          </p>
-        </>
-      );
-    case "used":
-      return view.byAdmin ? (
-        <ProblemView title="This inquiry is already answered">
-          {`The site's administrator marked the inquiry about ${view.domainName} as answered on ${view.answeredAt}. Nothing else needs to be done.`}
-        </ProblemView>
-      ) : (
-        <ProblemView title="This link has already been used">
-          {`The inquiry about ${view.domainName} was marked as answered on ${view.answeredAt}. Nothing else needs to be done.`}
-        </ProblemView>
-      );
-    case "refunded":
-      return (
-        <ProblemView title="This inquiry was refunded">
-          {`The buyer's fee for the inquiry about ${view.domainName} was refunded${view.refundedAt ? ` on ${view.refundedAt}` : ""}, so there is no reply to confirm. You may still answer the buyer by email.`}
-        </ProblemView>
-      );
-    case "expired":
-      return (
-        <ProblemView title="This link has expired">
-          The reply window for this inquiry has ended
-          {view.free ? "." : view.refunded ? " and the buyer's fee was refunded." : ", so the buyer's fee is being refunded automatically."}
-        </ProblemView>
-      );
-    case "not_found":
-      return <ProblemView title="This inquiry no longer exists">There is nothing to confirm for this link.</ProblemView>;
-    default:
-      return (
-        <ProblemView title="This link is not valid">
-          The link is incomplete or has been changed. Open it again from the inquiry email, copying the whole address.
-        </ProblemView>
-      );
-  }
+// A refusal with 409 means the inquiry changed meanwhile (closed, answered): show it as it is now.
+export function shouldRevalidate({
+  actionStatus,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
 }
 
-function ConfirmForm({ busy }: { busy: boolean }) {
-  // No action: React Router posts to the current URL, signed query string included; the action checks it again.
-  return (
-    <Form method="post" className="mt-8">
-      <button type="submit" className={primaryButton} disabled={busy}>
-        {busy ? "Saving..." : "I have replied to this buyer"}
-      </button>
-    </Form>
-  );
-}
-
-function ProblemView({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <>
-      <h1 className="text-3xl font-semibold">{title}</h1>
-      <p className="mt-4 text-slate-300" role="alert">
-        {children}
-      </p>
-      <Link to="/" className={`${primaryButton} mt-8`}>
-        Back to Home
-      </Link>
-    </>
-  );
-}
-
-export function headers() {
-  // The address carries a signature: keep it out of caches and other sites' Referer headers.
-  // (same-origin, not no-referrer: with no-referrer the browser posts the form with "Origin: null",
-  // which the cross-origin check refuses.)
-  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin" };
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  // The address is the owner's key to the page: never cached, never sent to another site.
+  const retryAfter = actionHeaders.get("Retry-After");
+  return {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
+  };
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Confirm your reply | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex" }];
+  return [
+    {
+      title: `Inquiry about ${loaderData?.view.domainName ?? ""} | ${loaderData?.siteName ?? ""}`,
+    },
+    { name: "robots", content: "noindex" },
+  ];
 }

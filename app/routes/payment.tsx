@@ -16,6 +16,8 @@ import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
+import { inquiryPagePath } from "../server/refunds/reply-links.server";
+import { now } from "../server/runtime/clock.server";
 import type { Route } from "./+types/payment";
 
 const NOT_FOUND_TEXT = "Domain not found.";
@@ -24,6 +26,7 @@ const CANCELED_TEXT = "Payment canceled. You have not been charged.";
 const PROCESSING_TEXT = "Payment processing: we will email you when it completes. There is nothing more to pay.";
 const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot be paid. You have not been charged.";
 const EXPIRED_TEXT = "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
+const INQUIRY_LINK_ON_SUCCESS_MS = 60 * 60 * 1000;
 const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -67,7 +70,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
-    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded", delisted: !domain };
+    // The success step shows the inquiry's signed link for an hour after payment; the receipt keeps it.
+    const fresh = inquiry.paid_at !== null && now().getTime() - Date.parse(inquiry.paid_at) < INQUIRY_LINK_ON_SUCCESS_MS;
+    const inquiryPath = fresh ? inquiryPagePath("buyer", inquiry.public_id) : null;
+    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded", delisted: !domain, inquiryPath };
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
   if (!domain) return { siteName, step: "delisted" as const, domain: view };
@@ -117,7 +123,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (started.kind === "invalid") {
       const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
       return data(
-        { error: started.message, fieldErrors: started.fieldErrors, values: values as Partial<InquiryValues>, belowMinimum: started.belowMinimum ?? false },
+        {
+          error: started.message,
+          fieldErrors: started.fieldErrors,
+          values: values as Partial<InquiryValues>,
+          belowMinimum: started.belowMinimum ?? false,
+          creditCode: typeof form.credit_code === "string" ? form.credit_code.slice(0, 64) : "",
+        },
         { status: started.status, headers: busyHeaders(started.status) },
       );
     }
@@ -177,6 +189,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               fieldErrors={actionData?.fieldErrors ?? {}}
               values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
+              creditCode={actionData?.creditCode}
             />
           </>
         )}
@@ -187,7 +200,12 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
           </>
         )}
         {loaderData.step === "success" && (
-          <PaymentSuccess domainName={domain.display} refunded={loaderData.refunded} delisted={loaderData.delisted} />
+          <PaymentSuccess
+            domainName={domain.display}
+            refunded={loaderData.refunded}
+            delisted={loaderData.delisted}
+            inquiryPath={loaderData.inquiryPath}
+          />
         )}
         {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}
         {loaderData.step === "delisted" && <PaymentNotice title="Domain no longer listed" text={DELISTED_TEXT} />}

@@ -4,108 +4,148 @@ import type { AppServer } from "../support/app-server";
 import { signInAdmin } from "../support/admin";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { setFeeCents, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, newDomain, onServer, payInquiry, replyLinkIn, testClock } from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, newDomain, payInquiry, testClock } from "../support/refund-promise";
 
-// The owner's "I have replied to this buyer" page, opened from the link in the owner's email (written
-// as an .eml file: the worker's server has no SMTP_URL), with JavaScript on and off.
+// The inquiry's conversation (issue 23), opened from the links in the emails (written as .eml files:
+// the worker's server has no SMTP_URL), with JavaScript on and off.
 const clock = testClock();
 test.use({ appEnv: { TEST_CLOCK_FILE: clock.file, REFUND_SCHEDULER_INTERVAL_MS: "3600000" } });
 
-async function paidInquiryWithLink(app: AppServer) {
-  setFeeCents(app.db(), 1999);
-  const domain = newDomain(app, { prefix: "reply" });
-  const inquiry = await payInquiry(app, domain);
+/** The newest email of `kind` that mentions `needle`, as a mail program would read it. */
+function mailFile(app: AppServer, kind: string, needle: string) {
   const mailDir = path.join(app.dataDir, "mail");
-  const raw = await waitFor(
+  return waitFor(
     () => {
       if (!existsSync(mailDir)) return null;
-      for (const file of readdirSync(mailDir).filter((f) => f.endsWith("owner_inquiry.eml"))) {
-        const text = readFileSync(path.join(mailDir, file), "utf8");
-        if (text.includes(inquiry.public_id)) return text;
+      for (const file of readdirSync(mailDir).filter((f) => f.includes(kind)).reverse()) {
+        const raw = readFileSync(path.join(mailDir, file), "utf8");
+        if (raw.includes(needle)) return { raw, from: "", to: [] };
       }
       return null;
     },
     10_000,
-    "owner email",
+    `${kind} email`,
   );
-  return { domain, inquiry, link: onServer(replyLinkIn({ raw, from: "", to: [] })) };
 }
 
-test("the owner confirms a reply once; the used link then says so", async ({ page, app }) => {
-  const { domain, inquiry, link } = await paidInquiryWithLink(app);
-  const opened = await page.goto(link);
+async function paidInquiryWithLinks(app: AppServer) {
+  setFeeCents(app.db(), 1999);
+  const domain = newDomain(app, { prefix: "reply" });
+  const email = `reply-${domain.id}@buyer.example`;
+  const inquiry = await payInquiry(app, domain, { email });
+  const ownerLink = linkIn(await mailFile(app, "owner_inquiry", inquiry.public_id), "/owner-reply/");
+  const buyerLink = linkIn(await mailFile(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
+  return { domain, inquiry, ownerLink, buyerLink, email };
+}
+
+test("the owner replies from the email's link; the buyer reads it and answers; the owner sees the answer", async ({ page, app }) => {
+  const { domain, inquiry, ownerLink, buyerLink, email } = await paidInquiryWithLinks(app);
+  const opened = await page.goto(ownerLink);
   expect(opened?.status()).toBe(200);
-  await expect(page).toHaveTitle(/^Confirm your reply/);
-  await expect(page.getByRole("heading", { level: 1, name: "Confirm your reply" })).toBeVisible();
-  await expect(page.getByText(domain.name)).toBeVisible();
-  await expect(page.getByText(/This link works once and expires on/)).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: `Inquiry from Ada Buyer about ${domain.name}` })).toBeVisible();
+  await expect(page.getByTestId("inquiry-status")).toHaveText("Waiting for the owner's reply");
   await expectNoA11yViolations(page);
-  // Opening the page changed nothing.
   expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
 
-  await page.getByRole("button", { name: "I have replied to this buyer" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Thank you" })).toBeVisible();
-  await expect(page.getByRole("status")).toHaveText(`The inquiry from Ada Buyer about ${domain.name} is marked as answered.`);
+  // A reply of spaces only is refused on the server, with a message.
+  await page.getByLabel("Your reply to the buyer").fill("   ");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Write your reply before sending it.");
+
+  await page.getByLabel("Your reply to the buyer").fill("Hello Ada, the domain is yours for $20,000.");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your reply was sent.");
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  await expect(page.getByLabel("Your reply to the buyer")).toHaveValue("");
+  await expect(page.getByRole("listitem").filter({ hasText: "the domain is yours for $20,000" })).toContainText("You");
   await expectNoA11yViolations(page);
+  expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ answered_via: "page" });
+  // The buyer's email links back to their page.
+  expect(linkIn(await mailFile(app, "message_to_buyer", email), "/inquiry/")).toBe(buyerLink);
+
+  await page.goto(buyerLink);
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  await expect(page.getByRole("listitem").filter({ hasText: "the domain is yours for $20,000" })).toContainText("The owner");
+  await page.getByLabel("Your reply to the owner").fill("Would you take $15,000?");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your reply was sent.");
+  await expect(page.getByRole("listitem").filter({ hasText: "Would you take $15,000?" })).toContainText("You");
+  await expectNoA11yViolations(page);
+
+  await page.goto(linkIn(await mailFile(app, "message_to_owner", "Would you take $15,000?"), "/owner-reply/"));
+  await expect(page.getByRole("listitem").filter({ hasText: "Would you take $15,000?" })).toContainText("Ada Buyer");
+});
+
+test("\"I have replied by email\" marks the inquiry answered; the conversation says so", async ({ page, app }) => {
+  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app);
+  await page.goto(ownerLink);
+  await page.getByRole("button", { name: "I have replied by email" }).click();
+  await expect(page.getByRole("status")).toHaveText("Thank you: the inquiry is marked as answered by email.");
+  await expect(page.getByText("The owner replied by email.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "I have replied by email" })).toHaveCount(0);
   expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ status: "paid", answered_via: "owner_link" });
-
-  const reused = await page.goto(link);
-  expect(reused?.status()).toBe(410);
-  await expect(page.getByRole("heading", { level: 1, name: "This link has already been used" })).toBeVisible();
-  await expect(page.getByRole("alert")).toContainText(`The inquiry about ${domain.name} was marked as answered on`);
-  await expect(page.getByRole("button", { name: "I have replied to this buyer" })).toHaveCount(0);
-  await expectNoA11yViolations(page);
+  await page.goto(buyerLink);
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  await expect(page.getByText("The owner replied by email.")).toBeVisible();
 });
 
-test("a forged link is refused with a clear page", async ({ page, app }) => {
-  const { inquiry, link } = await paidInquiryWithLink(app);
-  const forged = link.replace(/signature=([A-Za-z0-9_-])/, (_m, c: string) => `signature=${c === "Q" ? "R" : "Q"}`);
+test("a forged link is the site's plain 404", async ({ page, app }) => {
+  const { inquiry, ownerLink } = await paidInquiryWithLinks(app);
+  const forged = ownerLink.replace(/sig=([A-Za-z0-9_-])/, (_m, c: string) => `sig=${c === "Q" ? "R" : "Q"}`);
   const response = await page.goto(forged);
-  expect(response?.status()).toBe(403);
-  await expect(page.getByRole("heading", { level: 1, name: "This link is not valid" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "I have replied to this buyer" })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
-  await expectNoA11yViolations(page);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("button", { name: "Send reply" })).toHaveCount(0);
   expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
 });
 
-test("a link opened before the deadline but confirmed after it is refused", async ({ page, app }) => {
-  const { inquiry, link } = await paidInquiryWithLink(app);
-  await page.goto(link);
-  await expect(page.getByRole("button", { name: "I have replied to this buyer" })).toBeVisible();
+test("a reply written before the deadline but sent after it is refused and kept", async ({ page, app }) => {
+  const { inquiry, ownerLink } = await paidInquiryWithLinks(app);
+  await page.goto(ownerLink);
+  await page.getByLabel("Your reply to the buyer").fill("Sorry for the delay.");
   try {
     await clock.set(7 * DAY_MS + 1_000);
-    await page.getByRole("button", { name: "I have replied to this buyer" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "This link has expired" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText("the buyer's fee is being refunded automatically");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await expect(page.getByRole("alert")).toHaveText("This inquiry is closed: your reply was not sent.");
+    await expect(page.getByLabel("Your reply to the buyer")).toHaveValue("Sorry for the delay.");
+    await expect(page.getByTestId("inquiry-status")).toHaveText("Closed");
     await expectNoA11yViolations(page);
-    const reopened = await page.goto(link);
-    expect(reopened?.status()).toBe(410);
   } finally {
     await clock.set(0);
   }
   expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
 });
 
-test("after the admin refunds or marks answered in the inbox, the owner's link says what happened", async ({ page, app }) => {
-  const refunded = await paidInquiryWithLink(app);
-  const answered = await paidInquiryWithLink(app);
+test("after the admin refunds in the inbox, the owner's page says Refunded and closed", async ({ page, app }) => {
+  const refunded = await paidInquiryWithLinks(app);
   await signInAdmin(page);
   await page.goto(`/admin/inquiries?domain=${refunded.domain.name}`);
   await page.getByRole("link", { name: /^Refund \$/ }).click();
   await page.getByRole("button", { name: /^Yes, refund \$/ }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry refunded.");
-  await page.goto(`/admin/inquiries?domain=${answered.domain.name}`);
-  await page.getByRole("button", { name: "Mark answered" }).click();
-  await expect(page.getByRole("status")).toHaveText("Inquiry marked as answered.");
-
-  const afterRefund = await page.goto(refunded.link);
-  expect(afterRefund?.status()).toBe(410);
-  await expect(page.getByRole("heading", { level: 1, name: "This inquiry was refunded" })).toBeVisible();
-  await expect(page.getByText(/reply window/)).toHaveCount(0);
-  const afterAnswer = await page.goto(answered.link);
-  expect(afterAnswer?.status()).toBe(410);
-  await expect(page.getByRole("heading", { level: 1, name: "This inquiry is already answered" })).toBeVisible();
-  await expect(page.getByRole("alert")).toContainText("The site's administrator marked the inquiry");
+  await page.goto(refunded.ownerLink);
+  await expect(page.getByTestId("inquiry-status")).toHaveText("Refunded");
+  await expect(page.getByText("This inquiry is closed")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send reply" })).toHaveCount(0);
   await expectNoA11yViolations(page);
+});
+
+test("the admin replies as the owner from the inbox; the buyer's page says the site sent it", async ({ page, app }) => {
+  const { domain, inquiry, buyerLink } = await paidInquiryWithLinks(app);
+  await signInAdmin(page);
+  await page.goto(`/admin/inquiries?domain=${domain.name}`);
+  const card = page.getByRole("article", { name: new RegExp(`Ada Buyer about ${domain.name.replace(/\./g, "\\.")}`) });
+  await card.getByText(/^Conversation: Waiting for the owner's reply/).click();
+  await card.getByLabel("Reply as the owner to Ada Buyer").fill("The owner is away until Monday.");
+  await card.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toHaveText("Reply sent to the buyer.");
+  await expect(card.getByText(/^Conversation: The owner replied/)).toBeVisible();
+  await expect(card.getByText("The owner is away until Monday.")).toBeVisible();
+  await expectNoA11yViolations(page);
+  expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ answered_via: "site" });
+
+  await page.goto(buyerLink);
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  await expect(page.getByRole("listitem").filter({ hasText: "The owner is away until Monday." })).toContainText(
+    "Sent by the site on behalf of the owner.",
+  );
 });

@@ -52,6 +52,10 @@ const mailsTo = (address: string, subject: string) => smtp.messages.filter((m) =
 const ownerMail = (domainName: string) =>
   waitFor(() => smtp.messages.find((m) => subjectOf(m).startsWith(`New inquiry for ${domainName}`)), 10_000, "owner email");
 
+function signPage(publicId: string, purpose = "owner-inquiry"): string {
+  return createHmac("sha256", SECRET).update(`${purpose}\n${publicId}`).digest("base64url");
+}
+
 function sign(publicId: string, expires: number): string {
   return createHmac("sha256", SECRET).update(`owner-replied\n${publicId}\n${expires}`).digest("base64url");
 }
@@ -95,8 +99,11 @@ describe("buyer receipt", () => {
   });
 });
 
-describe("owner reply link", () => {
-  it("GET only shows a confirmation; POST marks the inquiry answered once; the link then reads as used", async () => {
+describe("owner's inquiry page (the link in the owner's email)", () => {
+  const statusOf = (body: string) => /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
+  const markByEmail = (link: string) => postForm(app, link, { intent: "replied-by-email" });
+
+  it("GET only shows the page; \"I have replied by email\" marks the inquiry answered once", async () => {
     const domain = newDomain(app, { ownerEmail: "link-owner@example.test" });
     const inquiry = await payInquiry(app, domain);
     const mail = await ownerMail(domain.name);
@@ -104,85 +111,100 @@ describe("owner reply link", () => {
     const link = replyLinkIn(mail);
     expect(link.origin).toBe(PUBLIC_URL);
     expect(link.pathname).toBe(`/owner-reply/${inquiry.public_id}`);
+    expect(link.searchParams.get("sig")).toBe(signPage(inquiry.public_id));
     expect(mailText(mail)).toContain("refunded automatically");
 
     // A mail scanner's prefetch (GET, twice) changes nothing.
     for (let i = 0; i < 2; i++) {
       const page = await request(app, onServer(link));
       expect(page.status).toBe(200);
-      expect(page.body).toContain("Confirm your reply");
-      expect(page.body).toContain(BUYER.name);
-      expect(page.body).toContain(domain.name);
-      expect(page.body).toContain("I have replied to this buyer");
+      const text = visibleText(page.body);
+      expect(text).toContain(`Inquiry from ${BUYER.name} about ${domain.name}`);
+      expect(text).toContain(BUYER.email);
+      expect(text).toContain("I have replied by email");
+      expect(statusOf(page.body)).toBe("Waiting for the owner's reply");
       expect(page.headers.get("cache-control")).toBe("no-store");
-      expect(page.headers.get("referrer-policy")).toBe("same-origin");
+      expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     }
     expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
 
-    const confirmed = await postForm(app, onServer(link), {});
+    const confirmed = await markByEmail(onServer(link));
     expect(confirmed.status).toBe(303);
     const done = await request(app, confirmed.headers.get("location")!);
     expect(done.status).toBe(200);
-    expect(done.body).toContain("Thank you");
-    expect(done.body).toContain(`The inquiry from ${BUYER.name} about ${domain.name} is marked as answered.`);
+    expect(visibleText(done.body)).toContain("Thank you: the inquiry is marked as answered by email.");
+    expect(visibleText(done.body)).toContain("The owner replied by email.");
+    expect(statusOf(done.body)).toBe("The owner replied");
+    expect(done.body).not.toContain("I have replied by email");
     const answered = inquiryRow(app, inquiry.public_id);
     expect(answered).toMatchObject({ status: "paid", answered_via: "owner_link" });
     expect(answered.answered_at).toBeTruthy();
 
-    // Reused: a clear page with 410, and the first answer time is kept.
-    const again = await postForm(app, onServer(link), {});
-    expect(again.status).toBe(410);
-    expect(again.body).toContain("This link has already been used");
-    const reopened = await request(app, onServer(link));
-    expect(reopened.status).toBe(410);
-    expect(reopened.body).toContain("This link has already been used");
+    // Posted again (a second tab): refused with a message, and the first answer time is kept.
+    const again = await markByEmail(onServer(link));
+    expect(again.status).toBe(409);
+    expect(visibleText(again.body)).toContain("This inquiry is already answered.");
     expect(inquiryRow(app, inquiry.public_id).answered_at).toBe(answered.answered_at);
   });
 
-  it("refuses forged links and links moved to another inquiry with 403, changing nothing", async () => {
+  it("answers forged links, links moved to another inquiry and the buyer's link with 404, changing nothing", async () => {
     const first = await payInquiry(app, newDomain(app));
     const second = await payInquiry(app, newDomain(app));
     const expires = Math.floor(Date.parse(first.reply_deadline_at!) / 1000);
-    const good = `/owner-reply/${first.public_id}?expires=${expires}&signature=${sign(first.public_id, expires)}`;
+    const good = `/owner-reply/${first.public_id}?sig=${signPage(first.public_id)}`;
+    const otherSecret = createHmac("sha256", "another-secret-0123456789").update(`owner-replied\n${first.public_id}\n${expires}`).digest("base64url");
     const forged = [
-      // Another inquiry's id under the first one's signature.
+      `/owner-reply/${second.public_id}?sig=${signPage(first.public_id)}`,
+      good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`),
+      `/owner-reply/${first.public_id}`,
+      `/owner-reply/${first.public_id}?sig=${"x".repeat(43)}`,
+      `/owner-reply/${first.public_id}?sig=${signPage(first.public_id, "buyer-inquiry")}`,
+      // The old links' scheme: another inquiry's signature, a later expiry, another secret.
       `/owner-reply/${second.public_id}?expires=${expires}&signature=${sign(first.public_id, expires)}`,
-      // A later expiry under the original signature.
       `/owner-reply/${first.public_id}?expires=${expires + 86400}&signature=${sign(first.public_id, expires)}`,
-      // One character of the signature changed, a missing one, a made-up one.
-      good.replace(/signature=(.)/, (_m, c: string) => `signature=${c === "A" ? "B" : "A"}`),
-      `/owner-reply/${first.public_id}?expires=${expires}`,
-      `/owner-reply/${first.public_id}?expires=${expires}&signature=${"x".repeat(43)}`,
-      // Signed with another secret.
-      `/owner-reply/${first.public_id}?expires=${expires}&signature=${createHmac("sha256", "another-secret-0123456789").update(`owner-replied\n${first.public_id}\n${expires}`).digest("base64url")}`,
+      `/owner-reply/${first.public_id}?expires=${expires}&signature=${otherSecret}`,
     ];
     for (const path of forged) {
       const page = await request(app, path);
-      expect(page.status, path).toBe(403);
-      expect(page.body).toContain("This link is not valid");
-      const post = await postForm(app, path, {});
-      expect(post.status, path).toBe(403);
-      expect(post.body).toContain("This link is not valid");
+      expect(page.status, path).toBe(404);
+      expect(page.body, path).not.toContain(BUYER.email);
+      const post = await postForm(app, path, { intent: "replied-by-email" });
+      expect(post.status, path).toBe(404);
     }
     expect(inquiryRow(app, first.public_id).answered_at).toBeNull();
     expect(inquiryRow(app, second.public_id).answered_at).toBeNull();
-    // The genuine link still works.
     expect((await request(app, good)).status).toBe(200);
   });
 
-  it("expires with the reply window: a clear 410 page, and the inquiry stays unanswered", async () => {
+  it("an old emailed link (?expires=&signature=) leads to the owner's page, before and after its expiry", async () => {
+    const inquiry = await payInquiry(app, newDomain(app));
+    const expires = Math.floor(Date.parse(inquiry.reply_deadline_at!) / 1000);
+    const old = `/owner-reply/${inquiry.public_id}?expires=${expires}&signature=${sign(inquiry.public_id, expires)}`;
+    const target = `/owner-reply/${inquiry.public_id}?sig=${signPage(inquiry.public_id)}`;
+    expect((await request(app, old)).headers.get("location")).toBe(target);
+    await clock.set(7 * DAY_MS + 60_000);
+    try {
+      expect((await request(app, old)).headers.get("location")).toBe(target);
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("after the deadline: the page says Closed, offers no reply, and a late confirmation is refused", async () => {
     const domain = newDomain(app);
     const inquiry = await payInquiry(app, domain);
-    const link = replyLinkIn(await ownerMail(domain.name));
+    const link = onServer(replyLinkIn(await ownerMail(domain.name)));
     try {
       await clock.set(7 * DAY_MS + 60_000);
-      const page = await request(app, onServer(link));
-      expect(page.status).toBe(410);
-      expect(page.body).toContain("This link has expired");
-      expect(page.body).toContain("the buyer&#x27;s fee is being refunded automatically");
-      const post = await postForm(app, onServer(link), {});
-      expect(post.status).toBe(410);
-      expect(post.body).toContain("This link has expired");
+      const page = await request(app, link);
+      expect(page.status).toBe(200);
+      expect(statusOf(page.body)).toBe("Closed");
+      expect(visibleText(page.body)).toContain("This inquiry is closed");
+      expect(page.body).not.toContain("I have replied by email");
+      expect(page.body).not.toContain("Send reply");
+      const post = await markByEmail(link);
+      expect(post.status).toBe(409);
+      expect(visibleText(post.body)).toContain("The reply deadline has passed");
       expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
     } finally {
       await clock.set(0);
@@ -190,8 +212,7 @@ describe("owner reply link", () => {
     // One minute before the deadline it still works.
     await clock.set(7 * DAY_MS - 60_000);
     try {
-      const post = await postForm(app, onServer(link), {});
-      expect(post.status).toBe(303);
+      expect((await markByEmail(link)).status).toBe(303);
       expect(inquiryRow(app, inquiry.public_id).answered_at).toBeTruthy();
     } finally {
       await clock.set(0);
@@ -200,10 +221,7 @@ describe("owner reply link", () => {
 
   it("answers an unknown inquiry's correctly signed link with 404", async () => {
     const publicId = "no-such-inquiry-0000000";
-    const expires = Math.floor(Date.now() / 1000) + 3600;
-    const page = await request(app, `/owner-reply/${publicId}?expires=${expires}&signature=${sign(publicId, expires)}`);
-    expect(page.status).toBe(404);
-    expect(page.body).toContain("This inquiry no longer exists");
+    expect((await request(app, `/owner-reply/${publicId}?sig=${signPage(publicId)}`)).status).toBe(404);
   });
 });
 
@@ -227,7 +245,7 @@ describe("trust signal on the domain page", () => {
     async function confirmAfter(link: string, delayMs: number) {
       await clock.set(delayMs);
       try {
-        expect((await postForm(app, link, {})).status).toBe(303);
+        expect((await postForm(app, link, { intent: "replied-by-email" })).status).toBe(303);
       } finally {
         await clock.set(0);
       }
@@ -300,39 +318,39 @@ describe("admin inbox: mark answered", () => {
   });
 });
 
-describe("owner's link after the admin acted (issue #12 item 8: say what happened)", () => {
+describe("owner's page after the admin acted (issue #12 item 8: say what happened)", () => {
   const adminPost = async (form: Record<string, string>) => {
     const cookie = await adminCookie(app.url, { email: "window-admin@example.test", password: "window-password" });
     return http(app, "/admin/inquiries", { cookie, form, headers: { Origin: app.origin } });
   };
 
-  it("after a refund in the inbox, says the fee was refunded, not that the reply window has ended", async () => {
+  it("after a refund in the inbox, says Refunded and closed, with nothing to confirm", async () => {
     const domain = newDomain(app);
     const inquiry = await payInquiry(app, domain);
-    const link = replyLinkIn(await ownerMail(domain.name));
+    const link = onServer(replyLinkIn(await ownerMail(domain.name)));
     const refund = await adminPost({ intent: "refund", id: String(inquiry.id), confirmed: "1" });
     expect(refund.location).toContain("notice=inquiry-refunded");
-    const page = await request(app, onServer(link));
-    expect(page.status).toBe(410);
+    const page = await request(app, link);
+    expect(page.status).toBe(200);
     const text = visibleText(page.body);
-    expect(text).toContain("This inquiry was refunded");
-    expect(text).toContain(`The buyer's fee for the inquiry about ${domain.name} was refunded on`);
-    expect(text).not.toContain("reply window");
-    const post = await postForm(app, onServer(link), {});
-    expect(post.status).toBe(410);
-    expect(visibleText(post.body)).toContain("This inquiry was refunded");
+    expect(text).toContain("Refunded");
+    expect(text).toContain("This inquiry is closed");
+    expect(text).not.toContain("I have replied by email");
+    const post = await postForm(app, link, { intent: "replied-by-email" });
+    expect(post.status).toBe(409);
+    expect(visibleText(post.body)).toContain("This inquiry was refunded, so there is no reply to confirm.");
   });
 
-  it("after the admin's Mark answered, says the administrator marked it, not that the link was used", async () => {
+  it("after the admin's Mark answered, says the administrator marked it", async () => {
     const domain = newDomain(app);
     const inquiry = await payInquiry(app, domain);
-    const link = replyLinkIn(await ownerMail(domain.name));
+    const link = onServer(replyLinkIn(await ownerMail(domain.name)));
     expect((await adminPost({ intent: "answer", id: String(inquiry.id) })).location).toContain("notice=inquiry-answered");
-    const page = await request(app, onServer(link));
-    expect(page.status).toBe(410);
+    const page = await request(app, link);
+    expect(page.status).toBe(200);
     const text = visibleText(page.body);
-    expect(text).toContain("This inquiry is already answered");
-    expect(text).toContain(`The site's administrator marked the inquiry about ${domain.name} as answered on`);
-    expect(text).not.toContain("already been used");
+    expect(text).toContain("The site's administrator marked this inquiry as answered.");
+    expect(text).toContain("The owner replied");
+    expect(text).not.toContain("I have replied by email");
   });
 });

@@ -103,3 +103,20 @@ export function replyLinkIn(mail: ReceivedMail): URL {
 
 /** The same link's path on the test server (PUBLIC_URL in the email may name another host). */
 export const onServer = (link: URL) => link.pathname + link.search;
+
+/** The first link in an email whose path starts with `pathPrefix` (e.g. "/inquiry/"), on the test server. */
+export function linkIn(mail: ReceivedMail, pathPrefix: string): string {
+  const text = mailText(mail);
+  const match = new RegExp(`(https?://[^\\s/]+${pathPrefix.replace(/\//g, "\\/")}\\S+)`).exec(text);
+  if (!match) throw new Error(`no ${pathPrefix} link in:\n${text}`);
+  return onServer(new URL(match[1]!));
+}
+
+/** The admin's setting for a silent owner: "refund" (Refund automatically) or "choose" (refund or credit). */
+export function setSilencePolicy(db: import("better-sqlite3").Database, policy: "refund" | "choose"): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('silence_policy', ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run(policy, now, now);
+}

@@ -4,6 +4,7 @@ import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
+import { InquiryConversation, type ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
@@ -14,17 +15,27 @@ function statusOf(inquiry: InboxRow): { label: string; className: string } {
 
 /** Free inquiries say so; one paid through the test provider says no money moved (none comes back on a refund). */
 function amountText(inquiry: InboxRow): string {
+  if (inquiry.provider === "credit") return "Paid with credit";
   if (inquiry.amount_cents <= 0) return "Free";
   const amount = formatUsd(inquiry.amount_cents);
   return inquiry.provider === "test" ? `${amount} (test payment, no real charge)` : amount;
 }
 
-export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: InboxRow; confirmingRefund?: boolean }) {
+export function InquiryCard({
+  inquiry,
+  confirmingRefund = false,
+  replyRefusal = null,
+}: {
+  inquiry: InboxRow;
+  confirmingRefund?: boolean;
+  replyRefusal?: ReplyRefusal | null;
+}) {
   const returnTo = useReturnTo();
   const href = useAdminHref();
   const status = statusOf(inquiry);
   // A free inquiry (fee 0) has nothing to refund: no button, no refund deadline.
-  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0;
+  // Nor one paid with a credit: its silent owner gives the buyer a new credit, never money.
+  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0 && inquiry.provider !== "credit";
   const details: Array<[string, React.ReactNode]> = [
     ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
     ["Phone", inquiry.phone || "Not given"],
@@ -55,6 +66,7 @@ export function InquiryCard({ inquiry, confirmingRefund = false }: { inquiry: In
         ))}
       </dl>
       <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} />
       {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
       <RefundPromiseStatus inquiry={inquiry} />
       {inquiry.status === "paid" && confirmingRefund && refundable ? (

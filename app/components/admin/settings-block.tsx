@@ -11,11 +11,13 @@ export function SettingsBlock({
   result,
   responseWindowDays,
   responseWindowResult,
+  silencePolicy,
 }: {
   feeCents: number;
   result?: AdminActionResult;
   responseWindowDays: number;
   responseWindowResult?: AdminActionResult;
+  silencePolicy: "refund" | "choose";
 }) {
   return (
     <section aria-labelledby="settings-heading" className={`${card} mt-8`}>
@@ -45,6 +47,7 @@ export function SettingsBlock({
           input={{ name: RESPONSE_WINDOW_FIELD, inputMode: "numeric", step: "1", min: RESPONSE_WINDOW_DAYS.min, max: RESPONSE_WINDOW_DAYS.max, required: true }}
           help="If the owner has not confirmed a reply within this many days, the buyer's fee is refunded automatically. Applies to inquiries paid from now on."
         />
+        <SilencePolicyForm policy={silencePolicy} />
       </div>
     </section>
   );
@@ -119,6 +122,34 @@ function ConfirmFreeFee({ question }: { question: string }) {
         <a href="/admin" className={secondaryButton}>
           Cancel
         </a>
+      </div>
+    </Form>
+  );
+}
+
+/** What happens to the fee when the owner does not reply in time. */
+function SilencePolicyForm({ policy }: { policy: "refund" | "choose" }) {
+  const options = [
+    { value: "refund", label: "Refund automatically" },
+    { value: "choose", label: "Let the buyer choose refund or credit" },
+  ] as const;
+  return (
+    <Form method="post" action="/admin" className="flex flex-col gap-2 md:col-span-2" key={policy}>
+      <fieldset>
+        <legend className="text-sm font-medium">When the owner does not reply in time</legend>
+        <div className="mt-2 flex flex-wrap gap-4">
+          {options.map((option) => (
+            <label key={option.value} className="flex items-center gap-2">
+              <input type="radio" name="silencePolicy" value={option.value} defaultChecked={policy === option.value} />
+              {option.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div>
+        <button type="submit" name="intent" value="silence-policy" className={secondaryButton}>
+          Save
+        </button>
       </div>
     </Form>
   );

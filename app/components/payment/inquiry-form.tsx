@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { INQUIRY_LIMITS, PAYMENT_TEXTS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { CONTINUE_BELOW_MINIMUM_FIELD } from "../../lib/offer-floor";
+import { CREDIT_CODE_FIELD } from "../../lib/credit-code";
 import { formatUsd } from "../../lib/money";
 import { TEST_MODE_LABEL } from "../../lib/test-card";
 import { inputClass, primaryButton, secondaryButton } from "../ui";
@@ -32,6 +33,8 @@ export function InquiryForm(props: {
   values: Partial<InquiryValues>;
   /** The offer is below the owner's minimum: show the warning's "Continue anyway" button. */
   belowMinimum?: boolean;
+  /** What the buyer typed in "Credit code", kept when the form comes back. */
+  creditCode?: string;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -59,6 +62,7 @@ export function InquiryForm(props: {
         offer: value("offer"),
         message: value("message"),
         [CONTINUE_BELOW_MINIMUM_FIELD]: value(CONTINUE_BELOW_MINIMUM_FIELD),
+        [CREDIT_CODE_FIELD]: value(CREDIT_CODE_FIELD),
       },
       [INQUIRY_LIMITS.honeypotField]: value(INQUIRY_LIMITS.honeypotField),
     });
@@ -111,6 +115,28 @@ export function InquiryForm(props: {
           className={inputClass}
         />
       </Field>
+      {!free && (
+        <div>
+          <label htmlFor="inquiry-credit-code" className="block text-sm font-medium text-slate-200">
+            Credit code <span className="font-normal text-slate-400">(optional)</span>
+          </label>
+          <input
+            id="inquiry-credit-code"
+            name={CREDIT_CODE_FIELD}
+            type="text"
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="CR-XXXX-XXXX-XXXX"
+            defaultValue={props.creditCode ?? ""}
+            aria-describedby="inquiry-credit-code-help"
+            className={inputClass}
+          />
+          <p id="inquiry-credit-code-help" className="mt-1 text-sm text-slate-400">
+            Have a credit from an earlier inquiry? Enter it to send this inquiry without paying.
+          </p>
+        </div>
+      )}
       <div className="hidden">
         <label htmlFor="inquiry-website">Leave this field empty</label>
         <input id="inquiry-website" name={INQUIRY_LIMITS.honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />

@@ -1,7 +1,17 @@
 import { Link } from "react-router";
-import { primaryButton } from "../ui";
+import { primaryButton, secondaryButton } from "../ui";
 
-export function PaymentSuccess({ domainName, refunded, delisted = false }: { domainName: string; refunded: boolean; delisted?: boolean }) {
+export function PaymentSuccess({
+  domainName,
+  refunded,
+  delisted = false,
+  inquiryPath,
+}: {
+  domainName: string;
+  refunded: boolean;
+  delisted?: boolean;
+  inquiryPath: string | null;
+}) {
   return (
     <div className="text-center">
       <div aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-500/15 text-3xl text-emerald-300">
@@ -14,9 +24,20 @@ export function PaymentSuccess({ domainName, refunded, delisted = false }: { dom
       </p>
       {delisted && <p className="mt-3 text-slate-300">{`${domainName} was taken off the list while you paid; your inquiry was still delivered to its owner.`}</p>}
       {refunded && <p className="mt-3 text-slate-300">Your inquiry fee has since been refunded.</p>}
-      <Link to="/" className={`${primaryButton} mt-8`}>
-        Browse More Domains
-      </Link>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {/* A document navigation: the inquiry page's no-referrer policy must come with its own response. */}
+        {inquiryPath && (
+          <a href={inquiryPath} className={primaryButton}>
+            View your inquiry
+          </a>
+        )}
+        <Link to="/" className={inquiryPath ? secondaryButton : primaryButton}>
+          Browse More Domains
+        </Link>
+      </div>
+      <p className="mt-4 text-sm text-slate-400">
+        {inquiryPath ? "The link to your inquiry is also in your receipt email. Keep it private." : "The link to your inquiry is in your receipt email."}
+      </p>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { createUserSession, destroyAllUserSessions, destroyUserSession, requireA
 import { setInquiryFee } from "../catalog/settings.server";
 import { updateResponseWindow } from "../refunds/response-window-action.server";
 import { log } from "../runtime/log.server";
+import { setSilencePolicy } from "../refunds/fee-choice.server";
 
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
@@ -59,6 +60,12 @@ export async function handleAdminAction(request: Request, clientAddress: string)
       return await updateFee(form);
     case "response-window":
       return await updateResponseWindow(form, done, failed);
+    case "silence-policy": {
+      const policy = text(form, "silencePolicy");
+      if (policy !== "refund" && policy !== "choose") return failed({ intent: "silence-policy", error: "Choose one of the two options." }, 400);
+      await setSilencePolicy(policy);
+      return done(form, { intent: "silence-policy", ok: true, notice: "silence-policy-updated" });
+    }
     case "price":
       return updatePrice(form);
     case "delete":

@@ -7,6 +7,11 @@ import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stra
 import { markRefundSettled } from "../refunds/refunds.server";
 import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
 import { listDeadLetters } from "../mail/mail.server";
+import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen } from "../../lib/inquiry-status";
+import { now } from "../runtime/clock.server";
+import { conversationsOf, type ConversationEntry } from "../conversation/inquiry-page.server";
+import { parseMessage } from "../../lib/inquiry-message";
+import { postInquiryMessage } from "../conversation/messages.server";
 
 export type InboxRow = Pick<
   Inquiry,
@@ -28,7 +33,10 @@ export type InboxRow = Pick<
   | "reply_deadline_at"
   | "refund_attempts"
   | "refund_next_attempt_at"
->;
+  | "created_at"
+  | "answered_via"
+  | "credited_at"
+> & { conversation: ConversationEntry[]; statusText: string; open: boolean };
 
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
   let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
@@ -41,17 +49,23 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
-  const rows: InboxRow[] = await query
+  const found = await query
     .select([
       "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency", "provider",
       "status", "paid_at", "answered_at", "refunded_at", "last_error",
-      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at",
+      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at", "created_at", "answered_via", "credited_at",
     ])
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")
     .limit(options.perPage)
     .offset((page - 1) * options.perPage)
     .execute();
+  const conversations = await conversationsOf(found);
+  const at = now().getTime();
+  const rows: InboxRow[] = found.map((row) => {
+    const status = inquiryStatus(row, at);
+    return { ...row, conversation: conversations.get(row.id) ?? [], statusText: INQUIRY_STATUS_TEXT[status], open: isInquiryOpen(status) };
+  });
   return { rows, total: Number(total), page, pageCount };
 }
 
@@ -84,4 +98,54 @@ export async function listPaymentProblems() {
 /** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
 export async function settleProblem(target: { inquiryId: number } | { paymentId: string }): Promise<boolean> {
   return "inquiryId" in target ? await markRefundSettled(target.inquiryId) : await markStrayPaymentSettled(target.paymentId);
+}
+
+export type AdminReplyResult = { ok: true } | { ok: false; error: string; text: string; status: number };
+
+/** The admin answers a buyer as the owner from the inbox; the buyer is told the site sent it. */
+export async function replyAsOwner(inquiryId: number, input: unknown): Promise<AdminReplyResult> {
+  const parsed = parseMessage(input);
+  if (!parsed.ok) return { ok: false, error: parsed.message, text: parsed.text, status: 400 };
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("id", "=", inquiryId).executeTakeFirst();
+  if (!inquiry || !inquiry.paid_at) return { ok: false, error: "That inquiry does not exist.", text: parsed.text, status: 404 };
+  const posted = await postInquiryMessage(inquiry, { author: "owner", via: "site" }, parsed.text);
+  if (posted.ok) return { ok: true };
+  return { ok: false, error: posted.message, text: parsed.text, status: posted.reason === "closed" ? 409 : 429 };
+}
+
+export interface CreditSummary {
+  issued: number;
+  used: number;
+  open: number;
+  /** Fees kept (paid, not refunded) taken in money, in cents; and inquiries paid with a credit. */
+  moneyFeesCents: number;
+  creditPaid: number;
+}
+
+/** Credits issued, used and still open, and fees taken in money and in credit, counted apart. */
+export async function creditSummary(): Promise<CreditSummary> {
+  const at = now().toISOString();
+  const credits = await db
+    .selectFrom("credits")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("issued"),
+      eb.fn.count<number>("used_at").as("used"),
+      eb.fn.sum<number>(eb.case().when(eb.and([eb("used_at", "is", null), eb("expires_at", ">", at)])).then(1).else(0).end()).as("open"),
+    ])
+    .executeTakeFirstOrThrow();
+  const fees = await db
+    .selectFrom("inquiries")
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when("provider", "!=", "credit").then(eb.ref("amount_cents")).else(0).end()).as("money"),
+      eb.fn.sum<number>(eb.case().when("provider", "=", "credit").then(1).else(0).end()).as("credit"),
+    ])
+    .where("status", "=", "paid")
+    .executeTakeFirstOrThrow();
+  return {
+    issued: Number(credits.issued),
+    used: Number(credits.used),
+    open: Number(credits.open ?? 0),
+    moneyFeesCents: Number(fees.money ?? 0),
+    creditPaid: Number(fees.credit ?? 0),
+  };
 }

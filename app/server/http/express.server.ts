@@ -2,6 +2,7 @@
 // static files, compression, body limits, a content-type guard for page actions, and React Router (the
 // @react-router/express adapter's work, plus a pre-read body and a safe URL), on the raw Node request.
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { isSameOriginNullOrigin } from "./null-origin.server";
 import express from "express";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
@@ -216,8 +217,9 @@ export function fetchRequestFrom(
     }
   }
   const headers = new Headers();
+  const dropOrigin = isSameOriginNullOrigin(req.method, req.headers);
   for (const [key, values] of Object.entries(req.headers)) {
-    if (values === undefined || key === "host") continue;
+    if (values === undefined || key === "host" || (dropOrigin && key === "origin")) continue;
     try {
       if (Array.isArray(values)) for (const value of values) headers.append(key, value);
       else headers.set(key, values);

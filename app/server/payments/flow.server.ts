@@ -8,7 +8,9 @@ import { env } from "../runtime/env.server";
 import { offerFloorWarning } from "../catalog/offer-floor.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
 import { getResponseWindowDays } from "../refunds/refund-promise.server";
-import { fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
+import { CREDIT_PROVIDER, fulfilCreditInquiry, fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
+import { CREDIT_CODE_FIELD, CREDIT_CODE_REFUSED, normalizeCreditCode } from "../../lib/credit-code";
+import { claimCredit } from "../refunds/fee-choice.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";
 import {
@@ -21,6 +23,7 @@ import {
   TOO_MANY_INQUIRIES_MESSAGE,
   validateInquiry,
   type InquiryField,
+  type InquiryInput,
 } from "./inquiries.server";
 import type { ProviderName } from "./provider.server";
 import { log } from "../runtime/log.server";
@@ -50,6 +53,8 @@ export async function startInquiry(
   // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
+  const creditCode = feeCents === 0 ? "" : normalizeCreditCode(raw[CREDIT_CODE_FIELD]);
+  if (creditCode) return startCreditInquiry(domain, validation.input, creditCode, ip);
   const provider: ProviderName | "free" = feeCents === 0 ? "free" : getPaymentProvider().name;
   if (!(await mayCreatePayment(clientAddress, provider))) {
     return { kind: "invalid", status: 429, message: PAYMENTS_PAUSED_TEXT, fieldErrors: {} };
@@ -74,6 +79,29 @@ export async function startInquiry(
     return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
   }
 }
+
+/**
+ * Paid with a credit code: in one transaction the code is claimed (a conditional UPDATE: of two uses at
+ * once, in any processes, one claims it), the inquiry created and fulfilled. A refused code changes nothing.
+ */
+async function startCreditInquiry(domain: Domain, input: InquiryInput, code: string, ip: string): Promise<StartResult> {
+  const windowDays = await getResponseWindowDays();
+  try {
+    return await inTransaction(async (trx): Promise<StartResult> => {
+      const amountCents = await getInquiryFeeCents(trx);
+      const inquiry = await createInquiry({ domain, input, amountCents, provider: CREDIT_PROVIDER, clientIp: ip }, trx);
+      if (!(await claimCredit(code, inquiry.id, trx))) throw new CreditRefused();
+      return { kind: "free", inquiry: await fulfilCreditInquiry(inquiry, windowDays, trx) };
+    });
+  } catch (error) {
+    if (error instanceof CreditRefused) return { kind: "invalid", status: 400, message: CREDIT_CODE_REFUSED, fieldErrors: {} };
+    if (!isDatabaseBusy(error)) throw error;
+    return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
+  }
+}
+
+/** Rolls the credit inquiry's transaction back: nothing is stored for a refused code. */
+class CreditRefused extends Error {}
 
 function providerFor(inquiry: Inquiry) {
   return getPaymentProvider(inquiry.provider as ProviderName);

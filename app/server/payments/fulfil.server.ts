@@ -17,6 +17,9 @@ import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from ".
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
 import { log as logger } from "../runtime/log.server";
 
+/** The provider of an inquiry paid with a credit code: no money, never refunded in money. */
+export const CREDIT_PROVIDER = "credit";
+
 export type FulfilResult =
   | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
   | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired"; message: string; state?: PaymentState };
@@ -137,6 +140,21 @@ export async function fulfilFreeInquiry(inquiry: Inquiry, windowDays: number, ex
   }, executor);
 }
 
+/**
+ * Paid with a credit code (claimed by the caller in the same transaction): fulfilled at once like a
+ * paid inquiry, with the same count, reply deadline and emails.
+ */
+export async function fulfilCreditInquiry(inquiry: Inquiry, windowDays: number, executor: Executor): Promise<Inquiry> {
+  if (inquiry.provider !== CREDIT_PROVIDER) throw new Error("Only an inquiry paid with credit can be fulfilled by a credit");
+  const paid = await markPaid(executor, inquiry.id, null);
+  if (!paid) return selectInquiry(inquiry.id, executor);
+  await incrementCount(executor, inquiry.domain_id);
+  const fulfilled = await openReplyWindow(paid, windowDays, executor);
+  await queueOwnerEmail(fulfilled, executor);
+  await queueBuyerReceipt(fulfilled, executor);
+  return fulfilled;
+}
+
 async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<void> {
   const owner = await executor.selectFrom("domains").select("owner_email").where("id", "=", inquiry.domain_id).executeTakeFirst();
   const to = owner?.owner_email || env.ADMIN_EMAIL || "";
@@ -149,7 +167,7 @@ async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<vo
       kind: OWNER_INQUIRY_KIND,
       to,
       replyTo: inquiry.email,
-      subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}`,
+      subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}${inquiry.provider === CREDIT_PROVIDER ? " (paid with credit)" : ""}`,
       text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry),
       inquiryId: inquiry.id,
     },
@@ -158,7 +176,12 @@ async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<vo
 }
 
 export function ownerEmailText(inquiry: Inquiry): string {
-  const fee = inquiry.amount_cents > 0 ? `paid an inquiry fee of ${formatUsd(inquiry.amount_cents)}` : "sent a free inquiry";
+  const fee =
+    inquiry.provider === CREDIT_PROVIDER
+      ? "paid with credit (a credit from an earlier inquiry)"
+      : inquiry.amount_cents > 0
+        ? `paid an inquiry fee of ${formatUsd(inquiry.amount_cents)}`
+        : "sent a free inquiry";
   return [
     `A buyer has ${fee} to contact you about ${inquiry.domain_name}.`,
     "",

@@ -13,6 +13,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { refundInquiry, type RefundOutcome } from "./refunds.server";
+import { getSilencePolicy, offerChoices, recreditSilentCreditInquiries, type SilencePolicy } from "./fee-choice.server";
 
 /** Refunds one inquiry through the payment provider (refunds.server.ts records the answer and emails the buyer). */
 export type RefundOneInquiry = (inquiryId: number, failedAttempts: number) => Promise<RefundOutcome>;
@@ -27,7 +28,9 @@ const BATCH_SIZE = 25;
  * way (refund_state: a pending refund is followed by the reconciler; one that gave up or was settled
  * waits for the admin), its next attempt due and nobody's lease on it.
  */
-function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
+function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: SilencePolicy) {
+  // Under "choose", the buyer has CREDIT_CHOICE_DAYS after the deadline, unless they chose the refund.
+  const choiceEnded = new Date(Date.parse(at) - env.CREDIT_CHOICE_DAYS * 24 * 60 * 60 * 1000).toISOString();
   return eb.and([
     eb("status", "=", "paid"),
     eb("answered_at", "is", null),
@@ -35,6 +38,10 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
     eb("refund_state", "is", null),
     eb("reply_deadline_at", "is not", null),
     eb("reply_deadline_at", "<=", at),
+    eb("credited_at", "is", null),
+    eb("provider", "!=", "credit"),
+    eb.or([eb("fee_choice", "is", null), eb("fee_choice", "=", "refund")]),
+    ...(policy === "choose" ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])] : []),
     eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
     eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
   ]);
@@ -49,14 +56,14 @@ export function refundBackoffMs(attempts: number): number {
 }
 
 /** One inquiry: claim, refund, record. Returns what happened, for the pass's summary and the tests' logs. */
-async function refundOne(id: number, refund: RefundOneInquiry): Promise<"refunded" | "failed" | "skipped"> {
+async function refundOne(id: number, refund: RefundOneInquiry, policy: SilencePolicy): Promise<"refunded" | "failed" | "skipped"> {
   const claimedAt = now();
   // The claim: one process's conditional UPDATE changes the row; every other one sees it leased.
   const claimed = await db
     .updateTable("inquiries")
     .set((eb) => ({ refund_lease_until: new Date(claimedAt.getTime() + LEASE_MS).toISOString(), refund_attempts: eb("refund_attempts", "+", 1) }))
     .where("id", "=", id)
-    .where((eb) => isDue(eb, claimedAt.toISOString()))
+    .where((eb) => isDue(eb, claimedAt.toISOString(), policy))
     .returning("refund_attempts")
     .executeTakeFirst();
   if (!claimed) return "skipped";
@@ -93,13 +100,16 @@ async function refundOne(id: number, refund: RefundOneInquiry): Promise<"refunde
 export async function runRefundPass(refund: RefundOneInquiry): Promise<{ refunded: number; failed: number }> {
   const summary = { refunded: 0, failed: 0 };
   const tried = new Set<number>();
+  await offerChoices();
+  await recreditSilentCreditInquiries();
   for (;;) {
     if (!isDatabaseOpen()) return summary;
+    const policy = await getSilencePolicy();
     const at = nowIso();
     const rows = await db
       .selectFrom("inquiries")
       .select("id")
-      .where((eb) => isDue(eb, at))
+      .where((eb) => isDue(eb, at, policy))
       .orderBy("reply_deadline_at")
       .orderBy("id")
       .limit(BATCH_SIZE)
@@ -108,12 +118,17 @@ export async function runRefundPass(refund: RefundOneInquiry): Promise<{ refunde
     if (due.length === 0) return summary;
     for (const { id } of due) {
       tried.add(id);
-      const outcome = await refundOne(id, refund);
+      const outcome = await refundOne(id, refund, policy);
       if (outcome === "refunded") summary.refunded += 1;
       if (outcome === "failed") summary.failed += 1;
       if (stopRequested) return summary;
     }
   }
+}
+
+/** The buyer's "Refund my fee": refunded at once through the same claim, retries and idempotency. */
+export async function refundChosenInquiry(id: number): Promise<"refunded" | "failed" | "skipped"> {
+  return refundOne(id, refundInquiry, await getSilencePolicy());
 }
 
 let running = false;

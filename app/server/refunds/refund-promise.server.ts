@@ -9,7 +9,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
-import { replyLinkUrl, verifyReplyLink } from "./reply-links.server";
+import { inquiryPageUrl } from "./reply-links.server";
 import { getSetting, setSetting } from "../catalog/settings.server";
 
 export const RESPONSE_WINDOW_KEY = "response_window_days";
@@ -58,20 +58,24 @@ export function formatUtc(iso: string): string {
   return `${dateTime.format(new Date(iso))} UTC`;
 }
 
-/** Appended to the owner's inquiry email: the reply link, when the inquiry has a deadline. */
+/**
+ * Appended to the owner's inquiry email: the inquiry's page (reply there, or say "I have replied by
+ * email"), and the promise's deadline.
+ */
 export function ownerReplyLinkText(inquiry: Inquiry): string {
   if (!inquiry.reply_deadline_at) return "";
   const lines = [
     "",
     "",
-    `After you have replied to ${inquiry.name}, confirm it with this link (no sign-in needed):`,
-    replyLinkUrl(inquiry.public_id, new Date(inquiry.reply_deadline_at)),
+    `Reply to ${inquiry.name} on the inquiry's page (no sign-in needed). If you answer by email instead, say so there`,
+    `with "I have replied by email":`,
+    inquiryPageUrl("owner", inquiry.public_id),
   ];
   if (inquiry.amount_cents > 0) {
     lines.push(
       "",
-      `The buyer was promised a reply by ${formatUtc(inquiry.reply_deadline_at)}. If no reply is confirmed by then,`,
-      `their fee of ${formatUsd(inquiry.amount_cents)} is refunded automatically and the link stops working.`,
+      `The buyer was promised a reply by ${formatUtc(inquiry.reply_deadline_at)}. If you have not replied by then,`,
+      `their fee of ${formatUsd(inquiry.amount_cents)} is refunded automatically.`,
     );
   }
   return lines.join("\n");
@@ -81,6 +85,7 @@ export function ownerReplyLinkText(inquiry: Inquiry): string {
 export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = db): Promise<void> {
   if (inquiry.amount_cents <= 0 || !inquiry.paid_at || !inquiry.reply_deadline_at) return;
   const amount = formatUsd(inquiry.amount_cents);
+  const credit = inquiry.provider === "credit";
   await queueEmail({
     kind: BUYER_RECEIPT_KIND,
     to: inquiry.email,
@@ -91,13 +96,18 @@ export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = d
       `Thank you. Your inquiry for ${inquiry.domain_name} has been sent to the owner.`,
       "",
       `Domain: ${inquiry.domain_name}`,
-      `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
+      credit ? "Inquiry fee: paid with credit" : `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
       `Date: ${formatUtc(inquiry.paid_at)}`,
       `Reference: ${inquiry.public_id}`,
       "",
       `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
-      `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
+      credit
+        ? "you get a new credit for one inquiry, by email."
+        : `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
       "You will get an email when that happens.",
+      "",
+      "View your inquiry, its status and the owner's replies (keep this link private):",
+      inquiryPageUrl("buyer", inquiry.public_id),
     ].join("\n"),
     inquiryId: inquiry.id,
   }, executor);
@@ -129,53 +139,4 @@ export async function markInquiryAnswered(inquiryId: number, via: "owner_link" |
   if (inquiry.answered_at) return { ok: false, reason: "already_answered", inquiry };
   if (inquiry.status !== "paid") return { ok: false, reason: "not_paid", inquiry };
   return { ok: false, reason: "expired", inquiry };
-}
-
-export type ReplyLinkView =
-  | { state: "ready"; status: 200; domainName: string; buyerName: string; deadline: string }
-  | { state: "done"; status: 200; domainName: string; buyerName: string }
-  | { state: "used"; status: 410; domainName: string; answeredAt: string; byAdmin: boolean }
-  | { state: "refunded"; status: 410; domainName: string; refundedAt: string | null }
-  | { state: "expired"; status: 410; refunded: boolean; free: boolean }
-  | { state: "invalid"; status: 403 }
-  | { state: "not_found"; status: 404 };
-
-/** What the owner's reply link shows; `confirmed` is the page after a successful confirmation (PRG). */
-export async function replyLinkView(
-  publicId: string,
-  params: URLSearchParams,
-  confirmed = false,
-): Promise<ReplyLinkView & { inquiryId?: number }> {
-  const check = verifyReplyLink(publicId, params);
-  if (!check.ok && check.reason === "invalid") return { state: "invalid", status: 403 };
-  const inquiry = await db.selectFrom("inquiries").selectAll().where("public_id", "=", publicId).executeTakeFirst();
-  if (!inquiry) return { state: "not_found", status: 404 };
-  if (inquiry.answered_at) {
-    return confirmed
-      ? { state: "done", status: 200, domainName: inquiry.domain_name, buyerName: inquiry.name }
-      : {
-          state: "used",
-          status: 410,
-          domainName: inquiry.domain_name,
-          answeredAt: formatUtc(inquiry.answered_at),
-          byAdmin: inquiry.answered_via === "admin",
-        };
-  }
-  const refunded = inquiry.status === "refunded";
-  const pastDeadline = inquiry.reply_deadline_at !== null && Date.parse(inquiry.reply_deadline_at) <= now().getTime();
-  // Refunded before its deadline (by the admin): the window had not ended, so do not say it had.
-  if (refunded && !pastDeadline && check.ok) {
-    return { state: "refunded", status: 410, domainName: inquiry.domain_name, refundedAt: inquiry.refunded_at ? formatUtc(inquiry.refunded_at) : null };
-  }
-  if (!check.ok || refunded || pastDeadline || inquiry.status !== "paid") {
-    return { state: "expired", status: 410, refunded, free: inquiry.amount_cents <= 0 };
-  }
-  return {
-    state: "ready",
-    status: 200,
-    inquiryId: inquiry.id,
-    domainName: inquiry.domain_name,
-    buyerName: inquiry.name,
-    deadline: formatUtc(check.expiresAt.toISOString()),
-  };
 }

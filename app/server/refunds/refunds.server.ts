@@ -159,6 +159,7 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
   if (!inquiry) return { status: "not-found", message: "That inquiry does not exist." };
   if (inquiry.status === "refunded") return { status: "already-refunded" };
   if (inquiry.status !== "paid") return { status: "not-refundable", message: "Only a paid inquiry can be refunded." };
+  if (inquiry.provider === "credit") return { status: "not-refundable", message: "An inquiry paid with a credit is never refunded in money." };
   let provider: PaymentProvider;
   try {
     provider = getPaymentProvider(inquiry.provider as ProviderName);

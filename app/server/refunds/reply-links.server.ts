@@ -1,7 +1,7 @@
-// The owner's "I have replied to this buyer" link: signed, single-purpose, tied to one inquiry and
-// expiring with its reply window. The signature is HMAC-SHA256 with the session secret over
-// purpose + inquiry public id + expiry, so it cannot be forged, moved to another inquiry or extended.
-// Single use is not the link's job: marking answered is a conditional UPDATE (answered_at IS NULL).
+// Signed links to an inquiry: HMAC-SHA256 with the session secret, so they cannot be forged or moved to
+// another inquiry. The owner's emails used to carry an "I have replied to this buyer" link signed over
+// purpose + public id + expiry (?expires=&signature=); those still verify here and lead to the owner's
+// inquiry page. New emails carry the inquiry page links below.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { now } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
@@ -21,15 +21,6 @@ export function publicOrigin(): string {
   return env.PUBLIC_URL ? new URL(env.PUBLIC_URL).origin : `http://localhost:${env.PORT}`;
 }
 
-export function replyLinkPath(publicId: string, expiresAt: Date): string {
-  const expires = Math.floor(expiresAt.getTime() / 1000);
-  return `/owner-reply/${encodeURIComponent(publicId)}?expires=${expires}&signature=${signature(publicId, expires)}`;
-}
-
-export function replyLinkUrl(publicId: string, expiresAt: Date): string {
-  return `${publicOrigin()}${replyLinkPath(publicId, expiresAt)}`;
-}
-
 /** Checks the signature (in constant time) before anything else, then the expiry. */
 export function verifyReplyLink(publicId: string, params: URLSearchParams): ReplyLinkCheck {
   const expiresText = params.get("expires") ?? "";
@@ -44,4 +35,31 @@ export function verifyReplyLink(publicId: string, params: URLSearchParams): Repl
   const expiresAt = new Date(expires * 1000);
   if (now().getTime() >= expiresAt.getTime()) return { ok: false, reason: "expired", expiresAt };
   return { ok: true, publicId, expiresAt };
+}
+
+// The conversation's links (issue 23): the buyer's inquiry page and the owner's side of it. Same HMAC
+// over purpose + public id, with no expiry: they work for as long as the inquiry exists (the page says
+// when it is closed). A different purpose per side, so the buyer's link never opens the owner's page.
+export type InquirySide = "buyer" | "owner";
+const SIDE_PURPOSE: Record<InquirySide, string> = { buyer: "buyer-inquiry", owner: "owner-inquiry" };
+const SIDE_PATH: Record<InquirySide, string> = { buyer: "/inquiry/", owner: "/owner-reply/" };
+
+function sideSignature(side: InquirySide, publicId: string): string {
+  return createHmac("sha256", env.sessionSecret).update(`${SIDE_PURPOSE[side]}\n${publicId}`).digest("base64url");
+}
+
+export function inquiryPagePath(side: InquirySide, publicId: string): string {
+  return `${SIDE_PATH[side]}${encodeURIComponent(publicId)}?sig=${sideSignature(side, publicId)}`;
+}
+
+export function inquiryPageUrl(side: InquirySide, publicId: string): string {
+  return `${publicOrigin()}${inquiryPagePath(side, publicId)}`;
+}
+
+/** True when `sig` is this side's signature of the public id (compared in constant time). */
+export function verifyInquirySignature(side: InquirySide, publicId: string, sig: string | null): boolean {
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId) || !sig || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+  const expected = Buffer.from(sideSignature(side, publicId));
+  const actual = Buffer.from(sig);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

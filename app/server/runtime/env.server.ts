@@ -134,6 +134,10 @@ const EnvSchema = z.object({
   MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** First retry delay of a failed automatic refund; doubles per attempt up to six hours. */
   REFUND_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  /** Messages one inquiry's conversation takes per hour (buyer and owner together); 429 beyond. */
+  INQUIRY_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /** Days a buyer offered "refund or credit" has to choose before the fee is refunded automatically. */
+  CREDIT_CHOICE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 });
 
 /** Every variable the app reads (the unit test keeps .env.example listing the same). */

@@ -1,0 +1,75 @@
+import { Form, useNavigation } from "react-router";
+import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
+import { inputClass, primaryButton } from "../ui";
+
+/**
+ * "Send reply" for either side. No action attribute: the form posts to the page's own signed address.
+ * After a successful post the page redirects back to itself; the caller changes `key` to empty the field.
+ */
+export function ReplyForm({
+  label,
+  error,
+  text,
+}: {
+  label: string;
+  error: string | null;
+  text: string;
+}) {
+  const navigation = useNavigation();
+  const busy =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "reply";
+  return (
+    <Form method="post" className="mt-8">
+      <label htmlFor="reply-message" className="block text-lg font-semibold">
+        {label}
+      </label>
+      <textarea
+        id="reply-message"
+        name={MESSAGE_FIELD}
+        rows={6}
+        required
+        maxLength={MAX_MESSAGE_CHARS}
+        defaultValue={text}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "reply-error" : "reply-hint"}
+        className={inputClass}
+      />
+      {error ? (
+        <p
+          id="reply-error"
+          role="alert"
+          className="mt-2 rounded-lg border border-red-700 bg-red-950/70 px-4 py-3 text-red-100"
+        >
+          {error}
+        </p>
+      ) : (
+        <p id="reply-hint" className="mt-2 text-sm text-slate-400">
+          Plain text, up to {MAX_MESSAGE_CHARS.toLocaleString("en-US")}{" "}
+          characters. It is emailed to the other side.
+        </p>
+      )}
+      <button
+        type="submit"
+        name="intent"
+        value="reply"
+        className={`${primaryButton} mt-4`}
+        disabled={busy}
+      >
+        {busy ? "Sending..." : "Send reply"}
+      </button>
+    </Form>
+  );
+}
+
+/** A success message after the redirect. */
+export function ReplyNoticeView({ text }: { text: string }) {
+  return (
+    <p
+      role="status"
+      className="mt-6 rounded-lg border border-emerald-700 bg-emerald-950/60 px-4 py-3 text-emerald-100"
+    >
+      {text}
+    </p>
+  );
+}

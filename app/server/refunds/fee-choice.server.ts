@@ -1,0 +1,318 @@
+// Refund or credit when the owner stays silent (issue 23 item 3). Under the "choose" policy an unanswered
+// paid inquiry is not refunded at its deadline: the buyer is emailed (once) and their page offers "Refund
+// my fee" or "Take a credit instead". Without a choice within CREDIT_CHOICE_DAYS the refund scheduler
+// refunds it as before. A choice is one conditional UPDATE (fee_choice IS NULL, no refund claimed), so of
+// two tabs or two processes one wins; the scheduler's claim excludes a credited inquiry the same way.
+import { randomInt } from "node:crypto";
+import type { ExpressionBuilder } from "kysely";
+import type { Database as Schema, Inquiry } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import { getSetting, setSetting } from "../catalog/settings.server";
+import { db } from "../db/database.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
+import { queueEmail } from "../mail/mail.server";
+import { now, nowIso } from "../runtime/clock.server";
+import { env } from "../runtime/env.server";
+import { formatUtc } from "./refund-promise.server";
+import { inquiryPageUrl } from "./reply-links.server";
+
+export const SILENCE_POLICY_KEY = "silence_policy";
+export type SilencePolicy = "refund" | "choose";
+export const FEE_CHOICE_EMAIL_KIND = "fee_choice";
+export const CREDIT_EMAIL_KIND = "credit_issued";
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CREDIT_VALID_DAYS = 365;
+
+/** "Let the buyer choose refund or credit" unless the admin chose "Refund automatically" (or the site predates it). */
+export async function getSilencePolicy(): Promise<SilencePolicy> {
+  return (await getSetting(SILENCE_POLICY_KEY)) === "refund"
+    ? "refund"
+    : "choose";
+}
+
+export async function setSilencePolicy(policy: SilencePolicy): Promise<void> {
+  await setSetting(SILENCE_POLICY_KEY, policy);
+}
+
+/** When the buyer's time to choose ends: the reply deadline plus CREDIT_CHOICE_DAYS. */
+export function choiceEndsAt(
+  inquiry: Pick<Inquiry, "reply_deadline_at">,
+): Date {
+  return new Date(
+    Date.parse(inquiry.reply_deadline_at!) + env.CREDIT_CHOICE_DAYS * DAY_MS,
+  );
+}
+
+/** Paid with money, unanswered, past its deadline, no choice made, no refund under way or claimed. */
+export function isChoosable(
+  eb: ExpressionBuilder<Schema, "inquiries">,
+  at: string,
+) {
+  return eb.and([
+    eb("status", "=", "paid"),
+    eb("answered_at", "is", null),
+    eb("amount_cents", ">", 0),
+    eb("reply_deadline_at", "is not", null),
+    eb("reply_deadline_at", "<=", at),
+    eb("fee_choice", "is", null),
+    eb("credited_at", "is", null),
+    eb("refund_state", "is", null),
+    eb.or([
+      eb("refund_lease_until", "is", null),
+      eb("refund_lease_until", "<=", at),
+    ]),
+  ]);
+}
+
+export function canChooseNow(inquiry: Inquiry, at = now()): boolean {
+  const iso = at.toISOString();
+  return (
+    inquiry.status === "paid" &&
+    !inquiry.answered_at &&
+    inquiry.amount_cents > 0 &&
+    inquiry.provider !== "credit" &&
+    !!inquiry.reply_deadline_at &&
+    inquiry.reply_deadline_at <= iso &&
+    !inquiry.fee_choice &&
+    !inquiry.credited_at &&
+    !inquiry.refund_state &&
+    (!inquiry.refund_lease_until || inquiry.refund_lease_until <= iso)
+  );
+}
+
+/** Emails each buyer whose inquiry just became choosable, once (credit_offered_at, and the outbox's one per kind). */
+export async function offerChoices(): Promise<number> {
+  if ((await getSilencePolicy()) !== "choose") return 0;
+  const at = nowIso();
+  const due = await db
+    .selectFrom("inquiries")
+    .select("id")
+    .where((eb) => isChoosable(eb, at))
+    .where("credit_offered_at", "is", null)
+    .where("provider", "!=", "credit")
+    .orderBy("reply_deadline_at")
+    .limit(100)
+    .execute();
+  let offered = 0;
+  for (const { id } of due) {
+    const done = await inTransaction(async (trx) => {
+      const row = await trx
+        .updateTable("inquiries")
+        .set({ credit_offered_at: at })
+        .where("id", "=", id)
+        .where("credit_offered_at", "is", null)
+        .where("provider", "!=", "credit")
+        .where((eb) => isChoosable(eb, at))
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return false;
+      const ends = formatUtc(choiceEndsAt(row).toISOString());
+      await queueEmail(
+        {
+          kind: FEE_CHOICE_EMAIL_KIND,
+          to: row.email,
+          subject: `Refund or credit: the owner of ${row.domain_name} did not reply`,
+          text: [
+            `Hello ${row.name},`,
+            "",
+            `The owner of ${row.domain_name} did not reply to your inquiry by ${formatUtc(row.reply_deadline_at!)}.`,
+            `As promised, your fee of ${formatUsd(row.amount_cents)} comes back to you.`,
+            "On your inquiry's page you can choose:",
+            "",
+            "  - Refund my fee: the fee goes back to your original payment method.",
+            "  - Take a credit instead: a code worth one inquiry at any fee on this site, valid for a year.",
+            "",
+            inquiryPageUrl("buyer", row.public_id),
+            "",
+            `Without a choice by ${ends}, your fee is refunded automatically.`,
+          ].join("\n"),
+          inquiryId: row.id,
+        },
+        trx,
+      );
+      return true;
+    });
+    if (done) offered += 1;
+  }
+  return offered;
+}
+
+export type ChoiceResult = { ok: true } | { ok: false; message: string };
+
+async function refusal(inquiryId: number): Promise<ChoiceResult> {
+  const inquiry = await db
+    .selectFrom("inquiries")
+    .selectAll()
+    .where("id", "=", inquiryId)
+    .executeTakeFirstOrThrow();
+  if (inquiry.credited_at || inquiry.fee_choice === "credit")
+    return { ok: false, message: "You already took a credit for this fee." };
+  if (inquiry.status === "refunded")
+    return { ok: false, message: "Your fee has already been refunded." };
+  if (
+    inquiry.fee_choice === "refund" ||
+    inquiry.refund_state ||
+    inquiry.refund_lease_until
+  ) {
+    return { ok: false, message: "Your fee is already being refunded." };
+  }
+  if (inquiry.answered_at)
+    return {
+      ok: false,
+      message: "The owner replied, so there is nothing to refund.",
+    };
+  return {
+    ok: false,
+    message: "This choice is not available for this inquiry.",
+  };
+}
+
+/** "Refund my fee": recorded once; the caller then refunds it through the scheduler's path. */
+export async function chooseRefund(inquiryId: number): Promise<ChoiceResult> {
+  const at = nowIso();
+  const result = await db
+    .updateTable("inquiries")
+    .set({ fee_choice: "refund" })
+    .where("id", "=", inquiryId)
+    .where((eb) => isChoosable(eb, at))
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n ? { ok: true } : refusal(inquiryId);
+}
+
+/** A credit code: 12 symbols of an alphabet without look-alikes, grouped for reading (e.g. CR-7KQM-2XHD-9PWA). */
+export function newCreditCode(): string {
+  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const symbols = Array.from(
+    { length: 12 },
+    () => alphabet[randomInt(alphabet.length)],
+  ).join("");
+  return `CR-${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
+}
+
+/** "Take a credit instead": the choice, the code and its email in one transaction. */
+export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
+  const at = now();
+  const iso = at.toISOString();
+  const created = await inTransaction(async (trx) => {
+    const row = await trx
+      .updateTable("inquiries")
+      .set({ fee_choice: "credit", credited_at: iso })
+      .where("id", "=", inquiryId)
+      .where((eb) => isChoosable(eb, iso))
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return false;
+    const code = newCreditCode();
+    const expiresAt = new Date(
+      at.getTime() + CREDIT_VALID_DAYS * DAY_MS,
+    ).toISOString();
+    await trx
+      .insertInto("credits")
+      .values({
+        code,
+        source_inquiry_id: row.id,
+        created_at: iso,
+        expires_at: expiresAt,
+      })
+      .execute();
+    await queueEmail(
+      {
+        kind: CREDIT_EMAIL_KIND,
+        to: row.email,
+        subject: `Your credit for one inquiry`,
+        text: [
+          `Hello ${row.name},`,
+          "",
+          row.provider === "credit"
+            ? `The owner of ${row.domain_name} did not reply to your inquiry in time.\n` +
+              "The credit you paid with comes back as a new one:"
+            : `Instead of a refund of ${formatUsd(row.amount_cents)} for your inquiry about ${row.domain_name},\n` +
+              "here is your credit:",
+          "",
+          `    ${code}`,
+          "",
+          'It pays for one inquiry at any fee on this site: enter it in the "Credit code" field of the inquiry form.',
+          `It is valid until ${formatUtc(expiresAt)}.`,
+        ].join("\n"),
+        inquiryId: row.id,
+      },
+      trx,
+    );
+    return true;
+  });
+  return created ? { ok: true } : refusal(inquiryId);
+}
+
+/** The credit's code for the page that shows it once (after the choice); null once shown. */
+export async function revealCreditOnce(
+  inquiryId: number,
+): Promise<{ code: string; expiresAt: string } | null> {
+  const row = await db
+    .updateTable("credits")
+    .set({ shown_at: nowIso() })
+    .where("source_inquiry_id", "=", inquiryId)
+    .where("shown_at", "is", null)
+    .returning(["code", "expires_at"])
+    .executeTakeFirst();
+  return row ? { code: row.code, expiresAt: formatUtc(row.expires_at) } : null;
+}
+
+export type FeeChoiceView =
+  | { kind: "offer"; fee: string; endsAt: string }
+  | { kind: "refunding" }
+  | { kind: "credited"; credit: { code: string; expiresAt: string } | null }
+  | null;
+
+/** What the buyer's page says about the fee after a silent deadline; `reveal`: right after the credit choice. */
+export async function feeChoiceView(
+  inquiry: Inquiry,
+  reveal: boolean,
+): Promise<FeeChoiceView> {
+  if (inquiry.credited_at)
+    return {
+      kind: "credited",
+      credit: reveal ? await revealCreditOnce(inquiry.id) : null,
+    };
+  if (inquiry.status === "paid" && inquiry.fee_choice === "refund")
+    return { kind: "refunding" };
+  if (!canChooseNow(inquiry)) return null;
+  if (!inquiry.credit_offered_at && (await getSilencePolicy()) !== "choose")
+    return null;
+  return {
+    kind: "offer",
+    fee: formatUsd(inquiry.amount_cents),
+    endsAt: formatUtc(choiceEndsAt(inquiry).toISOString()),
+  };
+}
+
+/** Uses a credit for an inquiry: unused and unexpired, once (the conditional UPDATE decides between concurrent uses). */
+export async function claimCredit(
+  code: string,
+  inquiryId: number,
+  executor: Executor = db,
+): Promise<boolean> {
+  const at = nowIso();
+  const claimed = await executor
+    .updateTable("credits")
+    .set({ used_at: at, used_by_inquiry_id: inquiryId })
+    .where("code", "=", code)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", at)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows === 1n;
+}
+
+/** An inquiry paid with a credit whose owner stayed silent gets a new credit (never money), at its deadline. */
+export async function recreditSilentCreditInquiries(): Promise<number> {
+  const at = nowIso();
+  const due = await db
+    .selectFrom("inquiries")
+    .select("id")
+    .where("provider", "=", "credit")
+    .where((eb) => isChoosable(eb, at))
+    .limit(100)
+    .execute();
+  let credited = 0;
+  for (const { id } of due) if ((await chooseCredit(id)).ok) credited += 1;
+  return credited;
+}

@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminCookie } from "../support/admin";
+import {
+  removeDataDir,
+  startAppServer,
+  type AppServer,
+} from "../support/app-server";
+import { request, waitFor } from "../support/http";
+import {
+  DAY_MS,
+  inquiryRow,
+  linkIn,
+  mailText,
+  newDomain,
+  payInquiry,
+  subjectOf,
+  testClock,
+} from "../support/refund-promise";
+import { startSmtp, type TestSmtp } from "../support/smtp";
+import { http, visibleText } from "./admin-helpers";
+
+// Refund or credit when the owner stays silent (issue 23 item 3), with the refund scheduler running:
+// the offer at the deadline, each choice, no choice, two choices at once in two processes, a restart
+// between the deadline and the choice, and the admin's "Refund automatically".
+let smtp: TestSmtp;
+let app: AppServer;
+const clock = testClock();
+const ADMIN = {
+  email: "credit-admin@example.test",
+  password: "credit-admin-password",
+};
+const env = () => ({
+  SMTP_URL: smtp.url,
+  MAIL_RETRY_BASE_MS: "100",
+  SESSION_SECRET: "refund-or-credit-secret-0123456789",
+  PUBLIC_URL: "https://domains.example.test",
+  PAYMENTS: "test",
+  TEST_CLOCK_FILE: clock.file,
+  REFUND_SCHEDULER_INTERVAL_MS: "100",
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+});
+const PAST_DEADLINE = 7 * DAY_MS + 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  app = await startAppServer({ env: env() });
+});
+afterAll(async () => {
+  await clock.set(0);
+  await app?.stop();
+  if (app) removeDataDir(app);
+  await smtp?.stop();
+});
+
+const mails = (to: string, subject: string) =>
+  smtp.messages.filter(
+    (m) => m.to.includes(to) && subjectOf(m).startsWith(subject),
+  );
+const mailTo = (to: string, subject: string) =>
+  waitFor(() => mails(to, subject)[0], 10_000, `${subject} to ${to}`);
+const statusOf = (body: string) =>
+  /data-testid="inquiry-status"[^>]*>([^<]*)</
+    .exec(body)?.[1]
+    ?.replace(/&#x27;/g, "'");
+const choose = (
+  server: AppServer,
+  link: string,
+  intent: "choose-refund" | "choose-credit",
+) =>
+  request(server, link, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: "null",
+      "Sec-Fetch-Site": "same-origin",
+    },
+    body: new URLSearchParams({ intent }).toString(),
+  });
+
+async function silentInquiry(prefix: string) {
+  const domain = newDomain(app, { prefix });
+  const email = `${prefix}-${domain.id}@buyer.example`;
+  const inquiry = await payInquiry(app, domain, { email });
+  const link = linkIn(await mailTo(email, "Receipt"), "/inquiry/");
+  return { domain, email, inquiry, link };
+}
+
+describe("refund or credit (the default for a new site)", () => {
+  it("at the deadline the buyer is emailed once and offered both; nothing is refunded yet", async () => {
+    const s = await silentInquiry("offer");
+    await clock.set(PAST_DEADLINE);
+    try {
+      const offer = await mailTo(s.email, "Refund or credit");
+      expect(linkIn(offer, "/inquiry/")).toBe(s.link);
+      expect(mailText(offer)).toContain("your fee is refunded automatically");
+      await sleep(500);
+      expect(mails(s.email, "Refund or credit")).toHaveLength(1);
+      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      const page = await request(app, s.link);
+      expect(page.body).toContain("Refund my fee");
+      expect(page.body).toContain("Take a credit instead");
+      expect(statusOf(page.body)).toBe("Closed");
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it('"Take a credit instead": the code is shown once and emailed; the inquiry is credited and never refunded', async () => {
+    const s = await silentInquiry("credit");
+    await clock.set(PAST_DEADLINE);
+    try {
+      const chosen = await choose(app, s.link, "choose-credit");
+      expect(chosen.status).toBe(303);
+      const shown = await request(app, chosen.headers.get("location")!);
+      const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(
+        shown.body,
+      )?.[1];
+      expect(code).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+      expect(statusOf(shown.body)).toBe("Credited");
+      expect(visibleText(shown.body)).toContain("This inquiry is closed");
+      // Shown once: the same address again, or the plain link, no longer shows it.
+      for (const again of [chosen.headers.get("location")!, s.link]) {
+        const page = await request(app, again);
+        expect(page.body).not.toContain(code!);
+        expect(visibleText(page.body)).toContain(
+          "Its code was emailed to you.",
+        );
+      }
+      expect(
+        mailText(await mailTo(s.email, "Your credit for one inquiry")),
+      ).toContain(code!);
+      // A second choice (another tab) is told what happened.
+      const late = await choose(app, s.link, "choose-refund");
+      expect(late.status).toBe(409);
+      expect(visibleText(late.body)).toContain(
+        "You already took a credit for this fee.",
+      );
+      // Past the time to choose: the scheduler leaves a credited inquiry alone.
+      await clock.set(PAST_DEADLINE + 8 * DAY_MS);
+      await sleep(600);
+      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      expect(
+        app
+          .db()
+          .prepare("SELECT count(*) AS n FROM credits WHERE code = ?")
+          .get(code) as { n: number },
+      ).toEqual({ n: 1 });
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it('"Refund my fee": refunded at once', async () => {
+    const s = await silentInquiry("refund");
+    await clock.set(PAST_DEADLINE);
+    try {
+      const chosen = await choose(app, s.link, "choose-refund");
+      expect(chosen.status).toBe(303);
+      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("refunded");
+      const page = await request(app, chosen.headers.get("location")!);
+      expect(statusOf(page.body)).toBe("Refunded");
+      expect(page.body).not.toContain("Take a credit instead");
+      await mailTo(s.email, "Your inquiry fee");
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("without a choice the fee is refunded CREDIT_CHOICE_DAYS (7) after the deadline", async () => {
+    const s = await silentInquiry("nochoice");
+    await clock.set(PAST_DEADLINE + 6 * DAY_MS);
+    try {
+      await mailTo(s.email, "Refund or credit");
+      await sleep(500);
+      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      await clock.set(PAST_DEADLINE + 7 * DAY_MS);
+      await waitFor(
+        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        10_000,
+        "automatic refund",
+      );
+      expect(statusOf((await request(app, s.link)).body)).toBe("Refunded");
+    } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("two choices at once in two processes: one wins, the other is told what happened", async () => {
+    const silent = [
+      await silentInquiry("race"),
+      await silentInquiry("race"),
+      await silentInquiry("race"),
+    ];
+    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    await clock.set(PAST_DEADLINE);
+    try {
+      for (const s of silent) {
+        const [a, b] = await Promise.all([
+          choose(app, s.link, "choose-credit"),
+          choose(second, s.link, "choose-refund"),
+        ]);
+        const statuses = [a.status, b.status].sort();
+        expect(statuses).toEqual([303, 409]);
+        const loser = a.status === 409 ? a : b;
+        const row = inquiryRow(app, s.inquiry.public_id) as ReturnType<
+          typeof inquiryRow
+        > & { credited_at: string | null };
+        const credits = (
+          app
+            .db()
+            .prepare(
+              "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
+            )
+            .get(s.inquiry.public_id) as { n: number }
+        ).n;
+        if (row.credited_at) {
+          expect(row.status).toBe("paid");
+          expect(credits).toBe(1);
+          expect(visibleText(loser.body)).toContain(
+            "You already took a credit for this fee.",
+          );
+        } else {
+          expect(row.status).toBe("refunded");
+          expect(credits).toBe(0);
+          expect(visibleText(loser.body)).toMatch(
+            /Your fee (is already being|has already been) refunded\./,
+          );
+        }
+      }
+    } finally {
+      await clock.set(0);
+      await second.stop();
+    }
+  });
+
+  it("survives a restart between the deadline and the choice", async () => {
+    const s = await silentInquiry("restart");
+    await app.stop();
+    await clock.set(PAST_DEADLINE);
+    try {
+      app = await startAppServer({ dataDir: app.dataDir, env: env() });
+      await mailTo(s.email, "Refund or credit");
+      expect((await choose(app, s.link, "choose-credit")).status).toBe(303);
+      await mailTo(s.email, "Your credit for one inquiry");
+    } finally {
+      await clock.set(0);
+    }
+  });
+});
+
+describe('the admin\'s "Refund automatically"', () => {
+  it("refunds at the deadline without offering a choice", async () => {
+    const cookie = await adminCookie(app.url, ADMIN);
+    const save = (policy: string) =>
+      http(app, "/admin", {
+        cookie,
+        form: { intent: "silence-policy", silencePolicy: policy },
+        headers: { Origin: app.origin },
+      });
+    const panel = await http(app, "/admin", { cookie });
+    expect(panel.body).toContain(
+      '<input type="radio" name="silencePolicy" checked="" value="choose"/>',
+    );
+    expect(visibleText(panel.body)).toContain(
+      "Let the buyer choose refund or credit",
+    );
+    expect((await save("refund")).location).toContain(
+      "notice=silence-policy-updated",
+    );
+    try {
+      expect((await http(app, "/admin", { cookie })).body).toContain(
+        '<input type="radio" name="silencePolicy" checked="" value="refund"/>',
+      );
+      const s = await silentInquiry("policy");
+      await clock.set(PAST_DEADLINE);
+      await waitFor(
+        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        10_000,
+        "refund at the deadline",
+      );
+      expect(mails(s.email, "Refund or credit")).toHaveLength(0);
+    } finally {
+      await clock.set(0);
+      await save("choose");
+    }
+    expect((await save("something")).status).toBe(400);
+  });
+});
