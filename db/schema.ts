@@ -12,6 +12,12 @@ export interface DomainsTable {
   deleted_at: string | null;
   /** The owner's private floor for offers (0040); never sent to buyers. */
   min_offer_cents: number | null;
+  /** Computed by the database from domain_name (0160): after the first dot, and the name before it. */
+  tld: Generated<string>;
+  name_length: Generated<number>;
+  /** 1 or 0 (0160). */
+  has_hyphen: Generated<number>;
+  has_digit: Generated<number>;
 }
 
 export interface SettingsTable {

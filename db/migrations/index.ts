@@ -13,6 +13,7 @@ import * as m0080 from "./0080_money_path";
 import * as m0110 from "./0110_admin_search_index";
 import * as m0120 from "./0120_rate_limits";
 import * as m0130 from "./0130_admin_search_trigrams";
+import * as m0160 from "./0160_browse_filters";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0110_admin_search_index": m0110,
   "0120_rate_limits": m0120,
   "0130_admin_search_trigrams": m0130,
+  "0160_browse_filters": m0160,
 };
