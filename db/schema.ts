@@ -191,6 +191,19 @@ export interface RateLimitsTable {
   reset_at: number;
 }
 
+/** A category of names (migration 0161); its page is /category/{slug}. */
+export interface CategoriesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+
+export interface DomainCategoriesTable {
+  category_id: number;
+  domain_id: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -208,6 +221,8 @@ export interface Database {
   payment_refs: PaymentRefsTable;
   stray_payments: StrayPaymentsTable;
   rate_limits: RateLimitsTable;
+  categories: CategoriesTable;
+  domain_categories: DomainCategoriesTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

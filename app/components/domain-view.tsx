@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { categoryPath } from "../lib/categories";
 import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
@@ -16,6 +17,8 @@ export function DomainView(props: {
   /** Owner's typical reply time in days; shown when known. */
   replyDays?: number | null;
   back: { to: string; label: string } | null;
+  /** The name's categories, each linking to its page. */
+  categories?: Array<{ slug: string; name: string }>;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -29,6 +32,19 @@ export function DomainView(props: {
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
         <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
+        {props.categories && props.categories.length > 0 ? (
+          <nav aria-label="Categories" className="mt-4">
+            <ul className="flex flex-wrap justify-center gap-2">
+              {props.categories.map((category) => (
+                <li key={category.slug}>
+                  <Link to={categoryPath(category.slug)} className="inline-block rounded-full border border-slate-600 px-3 py-1 text-sm text-slate-200 hover:border-blue-400">
+                    {category.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
       </section>
       <section className={`${card} mt-6 flex gap-4`}>
         <ChatIcon className="h-8 w-8 shrink-0 text-blue-400" />

@@ -11,6 +11,8 @@ export interface DomainPageData {
   canonicalUrl: string;
   /** The owner's typical reply time in whole days (trust signal), null until 3 inquiries are answered. */
   replyDays: number | null;
+  /** The name's categories (their links are part of the page's prepared shell: see domain-shell.server.ts). */
+  categories: Array<{ slug: string; name: string }>;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */

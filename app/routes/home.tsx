@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { BrowseFilterForm, type FacetOption } from "../components/browse-filters";
+import { DomainCards } from "../components/domain-cards";
 import { DomainView } from "../components/domain-view";
 import { Pagination } from "../components/pagination";
 import { GlobeIcon } from "../components/icons";
@@ -10,6 +11,7 @@ import { asksForAnything, browseHref, ignoredNotes, readBrowseQuery } from "../l
 import { TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
 import { browseDomains, extensionCounts } from "../server/catalog/browse.server";
+import { categoryCounts } from "../server/catalog/categories.server";
 import { env } from "../server/runtime/env.server";
 import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/catalog/landers.server";
 import { clientIp } from "../server/http/rate-limit.server";
@@ -26,11 +28,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
   const query = readBrowseQuery(new URL(request.url).searchParams);
   const { filters, ignored } = query;
-  const extensions = await extensionCounts();
+  const [extensions, categories] = await Promise.all([extensionCounts(), categoryCounts()]);
   // An extension no listed name has is a made-up one: say so rather than list nothing.
   if (filters.ext && !extensions.some((each) => each.tld === filters.ext)) {
     ignored.ext = filters.ext;
     filters.ext = "";
+  }
+  const category = filters.category ? categories.find((each) => each.slug === filters.category) : undefined;
+  if (filters.category && !category) {
+    ignored.cat = filters.category;
+    filters.category = "";
   }
   const browse = {
     kind: "browse" as const,
@@ -40,14 +47,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     filtered: asksForAnything(query),
     notes: ignoredNotes(ignored),
     extensions: extensions.map(({ tld, count }) => ({ value: tld, label: `.${tld}`, count })),
-    categories: [] as FacetOption[],
+    categories: categories.map(({ slug, name, count }): FacetOption => ({ value: slug, label: name, count })),
     limited: false,
   };
   // Each new search term is a scan of the names: one address may run only so many.
   if (filters.q && !(await searchRateLimit.hit(`search:${clientIp(request)}`))) {
     return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
   }
-  const listing = await browseDomains(filters, { page: query.page, perPage: PER_PAGE });
+  const listing = await browseDomains(filters, { page: query.page, perPage: PER_PAGE, categoryId: category?.id ?? null });
   return { ...browse, ...listing };
 }
 
@@ -55,7 +62,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "lander") {
     const { lander, browseUrl } = loaderData;
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
-    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} back={back} />;
+    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} categories={lander.categories} back={back} />;
   }
   const { siteName, filters, rows, total, page, pageCount, limited, notes } = loaderData;
   const q = filters.q;
@@ -85,17 +92,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {loaderData.filtered ? "No domains match your search." : "No domains are listed yet."}
           </p>
         ) : (
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {rows.map((domain) => (
-              <li key={domain.id} className="min-w-0">
-                <Link to={domainPagePath(domain.domain_name)} className={`${card} block transition hover:border-blue-500`}>
-                  <span className="block text-lg font-semibold">{displayDomainName(domain.domain_name)}</span>
-                  <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
-                  <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <DomainCards rows={rows} />
         )}
         <Pagination page={page} pageCount={pageCount} hrefFor={(target) => `${browseHref(filters, target)}#domains`} className="mt-10" />
       </main>

@@ -14,6 +14,7 @@ import * as m0110 from "./0110_admin_search_index";
 import * as m0120 from "./0120_rate_limits";
 import * as m0130 from "./0130_admin_search_trigrams";
 import * as m0160 from "./0160_browse_filters";
+import * as m0161 from "./0161_categories";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0120_rate_limits": m0120,
   "0130_admin_search_trigrams": m0130,
   "0160_browse_filters": m0160,
+  "0161_categories": m0161,
 };

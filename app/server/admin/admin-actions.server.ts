@@ -132,6 +132,7 @@ async function add(form: FormData) {
     askingPrice: text(form, "askingPrice"),
     trackingId: text(form, "trackingId"),
     ownerEmail: text(form, "ownerEmail"),
+    categories: text(form, "categories"),
   };
   const parsed = DomainEntrySchema.safeParse(values);
   if (!parsed.success) {

@@ -53,9 +53,9 @@ export interface NewDomainInput {
   ownerEmail: string;
 }
 
-export async function insertDomain(input: NewDomainInput): Promise<Domain> {
+export async function insertDomain(input: NewDomainInput, executor: Executor = db): Promise<Domain> {
   const timestamp = nowIso();
-  return db
+  return executor
     .insertInto("domains")
     .values({
       domain_name: input.domainName,

@@ -9,6 +9,7 @@ import { isKnownHost, operatorHostNames } from "./hosts.server";
 import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
+import { categoriesOfDomains } from "./categories.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -49,13 +50,18 @@ export async function loadDomainPage(domain: Domain, request: Request): Promise<
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [feeCents, replyDays] = await Promise.all([getInquiryFeeCents(), ownerTypicalReplyDays(domain)]);
+  const [feeCents, replyDays, categories] = await Promise.all([
+    getInquiryFeeCents(),
+    ownerTypicalReplyDays(domain),
+    categoriesOfDomains([domain.id]),
+  ]);
   return {
     siteName: env.SITE_NAME,
     domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
     feeCents,
     canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
     replyDays,
+    categories: categories.get(domain.id) ?? [],
   };
 }
 
