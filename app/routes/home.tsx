@@ -54,7 +54,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (filters.q && !(await searchRateLimit.hit(`search:${clientIp(request)}`))) {
     return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
   }
-  const listing = await browseDomains(filters, { page: query.page, perPage: PER_PAGE, categoryId: category?.id ?? null });
+  const listing = await browseDomains(filters, {
+    page: query.page,
+    perPage: PER_PAGE,
+    categoryId: category?.id ?? null,
+    categoryCount: category?.count,
+    extensionCount: extensions.find((each) => each.tld === filters.ext)?.count,
+  });
   return { ...browse, ...listing };
 }
 

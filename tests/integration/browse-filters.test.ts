@@ -101,6 +101,10 @@ describe("home page filters", () => {
     }
     const total = (app.db().prepare(`SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL`).get() as { n: number }).n;
     expect(page.text).toContain(`${Number(total).toLocaleString("en-US")} names`);
+    // An extension alone is counted from the extension counts: the same figure.
+    const io = await browse("ext=io");
+    expect(io.text).toContain(`${Number(count("io")).toLocaleString("en-US")} names`);
+    expect(io.listed.every((name) => name.endsWith(".io"))).toBe(true);
   });
 
   it("keeps the filters in the form and in the page links", async () => {
