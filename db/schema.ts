@@ -18,6 +18,8 @@ export interface DomainsTable {
   /** 1 or 0 (0160). */
   has_hyphen: Generated<number>;
   has_digit: Generated<number>;
+  /** A short description for buyers, plain text up to 300 characters (0162); NULL: none. */
+  pitch: string | null;
 }
 
 export interface SettingsTable {

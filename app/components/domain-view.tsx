@@ -19,6 +19,8 @@ export function DomainView(props: {
   back: { to: string; label: string } | null;
   /** The name's categories, each linking to its page. */
   categories?: Array<{ slug: string; name: string }>;
+  /** The owner's short description, shown under the name. */
+  pitch?: string | null;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -29,6 +31,7 @@ export function DomainView(props: {
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
         <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{shownName}</h1>
+        {props.pitch ? <p className="mt-4 break-words text-lg text-slate-200">{props.pitch}</p> : null}
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
         <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>

@@ -1,7 +1,7 @@
 // The admin forms' rules and texts, shared by the actions (validation) and the forms (attributes,
 // messages). Browser-safe: nothing here may import server code.
 import { z } from "zod";
-import { parseCategoryList } from "./categories";
+import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "./categories";
 import { asciiEmail, parseStoredDomainName } from "./domain-name";
 
 export const PASSWORD_MIN_LENGTH = 6;
@@ -165,6 +165,11 @@ export const DomainEntrySchema = z.object({
       }
       return parsed;
     }),
+  pitch: z
+    .string()
+    .optional()
+    .transform((value) => cleanPitch(value ?? ""))
+    .refine((pitch) => pitch === null || [...pitch].length <= MAX_PITCH_LENGTH, `The pitch is longer than ${MAX_PITCH_LENGTH} characters`),
 });
 
 export type DomainEntry = z.output<typeof DomainEntrySchema>;

@@ -49,3 +49,13 @@ export function formatCategoryList(names: string[]): string {
 export function categoryPath(slug: string): string {
   return `/category/${slug}`;
 }
+
+/** A name's pitch: plain text, one paragraph. */
+export const MAX_PITCH_LENGTH = 300;
+export const PITCH_HELP = `A short description for buyers, plain text, up to ${MAX_PITCH_LENGTH} characters.`;
+
+/** The pitch as stored: whitespace runs made one space, control characters taken out; null when empty. */
+export function cleanPitch(text: string): string | null {
+  const pitch = text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  return pitch === "" ? null : pitch;
+}

@@ -13,6 +13,8 @@ export interface DomainPageData {
   replyDays: number | null;
   /** The name's categories (their links are part of the page's prepared shell: see domain-shell.server.ts). */
   categories: Array<{ slug: string; name: string }>;
+  /** The owner's short description of the name (plain text), or null. */
+  pitch: string | null;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */
@@ -20,7 +22,7 @@ export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
   const { domain, siteName, canonicalUrl } = page;
   const shownName = displayDomainName(domain.name);
   const title = `${shownName} is for sale | ${siteName}`;
-  const description = `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
+  const description = page.pitch ?? `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
   return [
     { title },
     { name: "description", content: description },

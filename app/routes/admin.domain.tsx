@@ -35,7 +35,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!funnel) throw data(null, { status: 404 });
   const notice = new URL(request.url).searchParams.get("notice");
   const categories = (await categoriesOfDomains([funnel.domain.id])).get(funnel.domain.id) ?? [];
-  const listing = { categories: formatCategoryList(categories.map((category) => category.name)) };
+  const listing = { categories: formatCategoryList(categories.map((category) => category.name)), pitch: funnel.domain.pitch ?? "" };
   return { siteName: env.SITE_NAME, email: user.email, funnel, listing, notice: notice ? (NOTICES[notice] ?? null) : null };
 }
 
@@ -45,9 +45,9 @@ export async function action({ params, request }: Route.ActionArgs) {
   const form = await request.formData();
   if (id === null) throw data(null, { status: 404 });
   if (form.get("intent") === "listing") {
-    const result = await saveListing(id, { categories: String(form.get("categories") ?? "") });
+    const result = await saveListing(id, { categories: String(form.get("categories") ?? ""), pitch: String(form.get("pitch") ?? "") });
     if (result === "not-found") throw data(null, { status: 404 });
-    if (result !== "saved") return data({ intent: "listing", error: result.error, value: result.values.categories }, { status: 400 });
+    if (result !== "saved") return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
     return redirect(`/admin/domains/${id}?notice=listing-saved`, 303);
   }
   if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
@@ -101,7 +101,7 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
         <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
         <FunnelChart days={days} />
       </section>
-      <ListingForm categories={loaderData.listing.categories} {...(actionData && "intent" in actionData ? actionData : {})} />
+      <ListingForm categories={loaderData.listing.categories} pitch={loaderData.listing.pitch} {...(actionData && "intent" in actionData ? actionData : {})} />
       <MinimumOfferForm minOfferCents={domain.min_offer_cents} {...(actionData && !("intent" in actionData) ? actionData : {})} />
     </main>
   );

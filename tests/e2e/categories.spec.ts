@@ -2,9 +2,9 @@ import { signInAdmin } from "../support/admin";
 import { insertDomain } from "../support/data";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
-// Issue 24 item 2: the admin gives names categories; buyers reach a category's page from a name's page
+// Issue 24 items 2 and 3: the admin gives names categories and a pitch; buyers reach a category's page from a name's page
 // and filter the home page by it.
-test("categories: given in the Add Domain dialog and the edit form, browsed from a domain page", async ({ page, app }) => {
+test("categories and pitch: given in the Add Domain dialog and the edit form, browsed from a domain page", async ({ page, app }) => {
   const tag = `cx${Date.now().toString(36).replace(/\d/g, "")}${test.info().project.name === "js" ? "j" : "n"}`;
   const name = `${tag}one.com`;
   await signInAdmin(page);
@@ -15,6 +15,7 @@ test("categories: given in the Add Domain dialog and the edit form, browsed from
   await dialog.getByLabel("Tracking ID (username)").fill("seller");
   await dialog.getByLabel("Owner email").fill("owner@example.test");
   await dialog.getByLabel("Categories (optional)").fill(`${tag} Travel | Short`);
+  await dialog.getByLabel("Pitch (optional)").fill(`Pack "light" & go <far> ✈`);
   await dialog.getByRole("button", { name: "Add Domain" }).click();
   await expect(page.getByRole("status")).toHaveText("Domain added.");
 
@@ -27,7 +28,12 @@ test("categories: given in the Add Domain dialog and the edit form, browsed from
   await expect(page.getByText("Listing saved.")).toBeVisible();
   await expect(page.getByLabel("Categories")).toHaveValue(`${tag} Travel`);
 
+  await page.getByLabel("Pitch").fill("Two & more");
+  await page.getByRole("button", { name: "Save listing" }).click();
+  await expect(page.getByLabel("Pitch")).toHaveValue("Two & more");
+
   await page.goto(`/domain/${tag}one`);
+  await expect(page.getByText(`Pack "light" & go <far> ✈`)).toBeVisible();
   await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: `${tag} Travel` }).click();
   await expect(page).toHaveURL(new RegExp(`/category/${tag}-travel$`));
   await expect(page.getByRole("heading", { level: 1, name: `${tag} Travel domains for sale` })).toBeVisible();

@@ -118,7 +118,7 @@ describe("categories", () => {
     const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
     expect((await csvUpload([header, ...lines].join("\n"))).location).toBe("/admin/portfolio?added=0&updated=3");
     expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
-    const edited = lines.map((line) => (line.startsWith(`${tag}csv3`) ? line.replace(/Travel$/, "Travel | Beach") : line));
+    const edited = lines.map((line) => (line.startsWith(`${tag}csv3`) ? line.replace(/Travel,$/, "Travel | Beach,") : line));
     await csvUpload([header, ...edited].join("\n"));
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
     expect(categoriesOf(`${tag}csv2.net`)).toEqual([]);

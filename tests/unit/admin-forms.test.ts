@@ -47,6 +47,7 @@ describe("admin form rules", () => {
       trackingId: "t",
       ownerEmail: "",
       categories: [],
+      pitch: null,
     });
     expect(DomainEntrySchema.parse({ domainName: "a.com", askingPrice: "1", trackingId: "t", ownerEmail: "", categories: "Tech |  Short  names| tech" }).categories).toEqual([
       { slug: "tech", name: "Tech" },

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { AdminActionResult } from "../../lib/admin-forms";
-import { CATEGORIES_HELP } from "../../lib/categories";
+import { CATEGORIES_HELP, MAX_PITCH_LENGTH, PITCH_HELP } from "../../lib/categories";
 import { inputClass, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useHydrated } from "./hooks";
 import { ErrorAlert } from "./notice";
@@ -12,6 +12,7 @@ const FIELDS = [
   { name: "trackingId", label: "Tracking ID (username)", type: "text", placeholder: "username", required: true, extra: {} },
   { name: "ownerEmail", label: "Owner email", type: "email", placeholder: "owner@example.com", required: true, extra: {} },
   { name: "categories", label: "Categories (optional)", type: "text", placeholder: "Tech | Short names", required: false, help: CATEGORIES_HELP, extra: {} },
+  { name: "pitch", label: "Pitch (optional)", type: "text", placeholder: "", required: false, help: PITCH_HELP, extra: { maxLength: MAX_PITCH_LENGTH } },
 ] as const;
 
 /**

@@ -1,10 +1,20 @@
 import { Form } from "react-router";
-import { CATEGORIES_HELP } from "../../lib/categories";
+import { CATEGORIES_HELP, MAX_PITCH_LENGTH, PITCH_HELP } from "../../lib/categories";
 import { card, inputClass, primaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
 
-/** The domain's edit form for what buyers read besides the name and price: its categories. */
-export function ListingForm({ categories, error, value }: { categories: string; error?: string; value?: string }) {
+/** The domain's edit form for what buyers read besides the name and price: its categories and pitch. */
+export function ListingForm({
+  categories,
+  pitch,
+  error,
+  value,
+}: {
+  categories: string;
+  pitch: string;
+  error?: string;
+  value?: { categories: string; pitch: string };
+}) {
   return (
     <section aria-labelledby="listing-heading" className={`${card} mt-10 max-w-xl`}>
       <h2 id="listing-heading" className="text-xl font-semibold">
@@ -16,17 +26,35 @@ export function ListingForm({ categories, error, value }: { categories: string; 
             Categories
           </label>
           <input
-            key={`${categories}:${value ?? ""}`}
+            key={`${categories}:${value?.categories ?? ""}`}
             id="categories"
             name="categories"
             type="text"
-            defaultValue={value ?? categories}
+            defaultValue={value?.categories ?? categories}
             aria-invalid={error ? true : undefined}
             aria-describedby={`categories-help${error ? " listing-error" : ""}`}
             className={inputClass}
           />
           <p id="categories-help" className="mt-1 text-xs text-slate-300">
             {CATEGORIES_HELP}
+          </p>
+        </div>
+        <div>
+          <label htmlFor="pitch" className="text-sm text-slate-200">
+            Pitch
+          </label>
+          <textarea
+            key={`${pitch}:${value?.pitch ?? ""}`}
+            id="pitch"
+            name="pitch"
+            rows={3}
+            maxLength={MAX_PITCH_LENGTH}
+            defaultValue={value?.pitch ?? pitch}
+            aria-describedby="pitch-help"
+            className={inputClass}
+          />
+          <p id="pitch-help" className="mt-1 text-xs text-slate-300">
+            {PITCH_HELP}
           </p>
         </div>
         <div>

@@ -133,6 +133,7 @@ async function add(form: FormData) {
     trackingId: text(form, "trackingId"),
     ownerEmail: text(form, "ownerEmail"),
     categories: text(form, "categories"),
+    pitch: text(form, "pitch"),
   };
   const parsed = DomainEntrySchema.safeParse(values);
   if (!parsed.success) {

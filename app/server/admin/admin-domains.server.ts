@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import type { DomainEntry, DomainSort } from "../../lib/admin-forms";
-import { parseCategoryList } from "../../lib/categories";
+import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "../../lib/categories";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
@@ -165,7 +165,7 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
   try {
     return await inTransaction(async (trx) => {
       const domain = await insertDomain(
-        { domainName: entry.domainName, askingPriceCents: entry.askingPrice, trackingId: entry.trackingId, ownerEmail: entry.ownerEmail },
+        { domainName: entry.domainName, askingPriceCents: entry.askingPrice, trackingId: entry.trackingId, ownerEmail: entry.ownerEmail, pitch: entry.pitch },
         trx,
       );
       await setDomainCategories(trx, domain.id, entry.categories);
@@ -179,15 +179,23 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
   }
 }
 
-/** The edit form's listing fields (categories), or the reason they cannot be saved. */
+/** The edit form's listing fields (categories, pitch), or the reason they cannot be saved. */
 export async function saveListing(
   id: number,
-  values: { categories: string },
+  values: { categories: string; pitch: string },
 ): Promise<"saved" | "not-found" | { error: string; values: typeof values }> {
   const categories = parseCategoryList(values.categories);
   if ("error" in categories) return { error: categories.error, values };
+  const pitch = cleanPitch(values.pitch);
+  if (pitch !== null && [...pitch].length > MAX_PITCH_LENGTH) return { error: `The pitch is longer than ${MAX_PITCH_LENGTH} characters`, values };
   return inTransaction(async (trx) => {
-    const live = await trx.selectFrom("domains").select("id").where("id", "=", id).where("deleted_at", "is", null).executeTakeFirst();
+    const live = await trx
+      .updateTable("domains")
+      .set({ pitch, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("deleted_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
     if (!live) return "not-found" as const;
     await setDomainCategories(trx, id, categories);
     return "saved" as const;

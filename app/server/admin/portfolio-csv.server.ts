@@ -29,6 +29,11 @@ export type ImportResult =
  * `categories` column) keeps its categories.
  */
 type ImportEntry = Omit<DomainEntry, "ownerEmail" | "categories"> & { ownerEmail: string | null; categories: CategoryName[] | null };
+/** The columns after the first four, found by their header; -1 when the file has none. */
+interface ExtraColumns {
+  categories: number;
+  pitch: number;
+}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -71,9 +76,11 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     };
   }
   // Columns after the first four are found by their header (an export's `categories` column, say).
-  let categoriesAt = -1;
+  const extra: ExtraColumns = { categories: -1, pitch: -1 };
   if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) {
-    categoriesAt = rows.shift()!.cells.findIndex((cell) => cell.toLowerCase() === "categories");
+    const header = rows.shift()!.cells.map((cell) => cell.toLowerCase());
+    extra.categories = header.indexOf("categories");
+    extra.pitch = header.indexOf("pitch");
   }
   if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
   if (rows.length > MAX_IMPORT_ROWS) {
@@ -88,8 +95,9 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     const trackingId = unguardCell(trackingIdCell);
     const ownerEmail = unguardCell(ownerEmailCell);
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
-    const categories = categoriesAt >= 0 ? unguardCell(cells[categoriesAt] ?? "") : "";
-    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail, categories });
+    const categories = extra.categories >= 0 ? unguardCell(cells[extra.categories] ?? "") : "";
+    const pitch = extra.pitch >= 0 ? unguardCell(cells[extra.pitch] ?? "") : "";
+    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail, categories, pitch });
     if (!parsed.success) {
       errors.push({ line, message: Object.values(fieldErrors(parsed.error)).join("; ") });
       continue;
@@ -104,7 +112,7 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     entries.push({
       ...parsed.data,
       ownerEmail: clearOwner ? "" : parsed.data.ownerEmail || null,
-      categories: categoriesAt >= 0 ? parsed.data.categories : null,
+      categories: extra.categories >= 0 ? parsed.data.categories : null,
     });
   }
   if (errors.length > 0) {
@@ -132,23 +140,26 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
         asking_price_cents: entry.askingPrice,
         tracking_id: entry.trackingId,
         owner_email: entry.ownerEmail ?? "",
+        pitch: entry.pitch,
         created_at: timestamp,
         updated_at: timestamp,
       })),
     );
-    if (categoriesAt >= 0) await writeCategories(trx, entries);
+    if (extra.categories >= 0 || extra.pitch >= 0) await writeExtras(trx, entries, extra, timestamp);
     return { ok: true as const, added: fresh.length, updated: entries.length - fresh.length };
   });
 }
 
-/** Gives each row's domain the row's categories (after the rows are written, so new names have ids). */
-async function writeCategories(trx: Executor, entries: ImportEntry[]): Promise<void> {
+/** Gives each row's domain the row's categories and pitch, for the columns the file has (after the rows are written, so new names have ids). */
+async function writeExtras(trx: Executor, entries: ImportEntry[], extra: ExtraColumns, timestamp: string): Promise<void> {
   for (let start = 0; start < entries.length; start += CHUNK) {
     const chunk = entries.slice(start, start + CHUNK);
     const ids = await liveIdsByName(trx, chunk.map((entry) => entry.domainName));
     for (const entry of chunk) {
       const id = ids.get(entry.domainName);
-      if (id !== undefined && entry.categories) await setDomainCategories(trx, id, entry.categories);
+      if (id === undefined) continue;
+      if (entry.categories) await setDomainCategories(trx, id, entry.categories);
+      if (extra.pitch >= 0) await trx.updateTable("domains").set({ pitch: entry.pitch, updated_at: timestamp }).where("id", "=", id).execute();
     }
   }
 }
@@ -226,14 +237,14 @@ function csvStream<R extends { id: number }>(
   });
 }
 
-/** Same first four columns as the import, and its `categories` column, so an export can be edited and imported back. */
+/** Same first four columns as the import, and its `categories` and `pitch` columns, so an export can be edited and imported back. */
 export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
   return csvStream(
-    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at", "categories"],
+    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at", "categories", "pitch"],
     async (afterId) => {
       const rows = await db
         .selectFrom("domains")
-        .select(["id", "domain_name", "asking_price_cents", "tracking_id", "owner_email", "inquiry_count", "created_at"])
+        .select(["id", "domain_name", "asking_price_cents", "tracking_id", "owner_email", "inquiry_count", "created_at", "pitch"])
         .where("deleted_at", "is", null)
         .where("id", ">", afterId)
         .orderBy("id")
@@ -244,7 +255,7 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
     },
     (row) => [
       row.domain_name, centsToDollarText(row.asking_price_cents), safeCell(row.tracking_id), safeCell(row.owner_email), row.inquiry_count,
-      row.created_at, safeCell(row.categories),
+      row.created_at, safeCell(row.categories), safeCell(row.pitch ?? ""),
     ],
   );
 }

@@ -24,7 +24,12 @@ function filtered(filters: BrowseFilters, categoryId: number | null): LiveQuery 
   let query: LiveQuery = db.selectFrom("domains").where("domains.deleted_at", "is", null);
   // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
   const term = asciiSearchTerm(filters.q.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
-  if (term) query = query.where(sql<boolean>`domains.domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'`);
+  if (term) {
+    // The pitch is searched as typed (lower-cased: it is free text), the name in its ASCII form.
+    const pitchTerm = filters.q.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
+    query = query.where(sql<boolean>`(domains.domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'
+      OR lower(domains.pitch) LIKE ${`%${escapeLike(pitchTerm)}%`} ESCAPE '\\')`);
+  }
   if (filters.ext) query = query.where("domains.tld", "=", filters.ext);
   if (filters.minCents !== null) query = query.where("domains.asking_price_cents", ">=", filters.minCents);
   if (filters.maxCents !== null) query = query.where("domains.asking_price_cents", "<=", filters.maxCents);

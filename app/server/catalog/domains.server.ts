@@ -51,6 +51,7 @@ export interface NewDomainInput {
   askingPriceCents: number;
   trackingId: string;
   ownerEmail: string;
+  pitch?: string | null;
 }
 
 export async function insertDomain(input: NewDomainInput, executor: Executor = db): Promise<Domain> {
@@ -62,6 +63,7 @@ export async function insertDomain(input: NewDomainInput, executor: Executor = d
       asking_price_cents: input.askingPriceCents,
       tracking_id: input.trackingId,
       owner_email: input.ownerEmail,
+      pitch: input.pitch ?? null,
       created_at: timestamp,
       updated_at: timestamp,
       deleted_at: null,

@@ -62,6 +62,7 @@ export async function loadDomainPage(domain: Domain, request: Request): Promise<
     canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
     replyDays,
     categories: categories.get(domain.id) ?? [],
+    pitch: domain.pitch,
   };
 }
 

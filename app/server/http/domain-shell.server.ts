@@ -36,7 +36,28 @@ interface DomainShell extends Shell {
 interface DomainPage {
   domain: { name: string; askingPriceCents: number };
   canonicalUrl: string;
+  /** Free text (quotes, <, &, emoji): its holes hold it escaped for each place it is written (PITCH_HOLES). */
+  pitch: string | null;
 }
+
+/**
+ * The forms a pitch takes in a page: escaped by React in text and attributes; as a JSON string in the
+ * JSON-LD script, escaped by React Router; and as a JSON string inside the JSON string of React Router's
+ * data stream, escaped the same way. A sample pitch holds every character these escape, so a form the
+ * page writes that is not one of these leaves the sample's marker behind and no shell is made.
+ */
+const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream"]);
+const REACT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+const SCRIPT_ESCAPES: Record<string, string> = { "&": "\\u0026", "<": "\\u003c", ">": "\\u003e", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCAPES[char]!);
+const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
+const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
+
+function pitchForms(pitch: string): Record<string, string> {
+  return { pitchHtml: htmlText(pitch), pitchJson: scriptText(jsonInner(pitch)), pitchStream: scriptText(jsonInner(jsonInner(pitch))) };
+}
+
+const samplePitch = (tag: string) => `zqvx${tag} "pitch" <b>&amp;</b> it's \\ \u00e9 \u{1F680} \u2028 done`;
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
   const tree = routeTree(build);
@@ -82,7 +103,10 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     const key = shapeKey(page, rootData, routeData);
     const shell = key === null ? null : await shellFor(key, rootData, routeData, page);
     if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
-    const text = fillShell(shell, stringsOf(page, nonce));
+    const strings = stringsOf(page, nonce);
+    // React Router's data stream writes a repeated string as a reference: a pitch equal to another string differs in shape.
+    if (page.pitch !== null && (shell.taken.has(page.pitch) || Object.values(strings).includes(page.pitch))) return null;
+    const text = fillShell(shell, strings, PITCH_HOLES);
     return text === null ? null : { text, headers: shell.headers };
   }
 
@@ -106,6 +130,7 @@ function domainPageOf(value: unknown): DomainPage | null {
   if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
   const { name, askingPriceCents } = value.domain;
   if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string") return null;
+  if (value.pitch !== null && typeof value.pitch !== "string") return null;
   return value as unknown as DomainPage;
 }
 
@@ -123,6 +148,7 @@ function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
     priceText: centsToDollarText(askingPriceCents),
     priceCents: String(askingPriceCents),
     nonce,
+    ...(page.pitch === null ? {} : pitchForms(page.pitch)),
   };
 }
 
@@ -147,7 +173,13 @@ function sampleName(kind: string, tag: string): string {
 function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage, own: DomainPage | null): Record<string, unknown> {
   return {
     ...routeData,
-    page: { ...page, domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null }, canonicalUrl: own?.canonicalUrl ?? null },
+    page: {
+      ...page,
+      domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null },
+      canonicalUrl: own?.canonicalUrl ?? null,
+      // Whether there is a pitch is part of a page's shape; what it says is not.
+      pitch: own ? own.pitch : page.pitch === null ? null : "",
+    },
   };
 }
 
@@ -183,7 +215,11 @@ interface Sample {
 async function renderSample(render: RenderPage, tag: string, priceCents: number, rootData: unknown, routeData: Record<string, unknown>, real: DomainPage): Promise<Sample> {
   const name = sampleName(kindOfName(real.domain.name), tag);
   const origin = `http://zqvx${tag}.test`;
-  const page: DomainPage = { domain: { name, askingPriceCents: priceCents }, canonicalUrl: `${origin}${domainPagePath(name)}` };
+  const page: DomainPage = {
+    domain: { name, askingPriceCents: priceCents },
+    canonicalUrl: `${origin}${domainPagePath(name)}`,
+    pitch: real.pitch === null ? null : samplePitch(tag),
+  };
   const nonce = `zqvx${tag}nonce`;
   const givenLoaderResults = { [ROOT_ROUTE]: { value: rootData }, [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) } };
   const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), { cspNonce: nonce, givenLoaderResults });
@@ -199,7 +235,7 @@ async function prepareShell(render: RenderPage, rootData: unknown, routeData: Re
   const shell: DomainShell = { ...cut, headers: a.headers, taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]) };
   const second = await renderSample(render, "bb", 1_200_000, rootData, routeData, real);
   const b = second.rendered;
-  const filled = fillShell(shell, stringsOf(second.page, second.nonce));
+  const filled = fillShell(shell, stringsOf(second.page, second.nonce), PITCH_HOLES);
   if (!b || filled !== b.body.toString("utf8") || b.status !== a.status || JSON.stringify(b.headers) !== JSON.stringify(a.headers)) {
     return unusable("a second sample differs from its shell");
   }
