@@ -21,6 +21,8 @@ export function DomainView(props: {
   categories?: Array<{ slug: string; name: string }>;
   /** The owner's short description, shown under the name. */
   pitch?: string | null;
+  /** "More names like this": list items made by the server (similar.server.ts), links only. */
+  similarHtml?: string;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -80,6 +82,15 @@ export function DomainView(props: {
           {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
       </section>
+      {props.similarHtml ? (
+        <section aria-labelledby="similar-heading" className={`${card} mt-6`}>
+          <h2 id="similar-heading" className="text-lg font-semibold">
+            More names like this
+          </h2>
+          {/* Escaped by the server; one string, so the page's prepared shell carries it in one hole. */}
+          <ul className="mt-4 grid gap-3 sm:grid-cols-2" dangerouslySetInnerHTML={{ __html: props.similarHtml }} />
+        </section>
+      ) : null}
     </PageShell>
   );
 }

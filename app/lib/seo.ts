@@ -15,6 +15,8 @@ export interface DomainPageData {
   categories: Array<{ slug: string; name: string }>;
   /** The owner's short description of the name (plain text), or null. */
   pitch: string | null;
+  /** "More names like this" as HTML list items (links only, escaped by the server); empty when none. */
+  similarHtml: string;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */

@@ -68,7 +68,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "lander") {
     const { lander, browseUrl } = loaderData;
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
-    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} categories={lander.categories} pitch={lander.pitch} back={back} />;
+    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} categories={lander.categories} pitch={lander.pitch} similarHtml={lander.similarHtml} back={back} />;
   }
   const { siteName, filters, rows, total, page, pageCount, limited, notes } = loaderData;
   const q = filters.q;

@@ -34,6 +34,10 @@ test("categories and pitch: given in the Add Domain dialog and the edit form, br
 
   await page.goto(`/domain/${tag}one`);
   await expect(page.getByText(`Pack "light" & go <far> ✈`)).toBeVisible();
+  // The name sharing its category comes first among "More names like this".
+  const similar = page.getByRole("region", { name: "More names like this" });
+  await expect(similar.getByRole("link").first()).toContainText(second);
+  await expectNoA11yViolations(page);
   await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: `${tag} Travel` }).click();
   await expect(page).toHaveURL(new RegExp(`/category/${tag}-travel$`));
   await expect(page.getByRole("heading", { level: 1, name: `${tag} Travel domains for sale` })).toBeVisible();

@@ -75,6 +75,7 @@ describe("domain pages from prepared shells", () => {
     const pitched: Array<[string, string]> = [
       ["pitchone.com", `Say "hello" to <b>brand</b> & 'more' \\ caf\u00e9 \u{1F680}`],
       ["pitchtwo.io", "</script><script>alert(1)</script> &amp; &lt;"],
+      ["pitchplain.com", "A plain pitch"],
     ];
     for (const [name, pitch] of pitched) {
       const id = insertDomain(app.db(), { name, priceCents: 9_900 });
@@ -84,6 +85,7 @@ describe("domain pages from prepared shells", () => {
     expect(one).toContain("Say &quot;hello&quot; to &lt;b&gt;brand&lt;/b&gt; &amp; &#x27;more&#x27; \\ café 🚀");
     expect(one).toContain('<meta name="description" content="Say &quot;hello&quot;');
     expect(await expectSamePage("pitchtwo.io")).not.toContain("<script>alert(1)");
+    expect(await expectSamePage("pitchplain.com")).toContain("More names like this");
     const sameAsName = insertDomain(app.db(), { name: "pitchthree.com", priceCents: 9_900 });
     app.db().prepare("UPDATE domains SET pitch = 'pitchthree.com' WHERE id = ?").run(sameAsName);
     await expectSamePage("pitchthree.com");
@@ -93,7 +95,7 @@ describe("domain pages from prepared shells", () => {
 
     const stats = await shellStats();
     expect(app.output()).not.toContain("page shell not");
-    // 13 pages from shells; the three that could not be were rendered (a 404 has no page to count).
-    expect(stats).toMatchObject({ fromShell: 13, rendered: 3 });
+    // 14 pages from shells; the three that could not be were rendered (a 404 has no page to count).
+    expect(stats).toMatchObject({ fromShell: 14, rendered: 3 });
   });
 });

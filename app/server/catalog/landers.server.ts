@@ -10,6 +10,7 @@ import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomains } from "./categories.server";
+import { similarDomains, similarDomainsHtml } from "./similar.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -50,10 +51,11 @@ export async function loadDomainPage(domain: Domain, request: Request): Promise<
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(request, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [feeCents, replyDays, categories] = await Promise.all([
+  const [feeCents, replyDays, categories, similar] = await Promise.all([
     getInquiryFeeCents(),
     ownerTypicalReplyDays(domain),
     categoriesOfDomains([domain.id]),
+    similarDomains(domain),
   ]);
   return {
     siteName: env.SITE_NAME,
@@ -63,6 +65,7 @@ export async function loadDomainPage(domain: Domain, request: Request): Promise<
     replyDays,
     categories: categories.get(domain.id) ?? [],
     pitch: domain.pitch,
+    similarHtml: similarDomainsHtml(similar),
   };
 }
 

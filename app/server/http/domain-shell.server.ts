@@ -38,6 +38,8 @@ interface DomainPage {
   canonicalUrl: string;
   /** Free text (quotes, <, &, emoji): its holes hold it escaped for each place it is written (PITCH_HOLES). */
   pitch: string | null;
+  /** HTML made by the server: written as it is in the page, and as a JSON string in the data stream. */
+  similarHtml: string;
 }
 
 /**
@@ -46,7 +48,7 @@ interface DomainPage {
  * data stream, escaped the same way. A sample pitch holds every character these escape, so a form the
  * page writes that is not one of these leaves the sample's marker behind and no shell is made.
  */
-const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream"]);
+const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream", "similarHtml", "similarStream"]);
 const REACT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 const SCRIPT_ESCAPES: Record<string, string> = { "&": "\\u0026", "<": "\\u003c", ">": "\\u003e", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCAPES[char]!);
@@ -57,6 +59,11 @@ function pitchForms(pitch: string): Record<string, string> {
   return { pitchHtml: htmlText(pitch), pitchJson: scriptText(jsonInner(pitch)), pitchStream: scriptText(jsonInner(jsonInner(pitch))) };
 }
 
+function similarForms(html: string): Record<string, string> {
+  return html ? { similarHtml: html, similarStream: scriptText(jsonInner(jsonInner(html))) } : {};
+}
+
+const sampleSimilar = (tag: string) => `<li><a href="/domain/zqvx${tag}s">zqvx${tag} &amp; "s" \u{1F680}</a></li>`;
 const samplePitch = (tag: string) => `zqvx${tag} "pitch" <b>&amp;</b> it's \\ \u00e9 \u{1F680} \u2028 done`;
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
@@ -105,7 +112,12 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
     const strings = stringsOf(page, nonce);
     // React Router's data stream writes a repeated string as a reference: a pitch equal to another string differs in shape.
-    if (page.pitch !== null && (shell.taken.has(page.pitch) || Object.values(strings).includes(page.pitch))) return null;
+    // (Compared with the page's other own strings, not with the free texts' own forms.)
+    const others = Object.entries(strings).filter(([hole]) => !PITCH_HOLES.has(hole)).map(([, value]) => value);
+    for (const text of [page.pitch, page.similarHtml]) {
+      if (text && (shell.taken.has(text) || others.includes(text))) return null;
+    }
+    if (page.pitch !== null && page.pitch === page.similarHtml) return null;
     const text = fillShell(shell, strings, PITCH_HOLES);
     return text === null ? null : { text, headers: shell.headers };
   }
@@ -130,7 +142,7 @@ function domainPageOf(value: unknown): DomainPage | null {
   if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
   const { name, askingPriceCents } = value.domain;
   if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string") return null;
-  if (value.pitch !== null && typeof value.pitch !== "string") return null;
+  if ((value.pitch !== null && typeof value.pitch !== "string") || typeof value.similarHtml !== "string") return null;
   return value as unknown as DomainPage;
 }
 
@@ -149,6 +161,7 @@ function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
     priceCents: String(askingPriceCents),
     nonce,
     ...(page.pitch === null ? {} : pitchForms(page.pitch)),
+    ...similarForms(page.similarHtml),
   };
 }
 
@@ -179,6 +192,7 @@ function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage,
       canonicalUrl: own?.canonicalUrl ?? null,
       // Whether there is a pitch is part of a page's shape; what it says is not.
       pitch: own ? own.pitch : page.pitch === null ? null : "",
+      similarHtml: own ? own.similarHtml : page.similarHtml === "" ? "" : "\u0000some",
     },
   };
 }
@@ -219,6 +233,7 @@ async function renderSample(render: RenderPage, tag: string, priceCents: number,
     domain: { name, askingPriceCents: priceCents },
     canonicalUrl: `${origin}${domainPagePath(name)}`,
     pitch: real.pitch === null ? null : samplePitch(tag),
+    similarHtml: real.similarHtml === "" ? "" : sampleSimilar(tag),
   };
   const nonce = `zqvx${tag}nonce`;
   const givenLoaderResults = { [ROOT_ROUTE]: { value: rootData }, [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) } };
