@@ -3,6 +3,7 @@ import { type RouteConfig, index, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("domain/:domainName", "routes/domain.tsx"),
+  route("category/:slug", "routes/category.tsx"),
   route("contact/:domainName", "routes/contact.tsx"),
   route("payment/:domainName", "routes/payment.tsx"),
   route("test-checkout/:checkoutId", "routes/test-checkout.tsx"),

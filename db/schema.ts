@@ -12,6 +12,14 @@ export interface DomainsTable {
   deleted_at: string | null;
   /** The owner's private floor for offers (0040); never sent to buyers. */
   min_offer_cents: number | null;
+  /** Computed by the database from domain_name (0160): after the first dot, and the name before it. */
+  tld: Generated<string>;
+  name_length: Generated<number>;
+  /** 1 or 0 (0160). */
+  has_hyphen: Generated<number>;
+  has_digit: Generated<number>;
+  /** A short description for buyers, plain text up to 300 characters (0162); NULL: none. */
+  pitch: string | null;
 }
 
 export interface SettingsTable {
@@ -212,6 +220,19 @@ export interface CreditsTable {
   used_by_inquiry_id: number | null;
 }
 
+/** A category of names (migration 0161); its page is /category/{slug}. */
+export interface CategoriesTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+
+export interface DomainCategoriesTable {
+  category_id: number;
+  domain_id: number;
+}
+
 export interface Database {
   domains: DomainsTable;
   settings: SettingsTable;
@@ -231,6 +252,8 @@ export interface Database {
   rate_limits: RateLimitsTable;
   inquiry_messages: InquiryMessagesTable;
   credits: CreditsTable;
+  categories: CategoriesTable;
+  domain_categories: DomainCategoriesTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

@@ -1,18 +1,25 @@
-import type { Insertable, Kysely } from "kysely";
+import { sql, type Insertable, type Kysely } from "kysely";
 import { INSERT_BATCH, insertInBatches } from "./batch-insert";
 import type { Database, DomainsTable } from "./schema";
 
 const SYLLABLES = ["vel", "ora", "quan", "tix", "bright", "path", "nord", "haven", "lum", "cargo", "flow", "zen", "trix", "harb", "mint", "leaf", "sol", "vane", "pix", "forge", "true", "north", "nova", "kai", "ly", "io", "max", "sky", "port", "wave"];
 const TLDS = ["com", "com", "com", "com", "io", "ai", "co", "net", "app"];
 
-/** A deterministic, believable name for row `index` (unique because the index is part of it). */
+/** Categories the generated names are given, one each (index order), for the browse filters' bench. */
+export const SEED_CATEGORIES = ["Tech", "Finance", "Travel", "Health", "Food", "Games", "Energy", "Media", "Home", "Sports"];
+
+/**
+ * A deterministic, believable name for row `index` (unique because the index is part of it). Every odd
+ * row writes its index in letters after a hyphen ("velora-bcd"), so some names have no digits.
+ */
 export function generatedDomainName(index: number): string {
   let seed = (index + 1) * 2654435761;
   const pick = <T>(list: T[]): T => {
     seed = (seed ^ (seed >>> 13)) * 1274126177;
     return list[Math.abs(seed) % list.length]!;
   };
-  return `${pick(SYLLABLES)}${pick(SYLLABLES)}${index}.${pick(TLDS)}`;
+  const number = index % 2 === 1 ? `-${String(index).replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!)}` : String(index);
+  return `${pick(SYLLABLES)}${pick(SYLLABLES)}${number}.${pick(TLDS)}`;
 }
 
 /**
@@ -43,5 +50,31 @@ export async function seedManyDomains(executor: Kysely<Database>, count: number,
     }
     await insertInBatches(executor, "domains", rows);
   }
+  await seedCategories(executor, Number(first) + 1);
   return count;
+}
+
+/** Gives every domain from id `fromId` on one of SEED_CATEGORIES (by id), making the categories first. */
+async function seedCategories(executor: Kysely<Database>, fromId: number): Promise<void> {
+  const now = new Date().toISOString();
+  await executor
+    .insertInto("categories")
+    .values(SEED_CATEGORIES.map((name) => ({ slug: name.toLowerCase(), name, created_at: now })))
+    .onConflict((oc) => oc.column("slug").doNothing())
+    .execute();
+  const categories = await executor.selectFrom("categories").select(["id", "slug"]).execute();
+  for (const [index, name] of SEED_CATEGORIES.entries()) {
+    const id = categories.find((category) => category.slug === name.toLowerCase())!.id;
+    await executor
+      .insertInto("domain_categories")
+      .columns(["category_id", "domain_id"])
+      .expression((eb) =>
+        eb
+          .selectFrom("domains")
+          .select([sql.lit(Number(id)).as("category_id"), "id"])
+          .where("id", ">=", fromId)
+          .where(sql<boolean>`id % ${SEED_CATEGORIES.length} = ${index}`),
+      )
+      .execute();
+  }
 }

@@ -4,6 +4,8 @@
 // --connections=50 --domains=100000 --subscribers=10000 --rounds=3 --crawl=100000 --crawl-connections=10
 // --skip-build --skip-lighthouse --skip-sse --skip-postgres. The figures are reported, not asserted;
 // --write-docs also puts them into the one table of docs/performance.md (bench/docs-figures.ts).
+// The home page's filters get a server-time row per combination (bench/browse-rows.ts) on both engines,
+// and their query plans (scripts/explain-browse.ts).
 // Unless --skip-postgres, the same names are seeded into an embedded PostgreSQL too, and the domain page
 // (cached and not), the admin pages and the fee fan-out are measured on it in the same run, beside SQLite.
 import autocannon from "autocannon";
@@ -14,6 +16,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { generatedDomainName } from "../db/seed-many";
 import { replaceFiguresBlock, writeFiguresToDoc, type Figure } from "../bench/docs-figures";
+import { BROWSE_ROWS } from "../bench/browse-rows";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
 import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, startWriter, waitForHttp, type Running, type Writer } from "../bench/support";
@@ -358,6 +361,23 @@ async function main() {
     ["/admin first page", cookie ? await sequentialTimings(new URL("/admin", app.url).href, 40, { Cookie: cookie }) : null],
     ["/admin?q=nova search", cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null],
   ];
+  // The home page's filters (issue 24), uncached, on each engine: a row per representative combination.
+  for (const [label, browsePath] of BROWSE_ROWS) {
+    serverTimes.push([`filters ${label}`, await sequentialTimings(new URL(browsePath, uncachedApp.url).href, 40)]);
+  }
+  if (pgApps) {
+    for (const [label, browsePath] of BROWSE_ROWS) {
+      serverTimes.push([`filters ${label} [PostgreSQL]`, await sequentialTimings(new URL(browsePath, pgApps.uncached.url).href, 40)]);
+    }
+  }
+  const browsePlans = [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])].map(([engine, databaseUrl]) => {
+    const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
+      encoding: "utf8",
+    });
+    return [engine!, output] as const;
+  });
   if (pgApps) {
     serverTimes.push(
       ["/domain/{short}, page cache off [PostgreSQL]", await sequentialTimings(new URL(domainPath, pgApps.uncached.url).href, 40)],
@@ -458,6 +478,8 @@ async function main() {
     log(`${label.padEnd(48)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
   }
 
+  for (const [engine, plans] of browsePlans) log(`\n== Query plans of the filters [${engine}] ==\n${plans.trimEnd()}`);
+
   log("\n== Page weight of /domain/{short} ==");
   log(`HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzipped); JavaScript ${kb(weights.jsGzipBytes)} gzipped in ${weights.jsFiles} files`);
   log(`Repeat visit with If-None-Match: ${revisit ? `${revisit.status}` : "no ETag sent"}`);
@@ -502,6 +524,10 @@ async function main() {
       log(`${verdict(change.reachedAll && change.slowestMs <= 1000)} [${engine}] ${fmt(SUBSCRIBERS)} subscribers, fee ${change.label} reaches all within 1 s: ${fmt(change.slowestMs)} ms`);
     }
   }
+  for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("filters "))) {
+    if (timing) log(`${verdict(timing.p95 < 30 && timing.status === 200)} ${label} p95 < 30 ms server time: ${fmt(timing.p95, 1)} ms`);
+  }
+  for (const [engine, plans] of browsePlans) log(`${verdict(plans.includes("every statement uses an index"))} [${engine}] every filter statement uses an index`);
   log(`${verdict(weights.htmlBytes < 20 * 1024)} domain page HTML < 20 KB: ${kb(weights.htmlBytes)}`);
   log(`${verdict(weights.jsGzipBytes < 120 * 1024)} domain page JS < 120 KB gzipped: ${kb(weights.jsGzipBytes)}`);
   if (lighthouse.ok) log(`${verdict(Object.values(lighthouse.scores).every((score) => score >= 95))} Lighthouse >= 95 in each category`);

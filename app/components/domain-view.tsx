@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { categoryPath } from "../lib/categories";
 import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
@@ -16,6 +17,12 @@ export function DomainView(props: {
   /** Owner's typical reply time in days; shown when known. */
   replyDays?: number | null;
   back: { to: string; label: string } | null;
+  /** The name's categories, each linking to its page. */
+  categories?: Array<{ slug: string; name: string }>;
+  /** The owner's short description, shown under the name. */
+  pitch?: string | null;
+  /** "More names like this": list items made by the server (similar.server.ts), links only. */
+  similarHtml?: string;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -26,9 +33,23 @@ export function DomainView(props: {
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
         <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{shownName}</h1>
+        {props.pitch ? <p className="mt-4 break-words text-lg text-slate-200">{props.pitch}</p> : null}
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
         <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
+        {props.categories && props.categories.length > 0 ? (
+          <nav aria-label="Categories" className="mt-4">
+            <ul className="flex flex-wrap justify-center gap-2">
+              {props.categories.map((category) => (
+                <li key={category.slug}>
+                  <Link to={categoryPath(category.slug)} className="inline-block rounded-full border border-slate-600 px-3 py-1 text-sm text-slate-200 hover:border-blue-400">
+                    {category.name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
       </section>
       <section className={`${card} mt-6 flex gap-4`}>
         <ChatIcon className="h-8 w-8 shrink-0 text-blue-400" />
@@ -61,6 +82,15 @@ export function DomainView(props: {
           {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
       </section>
+      {props.similarHtml ? (
+        <section aria-labelledby="similar-heading" className={`${card} mt-6`}>
+          <h2 id="similar-heading" className="text-lg font-semibold">
+            More names like this
+          </h2>
+          {/* Escaped by the server; one string, so the page's prepared shell carries it in one hole. */}
+          <ul className="mt-4 grid gap-3 sm:grid-cols-2" dangerouslySetInnerHTML={{ __html: props.similarHtml }} />
+        </section>
+      ) : null}
     </PageShell>
   );
 }

@@ -1,6 +1,7 @@
 // The admin forms' rules and texts, shared by the actions (validation) and the forms (attributes,
 // messages). Browser-safe: nothing here may import server code.
 import { z } from "zod";
+import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "./categories";
 import { asciiEmail, parseStoredDomainName } from "./domain-name";
 
 export const PASSWORD_MIN_LENGTH = 6;
@@ -154,6 +155,23 @@ export const DomainEntrySchema = z.object({
     }),
   trackingId: z.string().trim().min(1, "Tracking ID is required").max(200, "Tracking ID is too long"),
   ownerEmail: optionalEmail,
+  categories: z
+    .string()
+    .max(2000, "Categories are too long")
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseCategoryList(value ?? "");
+      if ("error" in parsed) {
+        ctx.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  pitch: z
+    .string()
+    .optional()
+    .transform((value) => cleanPitch(value ?? ""))
+    .refine((pitch) => pitch === null || [...pitch].length <= MAX_PITCH_LENGTH, `The pitch is longer than ${MAX_PITCH_LENGTH} characters`),
 });
 
 export type DomainEntry = z.output<typeof DomainEntrySchema>;

@@ -1,22 +1,22 @@
 // What the page cache keys a public page on: pure, so unit tests can read it.
-import { MAX_SEARCH_LENGTH } from "./search";
+import { asksForAnything, browseParams, readBrowseQuery } from "./browse";
 
 /**
  * The URL a cacheable page is rendered for: the path and the parameters that page reads, normalized as
- * its loader reads them (home: `q` trimmed and cut, `page` a whole number above 1). Returns the URL and
- * whether it is a search.
+ * its loader reads them (home: the search, filters and sort of browse.ts, `page` a whole number above 1).
+ * Returns the URL and whether it is a search or a filtered list (anyone can make those up by the million).
  */
 export function canonicalPageUrl(url: string): { url: string; search: boolean } {
   const queryAt = url.indexOf("?");
   if (queryAt === -1) return { url, search: false };
   const path = url.slice(0, queryAt);
+  if (path.startsWith("/category/")) {
+    // A category page reads `page` only; a later page is kept in the small budget like a search.
+    const page = Number(new URLSearchParams(url.slice(queryAt + 1)).get("page") ?? "");
+    return Number.isInteger(page) && page > 1 && page <= 1_000_000 ? { url: `${path}?page=${page}`, search: true } : { url: path, search: false };
+  }
   if (path !== "/") return { url: path, search: false };
-  const params = new URLSearchParams(url.slice(queryAt + 1));
-  const kept = new URLSearchParams();
-  const q = (params.get("q") ?? "").trim().slice(0, MAX_SEARCH_LENGTH);
-  if (q) kept.set("q", q);
-  const page = Number(params.get("page") ?? "");
-  if (Number.isInteger(page) && page > 1 && page <= 1_000_000) kept.set("page", String(page));
-  const query = kept.toString();
-  return { url: query ? `/?${query}` : "/", search: q !== "" };
+  const query = readBrowseQuery(new URLSearchParams(url.slice(queryAt + 1)));
+  const kept = browseParams(query.filters, query.page, query.ignored).toString();
+  return { url: kept ? `/?${kept}` : "/", search: asksForAnything(query) };
 }

@@ -11,6 +11,12 @@ export interface DomainPageData {
   canonicalUrl: string;
   /** The owner's typical reply time in whole days (trust signal), null until 3 inquiries are answered. */
   replyDays: number | null;
+  /** The name's categories (their links are part of the page's prepared shell: see domain-shell.server.ts). */
+  categories: Array<{ slug: string; name: string }>;
+  /** The owner's short description of the name (plain text), or null. */
+  pitch: string | null;
+  /** "More names like this" as HTML list items (links only, escaped by the server); empty when none. */
+  similarHtml: string;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */
@@ -18,7 +24,7 @@ export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
   const { domain, siteName, canonicalUrl } = page;
   const shownName = displayDomainName(domain.name);
   const title = `${shownName} is for sale | ${siteName}`;
-  const description = `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
+  const description = page.pitch ?? `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
   return [
     { title },
     { name: "description", content: description },

@@ -10,10 +10,18 @@ import { FUNNEL_DAYS } from "../lib/funnel";
 import { domainFunnel, setMinimumOffer } from "../server/catalog/domain-funnel.server";
 import { env } from "../server/runtime/env.server";
 import { requireAdmin } from "../server/admin/session.server";
+import { ListingForm } from "../components/admin/listing-form";
+import { formatCategoryList } from "../lib/categories";
+import { categoriesOfDomains } from "../server/catalog/categories.server";
+import { saveListing } from "../server/admin/admin-domains.server";
 import type { Route } from "./+types/admin.domain";
 
 const INVALID_AMOUNT = "Please enter a valid amount, or leave it empty for no minimum";
-const NOTICES: Record<string, string> = { "min-offer-saved": "Minimum offer saved.", "min-offer-cleared": "Minimum offer removed." };
+const NOTICES: Record<string, string> = {
+  "min-offer-saved": "Minimum offer saved.",
+  "min-offer-cleared": "Minimum offer removed.",
+  "listing-saved": "Listing saved.",
+};
 
 function parseId(value: string | undefined): number | null {
   const id = Number(value);
@@ -26,7 +34,9 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const funnel = id === null ? null : await domainFunnel(id);
   if (!funnel) throw data(null, { status: 404 });
   const notice = new URL(request.url).searchParams.get("notice");
-  return { siteName: env.SITE_NAME, email: user.email, funnel, notice: notice ? (NOTICES[notice] ?? null) : null };
+  const categories = (await categoriesOfDomains([funnel.domain.id])).get(funnel.domain.id) ?? [];
+  const listing = { categories: formatCategoryList(categories.map((category) => category.name)), pitch: funnel.domain.pitch ?? "" };
+  return { siteName: env.SITE_NAME, email: user.email, funnel, listing, notice: notice ? (NOTICES[notice] ?? null) : null };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
@@ -34,6 +44,12 @@ export async function action({ params, request }: Route.ActionArgs) {
   const id = parseId(params.id);
   const form = await request.formData();
   if (id === null) throw data(null, { status: 404 });
+  if (form.get("intent") === "listing") {
+    const result = await saveListing(id, { categories: String(form.get("categories") ?? ""), pitch: String(form.get("pitch") ?? "") });
+    if (result === "not-found") throw data(null, { status: 404 });
+    if (result !== "saved") return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
+    return redirect(`/admin/domains/${id}?notice=listing-saved`, 303);
+  }
   if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
   const input = String(form.get("minOffer") ?? "").trim();
   const cents = input === "" ? null : parseDollars(input);
@@ -85,7 +101,8 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
         <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
         <FunnelChart days={days} />
       </section>
-      <MinimumOfferForm minOfferCents={domain.min_offer_cents} error={actionData?.error} value={actionData?.value} />
+      <ListingForm categories={loaderData.listing.categories} pitch={loaderData.listing.pitch} {...(actionData && "intent" in actionData ? actionData : {})} />
+      <MinimumOfferForm minOfferCents={domain.min_offer_cents} {...(actionData && !("intent" in actionData) ? actionData : {})} />
     </main>
   );
 }

@@ -1,14 +1,15 @@
-import { data, Form, Link } from "react-router";
-import { z } from "zod";
+import { data } from "react-router";
+import { BrowseFilterForm, type FacetOption } from "../components/browse-filters";
+import { DomainCards } from "../components/domain-cards";
 import { DomainView } from "../components/domain-view";
 import { Pagination } from "../components/pagination";
 import { GlobeIcon } from "../components/icons";
-import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
-import { displayDomainName, domainPagePath } from "../lib/domain-name";
-import { formatUsd } from "../lib/money";
-import { MAX_SEARCH_LENGTH, TOO_MANY_SEARCHES } from "../lib/search";
+import { card, secondaryButton } from "../components/ui";
+import { asksForAnything, browseHref, ignoredNotes, readBrowseQuery } from "../lib/browse";
+import { TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
-import { listPublicDomains } from "../server/catalog/domains.server";
+import { browseDomains, extensionCounts } from "../server/catalog/browse.server";
+import { categoryCounts } from "../server/catalog/categories.server";
 import { env } from "../server/runtime/env.server";
 import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/catalog/landers.server";
 import { clientIp } from "../server/http/request-context.server";
@@ -16,11 +17,6 @@ import { searchRateLimit } from "../server/http/search-limit.server";
 import type { Route } from "./+types/home";
 
 const PER_PAGE = 24;
-
-const BrowseQuery = z.object({
-  q: z.string().catch("").transform((q) => q.trim().slice(0, MAX_SEARCH_LENGTH)),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // A listed domain pointed at this server greets its visitor with its own for-sale page.
@@ -32,14 +28,41 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       browseUrl: operatorHomeUrl(),
     };
   }
-  const params = new URL(request.url).searchParams;
-  const { q, page } = BrowseQuery.parse({ q: params.get("q") ?? "", page: params.get("page") ?? 1 });
-  const browse = { kind: "browse" as const, siteName: env.SITE_NAME, homeUrl: `${siteOrigin(request)}/`, q, limited: false };
+  const query = readBrowseQuery(new URL(request.url).searchParams);
+  const { filters, ignored } = query;
+  const [extensions, categories] = await Promise.all([extensionCounts(), categoryCounts()]);
+  // An extension no listed name has is a made-up one: say so rather than list nothing.
+  if (filters.ext && !extensions.some((each) => each.tld === filters.ext)) {
+    ignored.ext = filters.ext;
+    filters.ext = "";
+  }
+  const category = filters.category ? categories.find((each) => each.slug === filters.category) : undefined;
+  if (filters.category && !category) {
+    ignored.cat = filters.category;
+    filters.category = "";
+  }
+  const browse = {
+    kind: "browse" as const,
+    siteName: env.SITE_NAME,
+    homeUrl: `${siteOrigin(request)}/`,
+    filters,
+    filtered: asksForAnything(query),
+    notes: ignoredNotes(ignored),
+    extensions: extensions.map(({ tld, count }) => ({ value: tld, label: `.${tld}`, count })),
+    categories: categories.map(({ slug, name, count }): FacetOption => ({ value: slug, label: name, count })),
+    limited: false,
+  };
   // Each new search term is a scan of the names: one address may run only so many.
-  if (q && !(await searchRateLimit.hit(`search:${clientIp(context)}`))) {
+  if (filters.q && !(await searchRateLimit.hit(`search:${clientIp(context)}`))) {
     return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
   }
-  const listing = await listPublicDomains({ search: q, page, perPage: PER_PAGE });
+  const listing = await browseDomains(filters, {
+    page: query.page,
+    perPage: PER_PAGE,
+    categoryId: category?.id ?? null,
+    categoryCount: category?.count,
+    extensionCount: extensions.find((each) => each.tld === filters.ext)?.count,
+  });
   return { ...browse, ...listing };
 }
 
@@ -47,53 +70,39 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "lander") {
     const { lander, browseUrl } = loaderData;
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
-    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} back={back} />;
+    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} categories={lander.categories} pitch={lander.pitch} similarHtml={lander.similarHtml} back={back} />;
   }
-  const { siteName, q, rows, total, page, pageCount, limited } = loaderData;
+  const { siteName, filters, rows, total, page, pageCount, limited, notes } = loaderData;
+  const q = filters.q;
   return (
     <>
       <Splash siteName={siteName} />
       <main id="domains" className="mx-auto w-full max-w-5xl px-5 py-16">
-        <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-          <div>
-            <h2 className="text-2xl font-semibold">Domains for sale</h2>
-            <p className="mt-1 text-slate-300">
-              {total === 1 ? "1 domain" : `${total.toLocaleString("en-US")} domains`}
-              {q ? ` matching "${q}"` : ""}
-            </p>
-          </div>
-          <Form method="get" role="search" className="flex gap-2" action="/#domains">
-            <label htmlFor="q" className="sr-only">
-              Search domains
-            </label>
-            <input id="q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Search domains" className={`${inputClass} mt-0 w-56`} />
-            <button type="submit" className={primaryButton}>
-              Search
-            </button>
-          </Form>
-        </div>
+        <h2 className="text-2xl font-semibold">Domains for sale</h2>
+        <BrowseFilterForm filters={filters} extensions={loaderData.extensions} categories={loaderData.categories} />
+        {notes.length > 0 ? (
+          <ul role="status" className="mt-4 space-y-1 text-sm text-amber-200">
+            {notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        ) : null}
+        <p className="mt-6 text-slate-300">
+          {total === 1 ? "1 name" : `${total.toLocaleString("en-US")} names`}
+          {q ? ` matching "${q}"` : ""}
+        </p>
         {limited ? (
           <p role="alert" className={`${card} mt-8 text-center text-slate-300`}>
             {TOO_MANY_SEARCHES}
           </p>
         ) : rows.length === 0 ? (
-          <p className={`${card} mt-8 text-center text-slate-300`}>
-            {q ? "No domains match your search." : "No domains are listed yet."}
+          <p className={`${card} mt-4 text-center text-slate-300`}>
+            {loaderData.filtered ? "No domains match your search." : "No domains are listed yet."}
           </p>
         ) : (
-          <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {rows.map((domain) => (
-              <li key={domain.id} className="min-w-0">
-                <Link to={domainPagePath(domain.domain_name)} className={`${card} block transition hover:border-blue-500`}>
-                  <span className="block text-lg font-semibold">{displayDomainName(domain.domain_name)}</span>
-                  <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
-                  <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <DomainCards rows={rows} />
         )}
-        <BrowsePagination q={q} page={page} pageCount={pageCount} />
+        <Pagination page={page} pageCount={pageCount} hrefFor={(target) => `${browseHref(filters, target)}#domains`} className="mt-10" />
       </main>
     </>
   );
@@ -118,17 +127,6 @@ function Splash({ siteName }: { siteName: string }) {
   );
 }
 
-function BrowsePagination({ q, page, pageCount }: { q: string; page: number; pageCount: number }) {
-  const hrefFor = (target: number) => {
-    const params = new URLSearchParams();
-    if (q) params.set("q", q);
-    if (target > 1) params.set("page", String(target));
-    const search = params.toString();
-    return `/${search ? `?${search}` : ""}#domains`;
-  };
-  return <Pagination page={page} pageCount={pageCount} hrefFor={hrefFor} className="mt-10" />;
-}
-
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
   return loaderHeaders;
 }
@@ -140,8 +138,10 @@ export function meta({ loaderData }: Route.MetaArgs) {
   const description = `${siteName}: premium domain names for sale. See the guiding price and contact the owner directly.`;
   const tags = [{ title }, { name: "description", content: description }];
   if (!loaderData) return tags;
-  // Search results are not documents of their own for search engines; later pages carry no canonical.
-  if (loaderData.q) return [...tags, { name: "robots", content: "noindex, follow" }];
+  // Searches and filtered lists are not documents of their own for search engines: the home page is.
+  if (loaderData.filtered) {
+    return [...tags, { name: "robots", content: "noindex, follow" }, { tagName: "link", rel: "canonical", href: loaderData.homeUrl }];
+  }
   if (loaderData.page > 1) return tags;
   return [
     ...tags,

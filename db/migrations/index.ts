@@ -15,6 +15,9 @@ import * as m0120 from "./0120_rate_limits";
 import * as m0130 from "./0130_admin_search_trigrams";
 import * as m0150 from "./0150_inquiry_messages";
 import * as m0151 from "./0151_refund_or_credit";
+import * as m0160 from "./0160_browse_filters";
+import * as m0161 from "./0161_categories";
+import * as m0162 from "./0162_pitch";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -34,4 +37,7 @@ export const migrations: Record<string, Migration> = {
   "0130_admin_search_trigrams": m0130,
   "0150_inquiry_messages": m0150,
   "0151_refund_or_credit": m0151,
+  "0160_browse_filters": m0160,
+  "0161_categories": m0161,
+  "0162_pitch": m0162,
 };

@@ -22,7 +22,7 @@ test("browse: search as a GET form and pagination", async ({ page, app }) => {
   await page.getByRole("searchbox", { name: "Search domains" }).fill(tag);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(new RegExp(`q=${tag}`));
-  await expect(page.getByText(`30 domains matching "${tag}"`)).toBeVisible();
+  await expect(page.getByText(`30 names matching "${tag}"`)).toBeVisible();
   // Newest first: the last inserted comes first.
   await expect(page.getByRole("link", { name: new RegExp(`${tag}-29\\.com`) })).toBeVisible();
   await expect(page.getByText("Page 1 of 2")).toBeVisible();

@@ -122,14 +122,15 @@ describe("search-engine tags", () => {
     expect(page.body).not.toContain("<script>alert(1)");
   });
 
-  it("gives the home page a canonical URL, and search results noindex", async () => {
+  it("gives the home page a canonical URL, and search results noindex with the home page as theirs", async () => {
     const home = await requestWithHost(app.url, "/", "localhost");
     expect(home.body).toContain('<link rel="canonical" href="https://shop.example.test/"/>');
     expect(home.body).toContain('<meta property="og:type" content="website"/>');
     expect(jsonLd(home.body)).toEqual([]);
     const search = await requestWithHost(app.url, "/?q=velora", "localhost");
     expect(search.body).toContain('<meta name="robots" content="noindex, follow"/>');
-    expect(search.body).not.toContain('rel="canonical"');
+    // Issue 24 item 6: a filtered list's canonical URL is the home page.
+    expect(search.body).toContain('<link rel="canonical" href="https://shop.example.test/"/>');
   });
 
   it("marks the not-found view noindex", async () => {

@@ -70,14 +70,34 @@ describe("domain pages from prepared shells", () => {
     expect(await expectSamePage("samefee.com")).toContain("$27.31");
     expect(await expectSamePage("xn--ls8h.com")).toContain("💩.com");
 
+    // Pitches are free text: quotes, <, &, emoji and backslashes go through the shells escaped. Both
+    // come from one shell (made for the first); a pitch equal to another string on the page is rendered.
+    const pitched: Array<[string, string]> = [
+      ["pitchone.com", `Say "hello" to <b>brand</b> & 'more' \\ caf\u00e9 \u{1F680}`],
+      ["pitchtwo.io", "</script><script>alert(1)</script> &amp; &lt;"],
+      ["pitchplain.com", "A plain pitch"],
+    ];
+    for (const [name, pitch] of pitched) {
+      const id = insertDomain(app.db(), { name, priceCents: 9_900 });
+      app.db().prepare("UPDATE domains SET pitch = ? WHERE id = ?").run(pitch, id);
+    }
+    const one = await expectSamePage("pitchone.com");
+    expect(one).toContain("Say &quot;hello&quot; to &lt;b&gt;brand&lt;/b&gt; &amp; &#x27;more&#x27; \\ café 🚀");
+    expect(one).toContain('<meta name="description" content="Say &quot;hello&quot;');
+    expect(await expectSamePage("pitchtwo.io")).not.toContain("<script>alert(1)");
+    expect(await expectSamePage("pitchplain.com")).toContain("More names like this");
+    const sameAsName = insertDomain(app.db(), { name: "pitchthree.com", priceCents: 9_900 });
+    app.db().prepare("UPDATE domains SET pitch = 'pitchthree.com' WHERE id = ?").run(sameAsName);
+    await expectSamePage("pitchthree.com");
+
     const missing = await get("/domain/nothing-here-at-all");
     expect(missing.status).toBe(404);
 
     const stats = await shellStats();
     expect(app.output()).not.toContain("page shell not");
-    // 11 pages from shells; the two that could not be were rendered (a 404 has no page to count).
+    // 14 pages from shells; the three that could not be were rendered (a 404 has no page to count).
     // The domain route's data has exactly the fields the shells know (SHELL_FIELDS): none fell back unseen.
-    expect(stats).toMatchObject({ fromShell: 11, rendered: 2, contractBroken: 0 });
+    expect(stats).toMatchObject({ fromShell: 14, rendered: 3, contractBroken: 0 });
     expect(app.output()).not.toContain("page shell contract broken");
   });
 });

@@ -98,7 +98,7 @@ describe("migrations on PostgreSQL", () => {
     // PostgreSQL has one more index: the admin search's trigrams (migration 0130; pg_trgm ships with it).
     expect(await postgresIndexes()).toEqual([...sqliteNames("index"), "domains_live_search_trigrams"].sort());
     // PostgreSQL has one more trigger per watched table: it takes the version row's lock first.
-    const locks = ["domains_locks_content_version", "settings_locks_content_version"];
+    const locks = ["domains", "settings", "categories", "domain_categories"].map((table) => `${table}_locks_content_version`);
     expect(await postgresTriggers()).toEqual([...sqliteNames("trigger"), ...locks].sort());
   });
 
@@ -295,8 +295,10 @@ function sqliteSchema(): Columns {
     .all() as { name: string }[];
   const schema: Columns = {};
   for (const { name } of tables) {
-    const columns = sqlite.prepare(`PRAGMA table_info(${name})`).all() as { name: string; type: string; notnull: number; pk: number }[];
+    // table_xinfo lists generated columns too (hidden 2 or 3; 1 is a virtual table's hidden column).
+    const columns = sqlite.prepare(`PRAGMA table_xinfo(${name})`).all() as { name: string; type: string; notnull: number; pk: number; hidden: number }[];
     schema[name] = columns
+      .filter((column) => column.hidden !== 1)
       .map((column) => `${column.name} ${column.type.toLowerCase()} ${column.notnull || column.pk ? "not null" : "null"}`)
       .sort();
   }

@@ -46,7 +46,13 @@ describe("admin form rules", () => {
       askingPrice: 1000,
       trackingId: "t",
       ownerEmail: "",
+      categories: [],
+      pitch: null,
     });
+    expect(DomainEntrySchema.parse({ domainName: "a.com", askingPrice: "1", trackingId: "t", ownerEmail: "", categories: "Tech |  Short  names| tech" }).categories).toEqual([
+      { slug: "tech", name: "Tech" },
+      { slug: "short-names", name: "Short names" },
+    ]);
     const bad = DomainEntrySchema.safeParse({ domainName: "nodot", askingPrice: "x", trackingId: "", ownerEmail: "nope" });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["domainName", "askingPrice", "trackingId", "ownerEmail"]);

@@ -1,15 +1,18 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigate } from "react-router";
 import type { AdminActionResult } from "../../lib/admin-forms";
+import { CATEGORIES_HELP, MAX_PITCH_LENGTH, PITCH_HELP } from "../../lib/categories";
 import { inputClass, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useHydrated } from "./hooks";
 import { ErrorAlert } from "./notice";
 
 const FIELDS = [
-  { name: "domainName", label: "Domain name", type: "text", placeholder: "example.com", extra: { autoCapitalize: "none", spellCheck: false } },
-  { name: "askingPrice", label: "Asking price", type: "number", placeholder: "25000", extra: { step: "0.01", min: "0" } },
-  { name: "trackingId", label: "Tracking ID (username)", type: "text", placeholder: "username", extra: {} },
-  { name: "ownerEmail", label: "Owner email", type: "email", placeholder: "owner@example.com", extra: {} },
+  { name: "domainName", label: "Domain name", type: "text", placeholder: "example.com", required: true, extra: { autoCapitalize: "none", spellCheck: false } },
+  { name: "askingPrice", label: "Asking price", type: "number", placeholder: "25000", required: true, extra: { step: "0.01", min: "0" } },
+  { name: "trackingId", label: "Tracking ID (username)", type: "text", placeholder: "username", required: true, extra: {} },
+  { name: "ownerEmail", label: "Owner email", type: "email", placeholder: "owner@example.com", required: true, extra: {} },
+  { name: "categories", label: "Categories (optional)", type: "text", placeholder: "Tech | Short names", required: false, help: CATEGORIES_HELP, extra: {} },
+  { name: "pitch", label: "Pitch (optional)", type: "text", placeholder: "", required: false, help: PITCH_HELP, extra: { maxLength: MAX_PITCH_LENGTH } },
 ] as const;
 
 /**
@@ -58,14 +61,19 @@ export function AddDomainDialog({ open, result }: { open: boolean; result?: Admi
                 id={`add-${field.name}`}
                 name={field.name}
                 type={field.type}
-                required
+                required={field.required}
                 placeholder={field.placeholder}
                 defaultValue={failed?.values?.[field.name] ?? ""}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `add-${field.name}-error` : undefined}
+                aria-describedby={[error ? `add-${field.name}-error` : "", "help" in field ? `add-${field.name}-help` : ""].join(" ").trim() || undefined}
                 className={inputClass}
                 {...field.extra}
               />
+              {"help" in field ? (
+                <p id={`add-${field.name}-help`} className="mt-1 text-xs text-slate-300">
+                  {field.help}
+                </p>
+              ) : null}
               {error ? (
                 <p id={`add-${field.name}-error`} className="mt-1 text-sm text-red-300">
                   {error}

@@ -145,6 +145,8 @@ async function add(form: FormData) {
     askingPrice: text(form, "askingPrice"),
     trackingId: text(form, "trackingId"),
     ownerEmail: text(form, "ownerEmail"),
+    categories: text(form, "categories"),
+    pitch: text(form, "pitch"),
   };
   const parsed = DomainEntrySchema.safeParse(values);
   if (!parsed.success) {

@@ -2,14 +2,16 @@
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import type { DomainEntry, DomainSort } from "../../lib/admin-forms";
+import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "../../lib/categories";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
-import { indexedBy, inList, isUniqueViolation, likeOperator, newlineChar } from "../db/dialect.server";
+import { indexedBy, inList, inTransaction, isUniqueViolation, likeOperator, newlineChar } from "../db/dialect.server";
 import type { FunnelTotals } from "../../lib/funnel";
 import { funnelSelections } from "../catalog/domain-funnel.server";
 import { insertDomain, liveDomainTotals } from "../catalog/domains.server";
+import { setDomainCategories } from "../catalog/categories.server";
 
 export type AdminDomainRow = Pick<
   Domain,
@@ -161,11 +163,13 @@ export class DomainExistsError extends Error {}
 /** Adds a domain; a live duplicate name throws DomainExistsError with a message a person understands. */
 export async function addDomain(entry: DomainEntry): Promise<Domain> {
   try {
-    return await insertDomain({
-      domainName: entry.domainName,
-      askingPriceCents: entry.askingPrice,
-      trackingId: entry.trackingId,
-      ownerEmail: entry.ownerEmail,
+    return await inTransaction(async (trx) => {
+      const domain = await insertDomain(
+        { domainName: entry.domainName, askingPriceCents: entry.askingPrice, trackingId: entry.trackingId, ownerEmail: entry.ownerEmail, pitch: entry.pitch },
+        trx,
+      );
+      await setDomainCategories(trx, domain.id, entry.categories);
+      return domain;
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -173,4 +177,27 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
     }
     throw error;
   }
+}
+
+/** The edit form's listing fields (categories, pitch), or the reason they cannot be saved. */
+export async function saveListing(
+  id: number,
+  values: { categories: string; pitch: string },
+): Promise<"saved" | "not-found" | { error: string; values: typeof values }> {
+  const categories = parseCategoryList(values.categories);
+  if ("error" in categories) return { error: categories.error, values };
+  const pitch = cleanPitch(values.pitch);
+  if (pitch !== null && [...pitch].length > MAX_PITCH_LENGTH) return { error: `The pitch is longer than ${MAX_PITCH_LENGTH} characters`, values };
+  return inTransaction(async (trx) => {
+    const live = await trx
+      .updateTable("domains")
+      .set({ pitch, updated_at: nowIso() })
+      .where("id", "=", id)
+      .where("deleted_at", "is", null)
+      .returning("id")
+      .executeTakeFirst();
+    if (!live) return "not-found" as const;
+    await setDomainCategories(trx, id, categories);
+    return "saved" as const;
+  });
 }

@@ -3,7 +3,9 @@ import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
+import { formatCategoryList, type CategoryName } from "../../lib/categories";
 import { nowIso } from "../runtime/clock.server";
+import { categoriesOfDomains, setDomainCategories } from "../catalog/categories.server";
 import { insertInBatches } from "../../../db/batch-insert";
 import { db } from "../db/database.server";
 import { inList, inTransaction, type Executor } from "../db/dialect.server";
@@ -23,8 +25,16 @@ export interface RowError {
 export type ImportResult =
   | { ok: true; added: number; updated: number }
   | { ok: false; errors: RowError[]; moreErrors: number };
-/** A valid row; ownerEmail null keeps a listed domain's owner email. */
-type ImportEntry = Omit<DomainEntry, "ownerEmail"> & { ownerEmail: string | null };
+/**
+ * A valid row; ownerEmail null keeps a listed domain's owner email, categories null (the file has no
+ * `categories` column) keeps its categories.
+ */
+type ImportEntry = Omit<DomainEntry, "ownerEmail" | "categories"> & { ownerEmail: string | null; categories: CategoryName[] | null };
+/** The columns after the first four, found by their header; -1 when the file has none. */
+interface ExtraColumns {
+  categories: number;
+  pitch: number;
+}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -66,7 +76,13 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
       moreErrors: 0,
     };
   }
-  if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) rows.shift();
+  // Columns after the first four are found by their header (an export's `categories` column, say).
+  const extra: ExtraColumns = { categories: -1, pitch: -1 };
+  if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) {
+    const header = rows.shift()!.cells.map((cell) => cell.toLowerCase());
+    extra.categories = header.indexOf("categories");
+    extra.pitch = header.indexOf("pitch");
+  }
   if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
   if (rows.length > MAX_IMPORT_ROWS) {
     return { ok: false, errors: [{ line: 1, message: `The file has ${rows.length} rows; at most ${MAX_IMPORT_ROWS} can be imported at once.` }], moreErrors: 0 };
@@ -83,7 +99,9 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     const trackingId = unguardCell(trackingIdCell);
     const ownerEmail = unguardCell(ownerEmailCell);
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
-    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail });
+    const categories = extra.categories >= 0 ? unguardCell(cells[extra.categories] ?? "") : "";
+    const pitch = extra.pitch >= 0 ? unguardCell(cells[extra.pitch] ?? "") : "";
+    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail, categories, pitch });
     if (!parsed.success) {
       errors.push({ line, message: Object.values(fieldErrors(parsed.error)).join("; ") });
       continue;
@@ -95,7 +113,11 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     }
     firstLineOf.set(parsed.data.domainName, line);
     // An empty cell keeps a listed domain's owner email; "none" removes it.
-    entries.push({ ...parsed.data, ownerEmail: clearOwner ? "" : parsed.data.ownerEmail || null });
+    entries.push({
+      ...parsed.data,
+      ownerEmail: clearOwner ? "" : parsed.data.ownerEmail || null,
+      categories: extra.categories >= 0 ? parsed.data.categories : null,
+    });
   }
   if (errors.length > 0) {
     return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), moreErrors: Math.max(0, errors.length - MAX_REPORTED_ERRORS) };
@@ -122,12 +144,28 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
         asking_price_cents: entry.askingPrice,
         tracking_id: entry.trackingId,
         owner_email: entry.ownerEmail ?? "",
+        pitch: entry.pitch,
         created_at: timestamp,
         updated_at: timestamp,
       })),
     );
+    if (extra.categories >= 0 || extra.pitch >= 0) await writeExtras(trx, entries, extra, timestamp);
     return { ok: true as const, added: fresh.length, updated: entries.length - fresh.length };
   });
+}
+
+/** Gives each row's domain the row's categories and pitch, for the columns the file has (after the rows are written, so new names have ids). */
+async function writeExtras(trx: Executor, entries: ImportEntry[], extra: ExtraColumns, timestamp: string): Promise<void> {
+  for (let start = 0; start < entries.length; start += CHUNK) {
+    const chunk = entries.slice(start, start + CHUNK);
+    const ids = await liveIdsByName(trx, chunk.map((entry) => entry.domainName));
+    for (const entry of chunk) {
+      const id = ids.get(entry.domainName);
+      if (id === undefined) continue;
+      if (entry.categories) await setDomainCategories(trx, id, entry.categories);
+      if (extra.pitch >= 0) await trx.updateTable("domains").set({ pitch: entry.pitch, updated_at: timestamp }).where("id", "=", id).execute();
+    }
+  }
 }
 
 /** The ids of the live domains among `names`, by name. */
@@ -205,20 +243,26 @@ function csvStream<R extends { id: number }>(
   });
 }
 
-/** Same first four columns as the import, so an export can be edited and imported back. */
+/** Same first four columns as the import, and its `categories` and `pitch` columns, so an export can be edited and imported back. */
 export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
   return csvStream(
-    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at"],
-    (afterId) =>
-      db
+    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at", "categories", "pitch"],
+    async (afterId) => {
+      const rows = await db
         .selectFrom("domains")
-        .select(["id", "domain_name", "asking_price_cents", "tracking_id", "owner_email", "inquiry_count", "created_at"])
+        .select(["id", "domain_name", "asking_price_cents", "tracking_id", "owner_email", "inquiry_count", "created_at", "pitch"])
         .where("deleted_at", "is", null)
         .where("id", ">", afterId)
         .orderBy("id")
         .limit(CHUNK)
-        .execute(),
-    (row) => [row.domain_name, centsToDollarText(row.asking_price_cents), safeCell(row.tracking_id), safeCell(row.owner_email), row.inquiry_count, row.created_at],
+        .execute();
+      const categories = await categoriesOfDomains(rows.map((row) => row.id));
+      return rows.map((row) => ({ ...row, categories: formatCategoryList((categories.get(row.id) ?? []).map((category) => category.name)) }));
+    },
+    (row) => [
+      row.domain_name, centsToDollarText(row.asking_price_cents), safeCell(row.tracking_id), safeCell(row.owner_email), row.inquiry_count,
+      row.created_at, safeCell(row.categories), safeCell(row.pitch ?? ""),
+    ],
   );
 }
 

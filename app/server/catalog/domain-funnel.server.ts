@@ -14,7 +14,7 @@ export const funnelSelections = [
 ] as const;
 
 export interface DomainFunnel {
-  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "min_offer_cents">;
+  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "min_offer_cents" | "pitch">;
   totals: FunnelTotals;
   days: FunnelDay[];
 }
@@ -34,7 +34,7 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
   // The domain with its totals (the same subqueries as the admin table), then three small per-day reads.
   const row = await db
     .selectFrom("domains")
-    .select(["id", "domain_name", "asking_price_cents", "min_offer_cents", ...funnelSelections])
+    .select(["id", "domain_name", "asking_price_cents", "min_offer_cents", "pitch", ...funnelSelections])
     .where("id", "=", domainId)
     .where("deleted_at", "is", null)
     .executeTakeFirst();

@@ -10,6 +10,8 @@ import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import type { RouterContextProvider } from "react-router";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
+import { categoriesOfDomains } from "./categories.server";
+import { similarDomains, similarDomainsHtml } from "./similar.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -54,13 +56,21 @@ export async function loadDomainPage(
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [feeCents, replyDays] = await Promise.all([getInquiryFeeCents(), ownerTypicalReplyDays(domain)]);
+  const [feeCents, replyDays, categories, similar] = await Promise.all([
+    getInquiryFeeCents(),
+    ownerTypicalReplyDays(domain),
+    categoriesOfDomains([domain.id]),
+    similarDomains(domain),
+  ]);
   return {
     siteName: env.SITE_NAME,
     domain: { name: domain.domain_name, askingPriceCents: domain.asking_price_cents },
     feeCents,
     canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
     replyDays,
+    categories: categories.get(domain.id) ?? [],
+    pitch: domain.pitch,
+    similarHtml: similarDomainsHtml(similar),
   };
 }
 

@@ -1,6 +1,8 @@
 import { domainPagePath } from "../../lib/domain-name";
 import { db } from "../db/database.server";
 import { liveDomainTotals } from "./domains.server";
+import { categoryPath } from "../../lib/categories";
+import { categoryCounts } from "./categories.server";
 
 /** The sitemap protocol's limit per file; a larger portfolio gets a sitemap index. */
 export const URLS_PER_SITEMAP = 50_000;
@@ -39,20 +41,25 @@ function urlEntry(loc: string, lastmod?: string): string {
   return `<url><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${lastmod.slice(0, 10)}</lastmod>` : ""}</url>\n`;
 }
 
-/** How many sitemap files the portfolio needs (the home page is the first URL of the first). */
+/** How many sitemap files the portfolio needs (the home page and the category pages open the first). */
 export async function sitemapPartCount(): Promise<number> {
-  return Math.max(1, Math.ceil(((await liveDomainTotals()).count + 1) / URLS_PER_SITEMAP));
+  const leading = 1 + (await categoryCounts()).length;
+  return Math.max(1, Math.ceil(((await liveDomainTotals()).count + leading) / URLS_PER_SITEMAP));
 }
 
-/** A streamed <urlset> for part `part` (1-based): the home page first, then domain pages in id order. */
+/** A streamed <urlset> for part `part` (1-based): the home page and the category pages first, then domain pages in id order. */
 export function sitemapPartStream(origin: string, part: number): ReadableStream<Uint8Array> {
-  const skip = part === 1 ? 0 : (part - 1) * URLS_PER_SITEMAP - 1;
-  const limit = part === 1 ? URLS_PER_SITEMAP - 1 : URLS_PER_SITEMAP;
-  const rows = liveDomainsForSitemap(skip, limit);
   return textStream(async function* () {
+    const categories = await categoryCounts();
+    const leading = 1 + categories.length;
+    const skip = part === 1 ? 0 : (part - 1) * URLS_PER_SITEMAP - leading;
+    const limit = part === 1 ? URLS_PER_SITEMAP - leading : URLS_PER_SITEMAP;
     yield `${XML_HEADER}<urlset xmlns="${SITEMAP_NS}">\n`;
-    if (part === 1) yield urlEntry(`${origin}/`);
-    for await (const row of rows) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
+    if (part === 1) {
+      yield urlEntry(`${origin}/`);
+      for (const category of categories) yield urlEntry(`${origin}${categoryPath(category.slug)}`);
+    }
+    for await (const row of liveDomainsForSitemap(skip, limit)) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
     yield "</urlset>\n";
   });
 }

@@ -39,13 +39,20 @@ interface DomainShell extends Shell {
 
 /** The parts of a listed domain's page data (app/routes/domain.tsx) a shell puts back: its own strings. */
 type ListedPage = NonNullable<DomainRouteData["page"]>;
-type DomainPage = Pick<ListedPage, "canonicalUrl"> & {
+// The pitch is free text (quotes, <, &, emoji): its holes hold it escaped for each place it is written
+// (PITCH_HOLES). similarHtml is HTML made by the server: written as it is in the page, and as a JSON string
+// in the data stream.
+type DomainPage = Pick<ListedPage, "canonicalUrl" | "pitch" | "similarHtml"> & {
   domain: Pick<ListedPage["domain"], "name" | "askingPriceCents">;
 };
 
 /** Every field of a data type, each either a page's "own" value or a "shared" one (nested objects field by field). */
 type FieldRoles<T> = {
-  [K in keyof T]-?: NonNullable<T[K]> extends object ? FieldRoles<NonNullable<T[K]>> : "own" | "shared";
+  [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[]
+    ? "own" | "shared"
+    : NonNullable<T[K]> extends object
+      ? FieldRoles<NonNullable<T[K]>>
+      : "own" | "shared";
 };
 
 /**
@@ -63,6 +70,9 @@ export const SHELL_FIELDS = {
     feeCents: "shared",
     canonicalUrl: "own",
     replyDays: "shared",
+    categories: "shared",
+    pitch: "own",
+    similarHtml: "own",
   },
 } as const satisfies FieldRoles<DomainRouteData>;
 
@@ -81,6 +91,30 @@ export function contractMismatch(value: unknown, contract: Contract = SHELL_FIEL
   }
   return mismatched;
 }
+
+/**
+ * The forms a pitch takes in a page: escaped by React in text and attributes; as a JSON string in the
+ * JSON-LD script, escaped by React Router; and as a JSON string inside the JSON string of React Router's
+ * data stream, escaped the same way. A sample pitch holds every character these escape, so a form the
+ * page writes that is not one of these leaves the sample's marker behind and no shell is made.
+ */
+const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream", "similarHtml", "similarStream"]);
+const REACT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+const SCRIPT_ESCAPES: Record<string, string> = { "&": "\\u0026", "<": "\\u003c", ">": "\\u003e", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCAPES[char]!);
+const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
+const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
+
+function pitchForms(pitch: string): Record<string, string> {
+  return { pitchHtml: htmlText(pitch), pitchJson: scriptText(jsonInner(pitch)), pitchStream: scriptText(jsonInner(jsonInner(pitch))) };
+}
+
+function similarForms(html: string): Record<string, string> {
+  return html ? { similarHtml: html, similarStream: scriptText(jsonInner(jsonInner(html))) } : {};
+}
+
+const sampleSimilar = (tag: string) => `<li><a href="/domain/zqvx${tag}s">zqvx${tag} &amp; "s" \u{1F680}</a></li>`;
+const samplePitch = (tag: string) => `zqvx${tag} "pitch" <b>&amp;</b> it's \\ \u00e9 \u{1F680} \u2028 done`;
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
   const tree = routeTree(build);
@@ -148,7 +182,15 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     const key = shapeKey(page, rootData, routeData);
     const shell = key === null ? null : await shellFor(key, values, rootData, routeData, page);
     if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
-    const text = fillShell(shell, stringsOf(page, nonce));
+    const strings = stringsOf(page, nonce);
+    // React Router's data stream writes a repeated string as a reference: a pitch equal to another string differs in shape.
+    // (Compared with the page's other own strings, not with the free texts' own forms.)
+    const others = Object.entries(strings).filter(([hole]) => !PITCH_HOLES.has(hole)).map(([, value]) => value);
+    for (const text of [page.pitch, page.similarHtml]) {
+      if (text && (shell.taken.has(text) || others.includes(text))) return null;
+    }
+    if (page.pitch !== null && page.pitch === page.similarHtml) return null;
+    const text = fillShell(shell, strings, PITCH_HOLES);
     return text === null ? null : { text, headers: shell.headers };
   }
 
@@ -172,6 +214,7 @@ function domainPageOf(value: unknown): DomainPage | null {
   if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
   const { name, askingPriceCents } = value.domain;
   if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string") return null;
+  if ((value.pitch !== null && typeof value.pitch !== "string") || typeof value.similarHtml !== "string") return null;
   return value as unknown as DomainPage;
 }
 
@@ -189,6 +232,8 @@ function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
     priceText: centsToDollarText(askingPriceCents),
     priceCents: String(askingPriceCents),
     nonce,
+    ...(page.pitch === null ? {} : pitchForms(page.pitch)),
+    ...similarForms(page.similarHtml),
   };
 }
 
@@ -213,7 +258,14 @@ function sampleName(kind: string, tag: string): string {
 function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage, own: DomainPage | null): Record<string, unknown> {
   return {
     ...routeData,
-    page: { ...page, domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null }, canonicalUrl: own?.canonicalUrl ?? null },
+    page: {
+      ...page,
+      domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null },
+      canonicalUrl: own?.canonicalUrl ?? null,
+      // Whether there is a pitch is part of a page's shape; what it says is not.
+      pitch: own ? own.pitch : page.pitch === null ? null : "",
+      similarHtml: own ? own.similarHtml : page.similarHtml === "" ? "" : "\u0000some",
+    },
   };
 }
 
@@ -260,6 +312,8 @@ async function renderSample(
   const page: DomainPage = {
     domain: { name, askingPriceCents: priceCents },
     canonicalUrl: `${origin}${domainPagePath(name)}`,
+    pitch: real.pitch === null ? null : samplePitch(tag),
+    similarHtml: real.similarHtml === "" ? "" : sampleSimilar(tag),
   };
   const nonce = `zqvx${tag}nonce`;
   const givenLoaderResults = {
@@ -298,7 +352,7 @@ async function prepareShell(
   };
   const second = await renderSample(render, values, "bb", 1_200_000, rootData, routeData, real);
   const b = second.rendered;
-  const filled = fillShell(shell, stringsOf(second.page, second.nonce));
+  const filled = fillShell(shell, stringsOf(second.page, second.nonce), PITCH_HOLES);
   if (
     !b ||
     filled !== b.body.toString("utf8") ||

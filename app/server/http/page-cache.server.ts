@@ -10,7 +10,7 @@ import { isKnownHost } from "../catalog/hosts.server";
 import { requestValues, type CachedRequest, type HitEffect, type RequestValues } from "./request-context.server";
 
 /*
- * An in-memory cache of rendered public pages (/, /domain/*, /contact/*), consulted before anything
+ * An in-memory cache of rendered public pages (/, /domain/*, /contact/*, /category/*), consulted before anything
  * else in server.ts. Correctness rests on one rule: a page is served from memory only while the
  * content version it was rendered at is still current. Triggers (migration 0030) bump that version on
  * every write to a table that public pages read, from any process, so a fee or price change is visible
@@ -46,7 +46,7 @@ interface Entry {
   minor: boolean;
 }
 
-const CACHEABLE_PATH = /^\/(?:(?:domain|contact)\/[^/]+)?$/;
+const CACHEABLE_PATH = /^\/(?:(?:domain|contact|category)\/[^/]+)?$/;
 /** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
 const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache", "x-request-id"]);
 /**

@@ -85,10 +85,14 @@ export function cutShell(html: string, samples: Record<string, string>, marker: 
   return { parts, holes, aliases };
 }
 
-/** The shell with `values` in its holes; null when a value cannot go in as it is. */
-export function fillShell(shell: Shell, values: Record<string, string>): string | null {
+/**
+ * The shell with `values` in its holes; null when a value cannot go in as it is. Holes named in `encoded`
+ * hold values already written for their one place in the page (escaped for HTML, or for a script's JSON),
+ * so they may hold any character; every other value must be inert.
+ */
+export function fillShell(shell: Shell, values: Record<string, string>, encoded: ReadonlySet<string> = new Set()): string | null {
   for (const [first, other] of shell.aliases) if (values[first] !== values[other]) return null;
-  for (const value of Object.values(values)) if (!isInert(value)) return null;
+  for (const [hole, value] of Object.entries(values)) if (!encoded.has(hole) && !isInert(value)) return null;
   let html = shell.parts[0]!;
   for (let i = 0; i < shell.holes.length; i += 1) {
     const value = values[shell.holes[i]!];
