@@ -148,7 +148,7 @@ function SilencePolicyForm({ policy }: { policy: "refund" | "choose" }) {
       </fieldset>
       <div>
         <button type="submit" name="intent" value="silence-policy" className={secondaryButton}>
-          Save
+          Save refund policy
         </button>
       </div>
     </Form>
