@@ -35,7 +35,8 @@ export function InquiryCard({
   const status = statusOf(inquiry);
   // A free inquiry (fee 0) has nothing to refund: no button, no refund deadline.
   // Nor one paid with a credit: its silent owner gives the buyer a new credit, never money.
-  const refundable = inquiry.status === "paid" && inquiry.amount_cents > 0 && inquiry.provider !== "credit";
+  const refundable =
+    inquiry.status === "paid" && inquiry.amount_cents > 0 && inquiry.provider !== "credit" && !inquiry.credited_at;
   const details: Array<[string, React.ReactNode]> = [
     ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
     ["Phone", inquiry.phone || "Not given"],

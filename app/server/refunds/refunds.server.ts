@@ -160,6 +160,9 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
   if (inquiry.status === "refunded") return { status: "already-refunded" };
   if (inquiry.status !== "paid") return { status: "not-refundable", message: "Only a paid inquiry can be refunded." };
   if (inquiry.provider === "credit") return { status: "not-refundable", message: "An inquiry paid with a credit is never refunded in money." };
+  if (inquiry.credited_at) {
+    return { status: "not-refundable", message: "This fee became a credit for the buyer; it is not refunded in money as well." };
+  }
   let provider: PaymentProvider;
   try {
     provider = getPaymentProvider(inquiry.provider as ProviderName);
