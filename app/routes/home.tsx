@@ -1,10 +1,11 @@
 import { data, Form, Link } from "react-router";
 import { z } from "zod";
+import { DomainName, Price } from "../components/domain-name";
 import { DomainView } from "../components/domain-view";
 import { Pagination } from "../components/pagination";
 import { GlobeIcon } from "../components/icons";
-import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
-import { displayDomainName, domainPagePath } from "../lib/domain-name";
+import { card, fieldClass, primaryButton, secondaryButton } from "../components/ui";
+import { domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { MAX_SEARCH_LENGTH, TOO_MANY_SEARCHES } from "../lib/search";
 import { domainPageMeta, openGraph } from "../lib/seo";
@@ -62,7 +63,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <label htmlFor="q" className="sr-only">
               Search domains
             </label>
-            <input id="q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Search domains" className={`${inputClass} mt-0 w-56`} />
+            <input id="q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Search domains" className={`${fieldClass} w-56`} />
             <button type="submit" className={primaryButton}>
               Search
             </button>
@@ -81,9 +82,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {rows.map((domain) => (
               <li key={domain.id} className="min-w-0">
                 <Link to={domainPagePath(domain.domain_name)} className={`${card} block transition hover:border-blue-500`}>
-                  <span className="block text-lg font-semibold">{displayDomainName(domain.domain_name)}</span>
+                  <span className="block text-lg font-semibold">
+                    <DomainName name={domain.domain_name} fit />
+                  </span>
                   <span className="mt-2 block text-sm text-slate-300">Guiding Price</span>
-                  <span className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</span>
+                  <Price className="block text-xl font-semibold text-blue-300">{formatUsd(domain.asking_price_cents)}</Price>
                 </Link>
               </li>
             ))}

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { TEXT, type AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD } from "../../lib/response-window";
-import { card, inputClass, primaryButton, secondaryButton } from "../ui";
+import { card, fieldClass, primaryButton, secondaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
 
 /** The Settings block: one small form per setting, so a new setting is one more SettingForm here. */
@@ -87,7 +87,7 @@ function SettingForm({
           defaultValue={failed?.values?.[input.name] ?? value}
           aria-invalid={failed ? true : undefined}
           aria-describedby={describedBy}
-          className={`${inputClass} mt-0 w-40`}
+          className={`${fieldClass} w-40`}
         />
         <button type="submit" name="intent" value={intent} className={primaryButton}>
           {submitLabel}
