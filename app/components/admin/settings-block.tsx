@@ -46,6 +46,11 @@ export function SettingsBlock({
           help="If the owner has not confirmed a reply within this many days, the buyer's fee is refunded automatically. Applies to inquiries paid from now on."
         />
       </div>
+      <p className="mt-6 text-sm">
+        <a href="/admin/pages" className="text-blue-300 underline underline-offset-4">
+          Edit the Terms, Privacy and Refund policy pages
+        </a>
+      </p>
     </section>
   );
 }
