@@ -3,16 +3,19 @@ import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import stylesheet from "./app.css?url";
 import { testPaymentsEnabled } from "./server/payments/index.server";
-import { env } from "./server/runtime/env.server";
+import { getContactEmail } from "./server/catalog/legal-pages.server";
 import { LEGAL_PAGES } from "./lib/legal-pages";
 
 // With a precedence React writes the stylesheet ahead of the script preloads, so the one
 // render-blocking request is not queued behind a dozen JavaScript files on a slow connection.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
-/** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/runtime/env.server.ts). */
-export function loader() {
-  return { testMode: testPaymentsEnabled(), contactEmail: env.CONTACT_EMAIL ?? null };
+/**
+ * Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/runtime/env.server.ts);
+ * and the operator's contact address for the footer (set on /admin/pages).
+ */
+export async function loader() {
+  return { testMode: testPaymentsEnabled(), contactEmail: await getContactEmail() };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -6,7 +6,6 @@ import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 // and Refund policy pages; the pages are admin-editable, Markdown rendered safely, defaults from settings.
 
 const CONTACT = "hello@operator.example";
-test.use({ appEnv: { CONTACT_EMAIL: CONTACT } });
 
 const PAGES = [
   { link: "Terms", path: "/terms" },
@@ -17,7 +16,9 @@ const PAGES = [
 test("every public page has the footer; its pages exist, state the refund promise and pass axe", async ({ page, app }, testInfo) => {
   const name = uniqueDomainName("footer");
   insertDomain(app.db(), { name, priceCents: 500_000 });
-  app.db().prepare("INSERT INTO settings (key, value, created_at, updated_at) VALUES ('response_window_days', '9', '', '') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+  const setting = app.db().prepare("INSERT INTO settings (key, value, created_at, updated_at) VALUES (?, ?, '', '') ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  setting.run("response_window_days", "9");
+  setting.run("contact_email", CONTACT);
   for (const path of ["/", `/domain/${name.replace(/\.com$/, "")}`, `/payment/${name.replace(/\.com$/, "")}`, "/contact/nowhere-at-all"]) {
     await page.goto(path);
     const footer = page.getByRole("contentinfo");
@@ -39,10 +40,19 @@ test("every public page has the footer; its pages exist, state the refund promis
   }
 });
 
-test("the admin rewrites the Terms in Markdown; HTML in it is shown, not run", async ({ page }) => {
+test("the admin sets the contact address and rewrites the Terms in Markdown; HTML in it is shown, not run", async ({ page }) => {
   await signInAdmin(page);
   await page.getByRole("link", { name: "Edit the Terms, Privacy and Refund policy pages" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();
+  await page.getByLabel("Contact address").fill("not an address");
+  await page.evaluate(() => document.getElementById("contact-email")?.closest("form")?.setAttribute("novalidate", ""));
+  await page.getByRole("button", { name: "Save contact address" }).click();
+  await expect(page.getByRole("alert")).toContainText("Enter an email address");
+  await expect(page.getByLabel("Contact address")).toHaveAttribute("aria-invalid", "true");
+  await page.getByLabel("Contact address").fill(CONTACT);
+  await page.getByRole("button", { name: "Save contact address" }).click();
+  await expect(page.getByText("Contact address saved.")).toBeVisible();
+  await expect(page.getByRole("contentinfo").getByRole("link", { name: CONTACT })).toBeVisible();
   const text = `## Our terms ${test.info().project.name}\n\nBuy **only** what you need.\n\n- one <script>alert(1)</script>\n- [mail us](mailto:${CONTACT})`;
   await page.getByLabel("Terms").fill(text);
   await page.getByRole("button", { name: "Save Terms" }).click();

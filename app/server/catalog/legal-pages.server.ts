@@ -4,6 +4,18 @@ import { getResponseWindowDays } from "../refunds/refund-promise.server";
 import { env } from "../runtime/env.server";
 import { getInquiryFeeCents, getSetting, setSetting } from "./settings.server";
 
+const CONTACT_KEY = "contact_email";
+
+/** The operator's public contact address (footer and legal pages), set on /admin/pages; null when unset. */
+export async function getContactEmail(): Promise<string | null> {
+  return (await getSetting(CONTACT_KEY)) || null;
+}
+
+/** "" clears it. */
+export async function setContactEmail(email: string): Promise<void> {
+  await setSetting(CONTACT_KEY, email.trim());
+}
+
 // Each page's text is a settings row ("legal_page:terms"); an empty text means the default.
 const key = (slug: LegalSlug) => `legal_page:${slug}`;
 
@@ -20,7 +32,7 @@ export async function setCustomLegalText(slug: LegalSlug, text: string): Promise
 export async function legalPageText(slug: LegalSlug): Promise<{ text: string; custom: boolean }> {
   const custom = await getCustomLegalText(slug);
   if (custom) return { text: custom, custom: true };
-  const [feeCents, responseWindowDays] = await Promise.all([getInquiryFeeCents(), getResponseWindowDays()]);
-  const facts = { siteName: env.SITE_NAME, contactEmail: env.CONTACT_EMAIL ?? null, feeCents, feeText: formatUsd(feeCents), responseWindowDays };
+  const [feeCents, responseWindowDays, contactEmail] = await Promise.all([getInquiryFeeCents(), getResponseWindowDays(), getContactEmail()]);
+  const facts = { siteName: env.SITE_NAME, contactEmail, feeCents, feeText: formatUsd(feeCents), responseWindowDays };
   return { text: defaultLegalText(slug, facts), custom: false };
 }

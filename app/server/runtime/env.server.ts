@@ -40,8 +40,6 @@ const EnvSchema = z.object({
   PUBLIC_URL: optionalText.pipe(z.url().optional()),
   EXTRA_HOSTS: optionalText,
   ADMIN_EMAIL: optionalText.pipe(z.email().optional()),
-  /** The operator's public contact address, shown in every page's footer and the legal pages (none when unset). */
-  CONTACT_EMAIL: optionalText.pipe(z.email().optional()),
   ADMIN_PASSWORD: optionalText.pipe(z.string().min(6, "must be at least 6 characters").optional()),
   SEED_DEMO: z.enum(["true", "false"]).default("true"),
   STRIPE_SECRET_KEY: optionalText,
