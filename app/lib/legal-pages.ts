@@ -38,13 +38,16 @@ export function defaultLegalText(slug: LegalSlug, facts: LegalFacts): string {
     facts.feeCents > 0
       ? `Sending an inquiry costs a one-time fee of ${facts.feeText}, paid by card through Stripe.`
       : "Sending an inquiry is currently free.";
-  const promise = refundPromiseText(facts.responseWindowDays);
+  // A $0 fee has nothing to refund: no promise is stated then.
+  const promise = facts.feeCents > 0 ? refundPromiseText(facts.responseWindowDays) : "";
   if (slug === "refunds") {
     return [
       "## The inquiry fee",
       fee,
       "## Our promise",
-      `${promise} The fee goes back to the card you paid with; you do not need to ask.`,
+      promise
+        ? `${promise} The fee goes back to the card you paid with; you do not need to ask.`
+        : "While inquiries are free there is nothing to refund.",
       "Once the owner has replied, the fee is not refunded: it paid for that direct contact.",
       "## Questions",
       contact,
@@ -64,7 +67,7 @@ export function defaultLegalText(slug: LegalSlug, facts: LegalFacts): string {
     "## The service",
     `${facts.siteName} lists domain names for sale and puts buyers in touch with their owners. Prices shown are guiding prices: the sale itself is agreed between you and the owner.`,
     "## Inquiry fee",
-    `${fee} ${promise}`,
+    `${fee} ${promise}`.trim(),
     "## Contact",
     contact,
   ].join("\n\n");
