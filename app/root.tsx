@@ -3,19 +3,25 @@ import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import stylesheet from "./app.css?url";
 import { testPaymentsEnabled } from "./server/payments/index.server";
+import { getContactEmail } from "./server/catalog/legal-pages.server";
+import { LEGAL_PAGES } from "./lib/legal-pages";
 
 // With a precedence React writes the stylesheet ahead of the script preloads, so the one
 // render-blocking request is not queued behind a dozen JavaScript files on a slow connection.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: stylesheet, precedence: "default" }];
 
-/** Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/runtime/env.server.ts). */
-export function loader() {
-  return { testMode: testPaymentsEnabled() };
+/**
+ * Whether the site takes test payments only: then every page says so (PAYMENTS, app/server/runtime/env.server.ts);
+ * and the operator's contact address for the footer (set on /admin/pages).
+ */
+export async function loader() {
+  return { testMode: testPaymentsEnabled(), contactEmail: await getContactEmail() };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
-  const testMode = useRouteLoaderData<typeof loader>("root")?.testMode ?? false;
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const testMode = rootData?.testMode ?? false;
   return (
     <html lang="en" className="bg-slate-950">
       <head>
@@ -33,10 +39,36 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </aside>
         )}
         {children}
+        <SiteFooter contactEmail={rootData?.contactEmail ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/** On every page: the operator's contact and the Terms, Privacy and Refund policy pages (card processors expect them). */
+function SiteFooter({ contactEmail }: { contactEmail: string | null }) {
+  return (
+    <footer className="border-t border-slate-800 px-5 py-8 text-sm text-slate-300">
+      <div className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-4">
+        {contactEmail ? (
+          <p>
+            Contact:{" "}
+            <a href={`mailto:${contactEmail}`} className="text-slate-100 underline underline-offset-4 hover:text-white">
+              {contactEmail}
+            </a>
+          </p>
+        ) : null}
+        <nav aria-label="Legal" className="flex flex-wrap gap-4">
+          {LEGAL_PAGES.map((page) => (
+            <a key={page.slug} href={`/${page.slug}`} className="text-slate-100 underline underline-offset-4 hover:text-white">
+              {page.title}
+            </a>
+          ))}
+        </nav>
+      </div>
+    </footer>
   );
 }
 

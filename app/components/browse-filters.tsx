@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { browseHref, MAX_NAME_LENGTH, SORTS, type BrowseFilters } from "../lib/browse";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
-import { inputClass, primaryButton } from "./ui";
+import { fieldClass, inputClass, primaryButton } from "./ui";
 
 export interface FacetOption {
   value: string;
@@ -39,7 +39,7 @@ export function BrowseFilterForm({
           defaultValue={filters.q}
           maxLength={MAX_SEARCH_LENGTH}
           placeholder="Search domains"
-          className={`${inputClass} mt-0 min-w-0 flex-1`}
+          className={`${fieldClass} min-w-0 flex-1`}
         />
         <button type="submit" className={primaryButton}>
           Search

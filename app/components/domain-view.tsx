@@ -3,6 +3,7 @@ import { categoryPath } from "../lib/categories";
 import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
+import { DomainName, Price } from "./domain-name";
 import { ChatIcon } from "./icons";
 import { BackLink, card, PageShell, primaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
@@ -32,10 +33,14 @@ export function DomainView(props: {
     <PageShell>
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
-        <h1 className="break-words text-4xl font-bold tracking-tight sm:text-5xl">{shownName}</h1>
+        <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">
+          <DomainName name={domain.name} fit />
+        </h1>
         {props.pitch ? <p className="mt-4 break-words text-lg text-slate-200">{props.pitch}</p> : null}
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
-        <p className="mt-1 text-4xl font-semibold text-blue-300">{formatUsd(domain.askingPriceCents)}</p>
+        <p className="mt-1 text-4xl font-semibold text-blue-300">
+          <Price>{formatUsd(domain.askingPriceCents)}</Price>
+        </p>
         <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
         {props.categories && props.categories.length > 0 ? (
           <nav aria-label="Categories" className="mt-4">
@@ -53,7 +58,7 @@ export function DomainView(props: {
       </section>
       <section className={`${card} mt-6 flex gap-4`}>
         <ChatIcon className="h-8 w-8 shrink-0 text-blue-400" />
-        <div>
+        <div className="min-w-0">
           <h2 className="text-lg font-semibold">Direct Communication</h2>
           <p className="mt-1 text-slate-300">
             You can speak directly with the owner of {shownName}: your message and contact details go straight to them.

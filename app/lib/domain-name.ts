@@ -100,3 +100,18 @@ export function lookupCandidates(param: string): string[] {
   if (!name || !isValidDomainName(name)) return [];
   return name.includes(".") ? [name] : [`${name}.com`, name];
 }
+
+/**
+ * A name as DomainName (app/components/domain-name.tsx) writes it: the shown labels, each but the last
+ * with its dot (a line may break only after a dot), and the lengths its shrink-to-fit CSS divides by.
+ * The prepared page shells (domain-shell.server.ts) put these strings back too.
+ */
+export function domainNameLabels(name: string): string[] {
+  const labels = displayDomainName(name).split(".");
+  return labels.map((label, index) => (index < labels.length - 1 ? `${label}.` : label));
+}
+
+export function domainNameFitStyle(name: string): { "--name-chars": string; "--label-chars": string } {
+  const labels = displayDomainName(name).split(".");
+  return { "--name-chars": String(labels.join(".").length), "--label-chars": String(Math.max(...labels.map((label) => label.length))) };
+}

@@ -2,7 +2,7 @@ import { data, Form, Link, redirect } from "react-router";
 import { AdminHeader } from "../components/admin/admin-header";
 import { FunnelChart } from "../components/admin/funnel-chart";
 import { ErrorAlert, Notice } from "../components/admin/notice";
-import { BackLink, card, inputClass, primaryButton } from "../components/ui";
+import { BackLink, card, fieldClass, primaryButton } from "../components/ui";
 import { parseDollars } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../lib/money";
@@ -132,7 +132,7 @@ function MinimumOfferForm({ minOfferCents, error, value }: { minOfferCents: numb
             defaultValue={value ?? (minOfferCents ? centsToDollarText(minOfferCents) : "")}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? "min-offer-error" : undefined}
-            className={`${inputClass} w-48`}
+            className={`${fieldClass} mt-1 w-48`}
           />
         </div>
         <button type="submit" name="intent" value="min-offer" className={primaryButton}>

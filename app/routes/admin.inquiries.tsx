@@ -6,7 +6,7 @@ import { CreditSummaryLine } from "../components/admin/inquiry-conversation";
 import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
-import { inputClass, secondaryButton } from "../components/ui";
+import { fieldClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
 import { creditSummary, listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
@@ -95,13 +95,13 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
           <label htmlFor="filter-domain" className="text-sm text-slate-300">
             Domain
           </label>
-          <input id="filter-domain" name="domain" type="search" defaultValue={query.domain} placeholder="example.com" className={`${inputClass} w-56`} />
+          <input id="filter-domain" name="domain" type="search" defaultValue={query.domain} placeholder="example.com" className={`${fieldClass} mt-1 w-56`} />
         </div>
         <div>
           <label htmlFor="filter-status" className="text-sm text-slate-300">
             Status
           </label>
-          <select id="filter-status" name="status" defaultValue={query.status} className={`${inputClass} w-48`}>
+          <select id="filter-status" name="status" defaultValue={query.status} className={`${fieldClass} mt-1 w-48`}>
             {INBOX_STATUSES.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

@@ -2,7 +2,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
-import { card, inputClass, primaryButton, secondaryButton } from "../components/ui";
+import { card, fieldClass, primaryButton, secondaryButton } from "../components/ui";
 import { env } from "../server/runtime/env.server";
 import { CLEAR_OWNER_EMAIL } from "../lib/admin-forms";
 import { importPortfolioCsv, MAX_IMPORT_BYTES, type RowError } from "../server/admin/portfolio-csv.server";
@@ -83,7 +83,7 @@ export default function PortfolioPage({ loaderData, actionData }: Route.Componen
             <label htmlFor="import-file" className="text-sm font-medium">
               CSV file
             </label>
-            <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className={`${inputClass} w-80`} />
+            <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className={`${fieldClass} mt-1 w-80`} />
           </div>
           <button type="submit" className={primaryButton} disabled={busy}>
             {busy ? "Importing..." : "Import"}

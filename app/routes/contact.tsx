@@ -1,14 +1,21 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
+import { DomainName } from "../components/domain-name";
 import { LockIcon } from "../components/icons";
 import { card, PageShell, primaryButton, secondaryButton } from "../components/ui";
+import { domainPagePath, shortDomainName } from "../lib/domain-name";
+import { findDomainByParam } from "../server/catalog/domains.server";
 import { env } from "../server/runtime/env.server";
 import type { Route } from "./+types/contact";
 
-export function loader() {
-  return { siteName: env.SITE_NAME };
+/** The page names the domain and leads to its inquiry form; a name not listed is a 404 (the site's not-found page). */
+export async function loader({ params }: Route.LoaderArgs) {
+  const domain = await findDomainByParam(params.domainName);
+  if (!domain) throw data({ siteName: env.SITE_NAME }, { status: 404 });
+  return { siteName: env.SITE_NAME, domainName: domain.domain_name };
 }
 
-export default function ContactPage() {
+export default function ContactPage({ loaderData }: Route.ComponentProps) {
+  const { domainName } = loaderData;
   return (
     <PageShell>
       <section className={`${card} text-center`}>
@@ -17,6 +24,20 @@ export default function ContactPage() {
         <p className="mt-4 text-slate-300">
           All inquiries go through our secure payment system. A small one-time fee ensures serious buyers and protects
           owners from spam.
+        </p>
+        <p className="mt-6 text-lg">
+          To contact the owner of{" "}
+          <strong className="block text-white">
+            <DomainName name={domainName} fit />
+          </strong>
+        </p>
+        <Link to={`/payment/${encodeURIComponent(shortDomainName(domainName))}`} className={`${primaryButton} mt-4`}>
+          Send an inquiry
+        </Link>
+        <p className="mt-2 text-sm">
+          <Link to={domainPagePath(domainName)} className="text-blue-300 underline underline-offset-4">
+            See the domain&apos;s page
+          </Link>
         </p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <Link to="/#domains" className={primaryButton}>
@@ -34,7 +55,7 @@ export default function ContactPage() {
 
 export function meta({ loaderData, params }: Route.MetaArgs) {
   return [
-    { title: `Payment Required | ${loaderData?.siteName ?? ""}` },
-    { name: "description", content: `Inquiries about ${params.domainName} go through our secure payment system.` },
+    { title: `Payment Required: ${loaderData?.domainName ?? params.domainName} | ${loaderData?.siteName ?? ""}` },
+    { name: "description", content: `Inquiries about ${loaderData?.domainName ?? params.domainName} go through our secure payment system.` },
   ];
 }

@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { DomainName } from "../components/domain-name";
 import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
 import { PaymentStep } from "../components/payment/payment-step";
 import { PaymentNotice, PaymentSuccess } from "../components/payment/payment-success";
@@ -219,8 +220,10 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
   return (
     <header>
       <h1 className="text-3xl font-semibold">{title}</h1>
-      <p className="mt-2 break-words text-slate-300">
-        Contact the owner of <strong className="text-white">{domainName}</strong>
+      <p className="mt-2 text-slate-300">
+        Contact the owner of <strong className="block text-white">
+          <DomainName name={domainName} fit />
+        </strong>
       </p>
     </header>
   );

@@ -1,6 +1,7 @@
 import type { DomainSort } from "../../lib/admin-forms";
 import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
+import { DomainName } from "../domain-name";
 import { LocalDate } from "./local-date";
 
 export type DomainCell = (row: AdminDomainRow) => React.ReactNode;
@@ -15,7 +16,7 @@ export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" 
     cell: (row) => (
       // A plain link: the public page is a full document (served from the page cache), not an admin view.
       <a href={domainPagePath(row.domain_name)} className="font-medium text-blue-300 underline-offset-4 hover:underline">
-        {displayDomainName(row.domain_name)}
+        <DomainName name={row.domain_name} />
         {/* The admin also sees the ASCII form an internationalized name is stored (and registered) as. */}
         {displayDomainName(row.domain_name) !== row.domain_name ? <span className="block text-xs text-slate-300">{row.domain_name}</span> : null}
       </a>

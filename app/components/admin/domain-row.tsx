@@ -4,11 +4,14 @@ import { TEXT, parsePrice, type AdminActionResult } from "../../lib/admin-forms"
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { PencilIcon, TrashIcon } from "../icons";
-import { inputClass } from "../ui";
+import { Price } from "../domain-name";
+import { fieldClass } from "../ui";
 import { DOMAIN_COLUMNS } from "./domain-columns";
 import { useAdminHref, useHydrated, useReturnTo } from "./hooks";
 
 const iconButton = "inline-flex rounded-md p-1.5 text-slate-300 hover:bg-slate-800 hover:text-white";
+/** The price column is as wide as its editor, so opening the editor does not reflow the table. */
+export const PRICE_CELL = "w-48 min-w-48 px-4 py-3";
 const smallButton = "rounded-md px-3 py-1.5 text-sm font-medium";
 
 /**
@@ -41,13 +44,13 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
   return (
     <tr className="align-top">
       {DOMAIN_COLUMNS.map(({ header, cell }) => (
-        <td key={header} className="px-4 py-3">
+        <td key={header} className={cell === "price" ? PRICE_CELL : "px-4 py-3"}>
           {cell === "price" ? (
             editing ? (
               <PriceEditor row={row} serverError={serverError?.error} onClose={() => setEditing(false)} />
             ) : (
               <a href={editHref} onClick={startEditing} className="font-semibold hover:underline" aria-label={`${formatUsd(row.asking_price_cents)}, edit the price of ${row.domain_name}`}>
-                {formatUsd(row.asking_price_cents)}
+                <Price>{formatUsd(row.asking_price_cents)}</Price>
               </a>
             )
           ) : cell === "actions" ? (
@@ -111,7 +114,7 @@ function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serve
         aria-label={`New price for ${row.domain_name}`}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        className={`${inputClass} mt-0 w-36`}
+        className={`${fieldClass} w-full`}
       />
       <div className="flex gap-2">
         <button type="submit" name="intent" value="price" className={`${smallButton} bg-blue-600 text-white hover:bg-blue-700`} disabled={fetcher.state !== "idle"}>

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { DomainSort } from "../../lib/admin-forms";
 import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { DOMAIN_COLUMNS } from "./domain-columns";
-import { DomainRow } from "./domain-row";
+import { DomainRow, PRICE_CELL } from "./domain-row";
 import { useAdminHref } from "./hooks";
 
 export function DomainsTable({ rows, editId, sort }: { rows: AdminDomainRow[]; editId?: number; sort?: DomainSort }) {
@@ -13,7 +13,7 @@ export function DomainsTable({ rows, editId, sort }: { rows: AdminDomainRow[]; e
         <thead className="bg-slate-900 text-slate-300">
           <tr>
             {DOMAIN_COLUMNS.map((column) => (
-              <th key={column.header} scope="col" className="px-4 py-3 font-medium" aria-sort={column.sort && column.sort === sort ? "descending" : undefined}>
+              <th key={column.header} scope="col" className={`${column.cell === "price" ? PRICE_CELL : "px-4 py-3"} font-medium`} aria-sort={column.sort && column.sort === sort ? "descending" : undefined}>
                 {column.sort ? (
                   // Sorting is a GET link, so it works without JavaScript; highest first.
                   <Link to={href({ sort: column.sort, page: null, edit: null, delete: null })} className="underline-offset-4 hover:underline">

@@ -21,10 +21,21 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
   const totalViews = days.reduce((sum, day) => sum + day.views, 0);
   const first = days[0]?.day ?? "";
   const last = days[days.length - 1]?.day ?? "";
+  const started = days.reduce((sum, day) => sum + day.started, 0);
+  const paid = days.reduce((sum, day) => sum + day.paid, 0);
+  // The daily table lists only days with something in them; 30 rows of zeros hid the ones that count.
+  const activeDays = [...days].reverse().filter((day) => day.views > 0 || day.started > 0 || day.paid > 0);
+  if (activeDays.length === 0) {
+    return (
+      <p className="mt-4 rounded-xl border border-slate-800 p-6 text-center text-slate-300" data-funnel-empty>
+        No views yet
+      </p>
+    );
+  }
   const summary = `Page views per day from ${dayLabel(first)} to ${dayLabel(last)}: ${totalViews.toLocaleString("en-US")} in total, at most ${highest.toLocaleString("en-US")} a day.`;
   return (
     <figure className="mt-4">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 24}`} className="h-auto w-full" role="img" aria-label={summary}>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 4}`} className="h-auto w-full" role="img" aria-label={summary}>
         <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-slate-600" strokeWidth="1" />
         {days.map((day, index) => {
           const height = Math.round((day.views / peak) * (HEIGHT - 20));
@@ -38,13 +49,12 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
             </g>
           );
         })}
-        <text x="0" y={HEIGHT + 18} className="fill-slate-300 text-[12px]">
-          {dayLabel(first)}
-        </text>
-        <text x={WIDTH} y={HEIGHT + 18} textAnchor="end" className="fill-slate-300 text-[12px]">
-          {dayLabel(last)}
-        </text>
       </svg>
+      {/* The dates under the chart as HTML, so they keep their size when the chart shrinks on a phone. */}
+      <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-300" data-funnel-dates>
+        <span>{dayLabel(first)}</span>
+        <span>{dayLabel(last)}</span>
+      </div>
       <figcaption className="mt-2 flex flex-wrap gap-4 text-sm text-slate-300">
         <span>
           <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-sm bg-blue-500" />
@@ -52,11 +62,11 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
         </span>
         <span>
           <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full bg-amber-300" />
-          Inquiry started that day
+          Started in 30 days: <strong data-funnel-count="started">{started.toLocaleString("en-US")}</strong>
         </span>
         <span>
           <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full bg-emerald-400" />
-          Inquiry paid that day
+          Paid in 30 days: <strong data-funnel-count="paid">{paid.toLocaleString("en-US")}</strong>
         </span>
       </figcaption>
       <details className="mt-4">
@@ -71,7 +81,7 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
             </tr>
           </thead>
           <tbody>
-            {[...days].reverse().map((day) => (
+            {activeDays.map((day) => (
               <tr key={day.day} className="border-t border-slate-800">
                 <th scope="row" className="py-1 pr-4 font-normal">{dayLabel(day.day)}</th>
                 <td className="py-1 pr-4">{day.views}</td>

@@ -49,7 +49,7 @@ export function InquiryCard({
     <article aria-labelledby={`inquiry-${inquiry.id}`} className={card}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold">
+          <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold wrap-anywhere">
             {inquiry.name} about{" "}
             <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
               {displayDomainName(inquiry.domain_name)}
@@ -58,7 +58,7 @@ export function InquiryCard({
         </div>
         <span className={`rounded-full px-3 py-1 text-sm font-medium ${status.className}`}>{status.label}</span>
       </div>
-      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-3 lg:grid-cols-6">
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm wrap-anywhere sm:grid-cols-3 lg:grid-cols-6">
         {details.map(([label, value]) => (
           <div key={label}>
             <dt className="text-slate-300">{label}</dt>
@@ -66,7 +66,7 @@ export function InquiryCard({
           </div>
         ))}
       </dl>
-      <p className="mt-3 whitespace-pre-wrap rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
       <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} />
       {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
       <RefundPromiseStatus inquiry={inquiry} />

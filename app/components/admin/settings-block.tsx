@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { TEXT, type AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD } from "../../lib/response-window";
-import { card, inputClass, primaryButton, secondaryButton } from "../ui";
+import { card, fieldClass, primaryButton, secondaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
 
 /** The Settings block: one small form per setting, so a new setting is one more SettingForm here. */
@@ -49,6 +49,11 @@ export function SettingsBlock({
         />
         <SilencePolicyForm policy={silencePolicy} />
       </div>
+      <p className="mt-6 text-sm">
+        <a href="/admin/pages" className="text-blue-300 underline underline-offset-4">
+          Edit the Terms, Privacy and Refund policy pages
+        </a>
+      </p>
     </section>
   );
 }
@@ -90,7 +95,7 @@ function SettingForm({
           defaultValue={failed?.values?.[input.name] ?? value}
           aria-invalid={failed ? true : undefined}
           aria-describedby={describedBy}
-          className={`${inputClass} mt-0 w-40`}
+          className={`${fieldClass} w-40`}
         />
         <button type="submit" name="intent" value={intent} className={primaryButton}>
           {submitLabel}

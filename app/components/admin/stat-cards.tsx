@@ -1,4 +1,5 @@
 import { formatUsd } from "../../lib/money";
+import { Price } from "../domain-name";
 import { card } from "../ui";
 
 export function StatCards({ totalDomains, feeCents, totalValueCents }: { totalDomains: number; feeCents: number; totalValueCents: number }) {
@@ -13,7 +14,7 @@ export function StatCards({ totalDomains, feeCents, totalValueCents }: { totalDo
         <div key={stat.label} className={card}>
           <dt className="text-sm text-slate-300">{stat.label}</dt>
           <dd className="mt-2 text-3xl font-semibold" data-stat={stat.label}>
-            {stat.value}
+            {stat.label === "Total Domains" ? stat.value : <Price>{stat.value}</Price>}
           </dd>
         </div>
       ))}

@@ -7,7 +7,7 @@
 import { domainToASCII } from "node:url";
 import { matchRoutes, type ServerBuild } from "react-router";
 import type { DomainRouteData } from "../../routes/domain";
-import { displayDomainName, domainPagePath, shortDomainName } from "../../lib/domain-name";
+import { displayDomainName, domainNameFitStyle, domainNameLabels, domainPagePath, shortDomainName } from "../../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import { routeTree } from "./express.server";
 import { log } from "../runtime/log.server";
@@ -222,7 +222,12 @@ function domainPageOf(value: unknown): DomainPage | null {
 function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
   const { name, askingPriceCents } = page.domain;
   const short = shortDomainName(name);
+  // DomainName (the heading) writes the labels apart and the name's lengths in its style.
+  const style = domainNameFitStyle(name);
+  const labels = Object.fromEntries(domainNameLabels(name).slice(0, -1).map((label, i) => [`label${i}`, label]));
   return {
+    ...labels,
+    fitStyle: `--name-chars:${style["--name-chars"]};--label-chars:${style["--label-chars"]}`,
     name,
     shownName: displayDomainName(name),
     short,
