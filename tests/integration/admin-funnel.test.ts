@@ -4,7 +4,7 @@ import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BUYER, postForm, request, waitFor } from "../support/http";
 import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
-import { http, visibleText } from "./admin-helpers";
+import { http, visibleText, withoutSpans } from "./admin-helpers";
 
 const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 let cookie: string;
@@ -29,7 +29,7 @@ const totalViews = (id: number) =>
 
 /** The table row of one domain on the admin page, as text. */
 function rowText(html: string, name: string): string {
-  const row = [...html.matchAll(/<tr[\s\S]*?<\/tr>/g)].map((match) => match[0]).find((tr) => tr.includes(`>${name}</a>`));
+  const row = [...html.matchAll(/<tr[\s\S]*?<\/tr>/g)].map((match) => match[0]).find((tr) => withoutSpans(tr).includes(`>${name}</a>`));
   return row ? visibleText(row) : "";
 }
 
@@ -38,7 +38,7 @@ describe("per-domain funnel in the admin", () => {
     const name = uniqueDomainName("noviews");
     const id = insertDomain(app.db(), { name, priceCents: 100 });
     const text = visibleText((await http(app, `/admin/domains/${id}`, { cookie })).body);
-    expect(text).toMatch(/Views \(highest day: 0 ?\)/);
+    expect(text).toContain("No views yet");
     expect(text).not.toMatch(/highest day: 1\b/);
   });
 
@@ -59,8 +59,9 @@ describe("per-domain funnel in the admin", () => {
 
     const byViews = await http(app, "/admin?sort=views-desc", { cookie });
     expect(byViews.status).toBe(200);
-    expect(byViews.body.indexOf(`>${popular.name}</a>`)).toBeLessThan(byViews.body.indexOf(`>${quiet.name}</a>`));
-    expect(byViews.body.indexOf(`>${popular.name}</a>`)).toBeGreaterThan(0);
+    const byViewsNames = withoutSpans(byViews.body);
+    expect(byViewsNames.indexOf(`>${popular.name}</a>`)).toBeLessThan(byViewsNames.indexOf(`>${quiet.name}</a>`));
+    expect(byViewsNames.indexOf(`>${popular.name}</a>`)).toBeGreaterThan(0);
     expect(rowText(byViews.body, popular.name)).toMatch(/ 1 paid 5 2 /);
     expect(rowText(byViews.body, quiet.name)).toMatch(/ 0 paid 1 0 /);
     const detailLink = new RegExp(`<a aria-label="5 views, funnel and minimum offer of ${popular.name}"[^>]*href="/admin/domains/${popular.id}"`);
@@ -69,7 +70,7 @@ describe("per-domain funnel in the admin", () => {
 
     const byStarted = await http(app, "/admin?sort=started-desc", { cookie });
     const topRow = [...byStarted.body.matchAll(/<tbody[\s\S]*?<tr[\s\S]*?<\/tr>/g)][0]![0];
-    expect(topRow).toContain(`>${popular.name}</a>`);
+    expect(withoutSpans(topRow)).toContain(`>${popular.name}</a>`);
 
     const detail = await http(app, `/admin/domains/${popular.id}`, { cookie });
     expect(detail.status).toBe(200);

@@ -30,6 +30,14 @@ export async function http(
 }
 
 /** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */
+/**
+ * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
+ * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
+ */
+export function withoutSpans(html: string): string {
+  return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
+}
+
 export function visibleText(html: string): string {
   return html
     .replace(/<script[\s\S]*?<\/script>/g, " ")

@@ -6,6 +6,7 @@ import { insertDomain } from "../support/data";
 import { request } from "../support/http";
 import { requestWithHost } from "../support/raw-http";
 import { useAppServer } from "../support/vitest-server";
+import { withoutSpans } from "./admin-helpers";
 
 const app = useAppServer({ env: { SEED_DEMO: "false", ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
 
@@ -36,7 +37,7 @@ describe("links to domains with more labels than label.com", () => {
       expect(home.body, entry.name).toContain(`href="${entry.path}"`);
       const page = await request(app, entry.path);
       expect(page.status, entry.path).toBe(200);
-      expect(page.body).toContain(`<h1 class="break-words text-4xl font-bold tracking-tight sm:text-5xl">${entry.name}</h1>`);
+      expect(withoutSpans(page.body)).toMatch(new RegExp(`<h1[^>]*>${entry.name.replace(/\./g, "\\.")}</h1>`));
       expect(page.body, entry.path).toContain(priceText(entry.priceCents));
     }
   });
@@ -98,16 +99,17 @@ describe("internationalized names (issue #12 item 10)", () => {
 
     for (const q of ["münchen", "xn--mnchen"]) {
       const home = await request(app, `/?q=${encodeURIComponent(q)}`);
-      expect(home.body, q).toContain(">münchen.de<");
+      // The card shows the Unicode form (the search box holds only what was typed).
+      expect(withoutSpans(home.body), q).toContain("münchen.de");
       expect(home.body).toContain('href="/domain/xn--mnchen-3ya.de"');
     }
     const page = await request(app, "/domain/xn--mnchen-3ya.de");
-    expect(page.body).toContain(">münchen.de</h1>");
+    expect(withoutSpans(page.body)).toContain(">münchen.de</h1>");
     expect(page.body).toContain("<title>münchen.de is for sale");
     expect((await request(app, `/domain/${encodeURIComponent("münchen.de")}`)).status).toBe(200);
 
     const panel = await request(app, `/admin?q=${encodeURIComponent("münchen")}`, { headers: { Cookie: cookie } });
-    expect(panel.body).toContain("münchen.de");
+    expect(withoutSpans(panel.body)).toContain("münchen.de");
     expect(panel.body).toContain("xn--mnchen-3ya.de</span>");
   });
 

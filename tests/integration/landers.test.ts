@@ -17,7 +17,8 @@ afterAll(async () => {
   removeDataDir(app);
 });
 
-const h1 = (body: string) => /<h1[^>]*>(.*?)<\/h1>/s.exec(body)?.[1];
+// The heading's text: a domain name is written in pieces (one per label) so it breaks only at its dots.
+const h1 = (body: string) => /<h1[^>]*>(.*?)<\/h1>/s.exec(body)?.[1]?.replace(/<[^>]+>/g, "");
 const isSplash = (body: string) => body.includes("Premium Domain Acquisitions") && body.includes('href="/domain/velora"');
 
 function jsonLd(body: string): Record<string, any>[] {
