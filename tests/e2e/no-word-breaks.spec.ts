@@ -88,7 +88,7 @@ test("no button, price or domain name breaks inside a word at 360, 390 and 1366 
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(`/?q=${tag}`);
-    await expect(page.getByText("3 domains")).toBeVisible();
+    await expect(page.getByText("3 names")).toBeVisible();
     await checkPage(page, testInfo, "home", width);
     for (const [label, name] of [["domain", long], ["domain-huge", huge]] as const) {
       await page.goto(`/domain/${name}`);

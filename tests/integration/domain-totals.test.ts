@@ -33,6 +33,6 @@ describe("precomputed domain totals", () => {
     const totals = expectTotalsToMatchTheRows();
 
     const browse = await request(app, "/");
-    expect(browse.body).toContain(`${totals.count} domains`);
+    expect(browse.body).toContain(`${totals.count} names`);
   });
 });

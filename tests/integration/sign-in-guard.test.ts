@@ -188,12 +188,13 @@ describe("unknown emails cost what known ones do", { timeout: 120_000 }, () => {
         expect(answer.status).toBe(401);
         return performance.now() - started;
       };
-      const firstUnknown = await timed("nobody@example.test", "10.25.0.1");
+      // Known emails before and after it (they never need the dummy hash): the machine's pace around it.
       const known: number[] = [];
-      for (let i = 0; i < 3; i++) known.push(await timed(TEST_ADMIN.email, `10.25.1.${i}`));
-      known.sort((a, b) => a - b);
+      for (let i = 0; i < 2; i++) known.push(await timed(TEST_ADMIN.email, `10.25.1.${i}`));
+      const firstUnknown = await timed("nobody@example.test", "10.25.0.1");
+      for (let i = 2; i < 4; i++) known.push(await timed(TEST_ADMIN.email, `10.25.1.${i}`));
       // Made on first use, the dummy hash doubled the first unknown email's time (two scrypt runs).
-      expect(firstUnknown).toBeLessThan(known[1]! * 1.5);
+      expect(firstUnknown).toBeLessThan(Math.max(...known) * 1.5);
     } finally {
       await fresh.stop();
       removeDataDir(fresh);
