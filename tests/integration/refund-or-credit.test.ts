@@ -140,7 +140,10 @@ describe("refund or credit (the default for a new site)", () => {
       // The admin cannot refund it in money as well: no Refund button, and a forged post is refused.
       const cookie = await adminCookie(app.url, ADMIN);
       const inbox = `/admin/inquiries?domain=${s.domain.name}`;
-      expect(visibleText((await http(app, inbox, { cookie })).body)).not.toContain("Refund $");
+      const inboxPage = (await http(app, inbox, { cookie })).body;
+      expect(visibleText(inboxPage)).not.toContain("Refund $");
+      // Its badge says Credited, not "Awaiting answer".
+      expect(inboxPage).toMatch(/<span class="[^"]*bg-violet-900[^"]*">Credited<\/span>/);
       const form = { intent: "refund", id: String(s.inquiry.id), returnTo: inbox, confirmed: "1" };
       const forced = await http(app, "/admin/inquiries", { cookie, form });
       expect(forced.status).toBe(409);

@@ -9,6 +9,7 @@ import { LocalDate } from "./local-date";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
   if (inquiry.status === "refunded") return { label: "Refunded", className: "bg-amber-900 text-amber-100" };
+  if (inquiry.credited_at) return { label: "Credited", className: "bg-violet-900 text-violet-100" };
   if (inquiry.answered_at) return { label: "Answered", className: "bg-emerald-900 text-emerald-100" };
   return { label: "Awaiting answer", className: "bg-blue-900 text-blue-100" };
 }
