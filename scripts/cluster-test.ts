@@ -156,6 +156,9 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
   const origin = `https://localhost:${proxy.httpsPort}`;
   const env = (port: number) => ({
     ...LOAD_SERVER_ENV,
+    // Two hops: nginx, and the load generator in front of it, which names each simulated buyer's address
+    // (TRUST_PROXY=true trusts only the one proxy in front: every buyer would be nginx's 127.0.0.1).
+    TRUST_PROXY: "2",
     PORT: String(port),
     DATABASE_URL: postgres.url,
     SESSION_SECRET: "cluster-test-secret-shared-by-every-process",

@@ -6,8 +6,9 @@
 // force when its inquiry was created, each edited price is the admin's last value; no request failed.
 // Exits 1 on any failure. Needs a build (npm run build; `npm run test:load` builds when it is stale).
 //
-// Every inquiry comes from its own client address (X-Forwarded-For with TRUST_PROXY=true), as real
-// buyers do: the per-address limits (60 inquiries, 30 card attempts per 10 minutes) are not under test.
+// Every inquiry comes from its own client address (X-Forwarded-For with TRUST_PROXY=true: the load
+// generator is the one proxy in front), as real buyers do: the per-address limits (60 inquiries, 30 card
+// attempts per 10 minutes) are not under test.
 import { pathToFileURL } from "node:url";
 import { removeDataDir, startAppServer } from "../tests/support/app-server";
 import { openSqlReader, type SqlReader } from "../tests/support/sql-reader";
