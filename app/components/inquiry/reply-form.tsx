@@ -1,6 +1,9 @@
 import { Form, useNavigation } from "react-router";
 import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
+import type { InquiryPageView } from "../../server/conversation/inquiry-page.server";
+import type { ReplyActionError } from "../../server/conversation/reply-action.server";
 import { inputClass, primaryButton } from "../ui";
+import { Conversation } from "./conversation";
 
 /**
  * "Send reply" for either side. No action attribute: the form posts to the page's own signed address.
@@ -71,5 +74,33 @@ export function ReplyNoticeView({ text }: { text: string }) {
     >
       {text}
     </p>
+  );
+}
+
+/**
+ * The conversation and, while the inquiry is open (or a reply was just refused), "Send reply".
+ * `key` follows the entries so a sent reply empties the field.
+ */
+export function ConversationWithReply({
+  view,
+  actionData,
+  replyLabel,
+}: {
+  view: InquiryPageView;
+  actionData: ReplyActionError | undefined;
+  replyLabel: string;
+}) {
+  return (
+    <>
+      <Conversation view={view} />
+      {(view.open || actionData?.intent === "reply") && (
+        <ReplyForm
+          key={view.entries.length}
+          label={replyLabel}
+          error={actionData?.intent === "reply" ? actionData.error : null}
+          text={actionData?.text ?? ""}
+        />
+      )}
+    </>
   );
 }
