@@ -1,7 +1,8 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
 import type { InquiryPageView } from "../../server/conversation/inquiry-page.server";
 import type { ReplyActionError } from "../../server/conversation/reply-action.server";
+import { IntentButton } from "../intent-button";
 import { inputClass, primaryButton } from "../ui";
 import { Conversation } from "./conversation";
 
@@ -18,10 +19,6 @@ export function ReplyForm({
   error: string | null;
   text: string;
 }) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "reply";
   return (
     <Form method="post" className="mt-8">
       <label htmlFor="reply-message" className="block text-lg font-semibold">
@@ -52,15 +49,12 @@ export function ReplyForm({
           characters. It is emailed to the other side.
         </p>
       )}
-      <button
-        type="submit"
-        name="intent"
-        value="reply"
+      <IntentButton
+        intent="reply"
+        label="Send reply"
+        busyLabel="Sending..."
         className={`${primaryButton} mt-4`}
-        disabled={busy}
-      >
-        {busy ? "Sending..." : "Send reply"}
-      </button>
+      />
     </Form>
   );
 }
