@@ -1,18 +1,18 @@
-import { data, type ShouldRevalidateFunctionArgs } from "react-router";
-import { Conversation } from "../components/inquiry/conversation";
 import { InquirySummary } from "../components/inquiry/inquiry-summary";
-import { ReplyForm, ReplyNoticeView } from "../components/inquiry/reply-form";
+import {
+  revalidateAfterConflict,
+  signedPageHeaders,
+} from "../components/inquiry/inquiry-page-route";
+import {
+  ConversationWithReply,
+  ReplyNoticeView,
+} from "../components/inquiry/reply-form";
 import { card, PageShell } from "../components/ui";
+import { inquiryPageView } from "../server/conversation/inquiry-page.server";
 import {
-  findSignedInquiry,
-  inquiryPageView,
-} from "../server/conversation/inquiry-page.server";
-import {
-  REPLY_NOTICE_TEXT,
   replyAction,
-  replyNoticeOf,
+  signedInquiryPage,
 } from "../server/conversation/reply-action.server";
-import { env } from "../server/runtime/env.server";
 import { feeChoiceView } from "../server/refunds/fee-choice.server";
 import { FeeChoice } from "../components/inquiry/fee-choice";
 import type { Route } from "./+types/inquiry";
@@ -21,16 +21,17 @@ import type { Route } from "./+types/inquiry";
 // id or signature, or an inquiry that was never paid, is the site's plain 404: no hint of what exists.
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const sig = new URL(request.url).searchParams.get("sig");
-  const inquiry = await findSignedInquiry("buyer", params.publicId, sig);
-  if (!inquiry) throw data({ siteName: env.SITE_NAME }, { status: 404 });
-  const notice = replyNoticeOf(request);
+  const { inquiry, notice, siteName, noticeText } = await signedInquiryPage(
+    "buyer",
+    params.publicId,
+    request,
+  );
   const feeChoice = await feeChoiceView(inquiry, notice === "credited");
   return {
-    siteName: env.SITE_NAME,
+    siteName,
     view: await inquiryPageView("buyer", inquiry),
     feeChoice,
-    notice: notice && REPLY_NOTICE_TEXT[notice],
+    notice: noticeText,
   };
 }
 
@@ -53,37 +54,19 @@ export default function InquiryPage({
           choice={feeChoice}
           error={actionData?.intent === "fee-choice" ? actionData.error : null}
         />
-        <Conversation view={view} />
-        {(view.open || actionData?.intent === "reply") && (
-          <ReplyForm
-            key={view.entries.length}
-            label="Your reply to the owner"
-            error={actionData?.intent === "reply" ? actionData.error : null}
-            text={actionData?.text ?? ""}
-          />
-        )}
+        <ConversationWithReply
+          view={view}
+          actionData={actionData}
+          replyLabel="Your reply to the owner"
+        />
       </section>
     </PageShell>
   );
 }
 
-// A refusal with 409 means the inquiry changed meanwhile (closed, answered): show it as it is now.
-export function shouldRevalidate({
-  actionStatus,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateAfterConflict;
 
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  // The address is the buyer's key to the page: never cached, never sent to another site.
-  const retryAfter = actionHeaders.get("Retry-After");
-  return {
-    "Cache-Control": "no-store",
-    "Referrer-Policy": "no-referrer",
-    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
-  };
-}
+export const headers = signedPageHeaders;
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [

@@ -1,28 +1,25 @@
-import {
-  data,
-  redirect,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
-import { Conversation } from "../components/inquiry/conversation";
+import { redirect } from "react-router";
 import { InquirySummary } from "../components/inquiry/inquiry-summary";
+import {
+  revalidateAfterConflict,
+  signedPageHeaders,
+} from "../components/inquiry/inquiry-page-route";
 import { RepliedByEmailForm } from "../components/inquiry/replied-by-email";
-import { ReplyForm, ReplyNoticeView } from "../components/inquiry/reply-form";
+import {
+  ConversationWithReply,
+  ReplyNoticeView,
+} from "../components/inquiry/reply-form";
 import { ErrorAlert } from "../components/admin/notice";
 import { card, PageShell } from "../components/ui";
+import { inquiryPageView } from "../server/conversation/inquiry-page.server";
 import {
-  findSignedInquiry,
-  inquiryPageView,
-} from "../server/conversation/inquiry-page.server";
-import {
-  REPLY_NOTICE_TEXT,
   replyAction,
-  replyNoticeOf,
+  signedInquiryPage,
 } from "../server/conversation/reply-action.server";
 import {
   inquiryPagePath,
   verifyReplyLink,
 } from "../server/refunds/reply-links.server";
-import { env } from "../server/runtime/env.server";
 import type { Route } from "./+types/owner-reply";
 
 // The owner's side of an inquiry, at the signed link in the owner's emails (no sign-in): the buyer's
@@ -37,23 +34,21 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     if (legacy.ok || legacy.reason === "expired")
       throw redirect(inquiryPagePath("owner", params.publicId));
   }
-  const inquiry = await findSignedInquiry(
+  const { inquiry, siteName, noticeText } = await signedInquiryPage(
     "owner",
     params.publicId,
-    search.get("sig"),
+    request,
   );
-  if (!inquiry) throw data({ siteName: env.SITE_NAME }, { status: 404 });
-  const notice = replyNoticeOf(request);
   const buyer = {
     email: inquiry.email,
     phone: inquiry.phone,
     offer: inquiry.offer,
   };
   return {
-    siteName: env.SITE_NAME,
+    siteName,
     view: await inquiryPageView("owner", inquiry),
     buyer,
-    notice: notice && REPLY_NOTICE_TEXT[notice],
+    notice: noticeText,
   };
 }
 
@@ -83,15 +78,11 @@ export default function OwnerInquiryPage({
           <dd className="break-words">{buyer.offer || "not given"}</dd>
         </dl>
         <InquirySummary view={view} />
-        <Conversation view={view} />
-        {(view.open || actionData?.intent === "reply") && (
-          <ReplyForm
-            key={view.entries.length}
-            label="Your reply to the buyer"
-            error={actionData?.intent === "reply" ? actionData.error : null}
-            text={actionData?.text ?? ""}
-          />
-        )}
+        <ConversationWithReply
+          view={view}
+          actionData={actionData}
+          replyLabel="Your reply to the buyer"
+        />
         {view.status === "waiting" && (
           <RepliedByEmailForm deadline={view.deadline} />
         )}
@@ -100,23 +91,9 @@ export default function OwnerInquiryPage({
   );
 }
 
-// A refusal with 409 means the inquiry changed meanwhile (closed, answered): show it as it is now.
-export function shouldRevalidate({
-  actionStatus,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateAfterConflict;
 
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  // The address is the owner's key to the page: never cached, never sent to another site.
-  const retryAfter = actionHeaders.get("Retry-After");
-  return {
-    "Cache-Control": "no-store",
-    "Referrer-Policy": "no-referrer",
-    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
-  };
-}
+export const headers = signedPageHeaders;
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  removeDataDir,
   startAppServer,
   type AppServer,
 } from "../support/app-server";
@@ -13,55 +12,31 @@ import {
   newDomain,
   payInquiry,
   subjectOf,
-  testClock,
 } from "../support/refund-promise";
-import { startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
+import type { ReceivedMail } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
 import { adminCookie } from "../support/admin";
+import { usePromiseServer } from "../support/promise-server";
 
 // Replies inside the product (issue 23 item 2) over HTTP and real SMTP: the owner answers from the
 // email's link, the buyer from their page; each message is stored, emailed to the other side and, from
 // the owner, counts as the reply for the refund promise. Bad input is refused and keeps the text.
-let smtp: TestSmtp;
-let app: AppServer;
-const clock = testClock();
 const MESSAGES_PER_HOUR = 6;
-const ADMIN = {
-  email: "talk-admin@example.test",
-  password: "talk-admin-password",
-};
-const env = () => ({
-  SMTP_URL: smtp.url,
-  MAIL_RETRY_BASE_MS: "100",
+const harness = usePromiseServer("conversation", {
   MAIL_FROM: "Domains <domains@site.example.test>",
-  SESSION_SECRET: "conversation-test-secret-0123456789",
-  PUBLIC_URL: "https://domains.example.test",
-  PAYMENTS: "test",
-  TEST_CLOCK_FILE: clock.file,
   REFUND_SCHEDULER_INTERVAL_MS: "3600000",
   INQUIRY_MESSAGES_PER_HOUR: String(MESSAGES_PER_HOUR),
   RATE_LIMIT_STORE: "database",
-  ADMIN_EMAIL: ADMIN.email,
-  ADMIN_PASSWORD: ADMIN.password,
   SITE_NAME: "Premium Names",
 });
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  app = await startAppServer({ env: env() });
-});
-afterAll(async () => {
-  await app?.stop();
-  if (app) removeDataDir(app);
-  await smtp?.stop();
-});
+const { clock, admin: ADMIN, env } = harness;
 
 const header = (mail: ReceivedMail, name: string) =>
   new RegExp(`^${name}: (.*)$`, "im").exec(mail.raw)?.[1]?.trim() ?? "";
 const mailWith = (to: string, subject: string, text?: string) =>
   waitFor(
     () =>
-      smtp.messages.find(
+      harness.smtp.messages.find(
         (m) =>
           m.to.includes(to) &&
           subjectOf(m).startsWith(subject) &&
@@ -95,9 +70,9 @@ function postFromPage(
 
 async function paidConversation(prefix: string) {
   const owner = `${prefix}-owner-${Date.now()}@example.test`;
-  const domain = newDomain(app, { ownerEmail: owner, prefix });
+  const domain = newDomain(harness.app, { ownerEmail: owner, prefix });
   const buyerEmail = `${prefix}-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email: buyerEmail });
+  const inquiry = await payInquiry(harness.app, domain, { email: buyerEmail });
   const ownerLink = linkIn(
     await mailWith(owner, `New inquiry for ${domain.name}`),
     "/owner-reply/",
@@ -111,18 +86,18 @@ describe("replies inside the product", () => {
     const c = await paidConversation("talk");
     const ownerReply =
       "Thanks for your interest. The domain is available for $20,000.\nShall we talk?";
-    const sent = await postFromPage(app, c.ownerLink, {
+    const sent = await postFromPage(harness.app, c.ownerLink, {
       intent: "reply",
       message: ownerReply,
     });
     expect(sent.status).toBe(303);
     expect(sent.headers.get("location")).toBe(`${c.ownerLink}&notice=sent`);
-    const ownerPage = await request(app, sent.headers.get("location")!);
+    const ownerPage = await request(harness.app, sent.headers.get("location")!);
     expect(visibleText(ownerPage.body)).toContain("Your reply was sent.");
     expect(statusOf(ownerPage.body)).toBe("The owner replied");
 
     // Answered for the refund promise, through the page.
-    const row = inquiryRow(app, c.inquiry.public_id);
+    const row = inquiryRow(harness.app, c.inquiry.public_id);
     expect(row.answered_at).toBeTruthy();
     expect(row.answered_via).toBe("page");
 
@@ -135,7 +110,7 @@ describe("replies inside the product", () => {
     expect(mailText(toBuyer)).toContain("Shall we talk?");
     expect(linkIn(toBuyer, "/inquiry/")).toBe(c.buyerLink);
 
-    const buyerPage = await request(app, c.buyerLink);
+    const buyerPage = await request(harness.app, c.buyerLink);
     expect(statusOf(buyerPage.body)).toBe("The owner replied");
     const text = visibleText(buyerPage.body);
     expect(text.indexOf(BUYER.message)).toBeLessThan(
@@ -144,7 +119,7 @@ describe("replies inside the product", () => {
     expect(text).toContain("Your reply to the owner");
 
     const buyerReply = "Would you take $15,000?";
-    const answered = await postFromPage(app, c.buyerLink, {
+    const answered = await postFromPage(harness.app, c.buyerLink, {
       intent: "reply",
       message: buyerReply,
     });
@@ -157,11 +132,11 @@ describe("replies inside the product", () => {
     expect(mailText(toOwner)).toContain(buyerReply);
     expect(linkIn(toOwner, "/owner-reply/")).toBe(c.ownerLink);
     // The answer time of the first reply is kept; the conversation grows in order on both pages.
-    expect(inquiryRow(app, c.inquiry.public_id).answered_at).toBe(
+    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBe(
       row.answered_at,
     );
     for (const link of [c.buyerLink, c.ownerLink]) {
-      const page = visibleText((await request(app, link)).body);
+      const page = visibleText((await request(harness.app, link)).body);
       expect(page.indexOf("Shall we talk?")).toBeLessThan(
         page.indexOf(buyerReply),
       );
@@ -171,14 +146,14 @@ describe("replies inside the product", () => {
   it("a cross-site post (Origin null from another site) is refused and stores nothing", async () => {
     const c = await paidConversation("csrf");
     const forged = await postFromPage(
-      app,
+      harness.app,
       c.buyerLink,
       { intent: "reply", message: "forged" },
       "cross-site",
     );
     expect(forged.status).not.toBe(303);
     expect(forged.status).not.toBe(404);
-    const missing = await request(app, c.buyerLink, {
+    const missing = await request(harness.app, c.buyerLink, {
       method: "POST",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
@@ -187,7 +162,7 @@ describe("replies inside the product", () => {
       body: "intent=reply&message=forged",
     });
     expect(missing.status).not.toBe(303);
-    expect(visibleText((await request(app, c.buyerLink)).body)).not.toContain(
+    expect(visibleText((await request(harness.app, c.buyerLink)).body)).not.toContain(
       "forged",
     );
   });
@@ -205,7 +180,7 @@ describe("replies inside the product", () => {
       ["Hello\0 there", "Your reply contained NUL characters", "Hello there"],
     ];
     for (const [message, error, kept] of cases) {
-      const reply = await postFromPage(app, c.ownerLink, {
+      const reply = await postFromPage(harness.app, c.ownerLink, {
         intent: "reply",
         message,
       });
@@ -217,8 +192,8 @@ describe("replies inside the product", () => {
         )?.[1] ?? "";
       if (kept.trim()) expect(field).toBe(kept);
     }
-    expect(inquiryRow(app, c.inquiry.public_id).answered_at).toBeNull();
-    const ok = await postFromPage(app, c.ownerLink, {
+    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBeNull();
+    const ok = await postFromPage(harness.app, c.ownerLink, {
       intent: "reply",
       message: "é".repeat(5000),
     });
@@ -231,14 +206,14 @@ describe("replies inside the product", () => {
       const side = i % 2 === 0 ? c.ownerLink : c.buyerLink;
       expect(
         (
-          await postFromPage(app, side, {
+          await postFromPage(harness.app, side, {
             intent: "reply",
             message: `message ${i}`,
           })
         ).status,
       ).toBe(303);
     }
-    const refused = await postFromPage(app, c.buyerLink, {
+    const refused = await postFromPage(harness.app, c.buyerLink, {
       intent: "reply",
       message: "one too many",
     });
@@ -251,7 +226,7 @@ describe("replies inside the product", () => {
     const other = await paidConversation("limit-other");
     expect(
       (
-        await postFromPage(app, other.buyerLink, {
+        await postFromPage(harness.app, other.buyerLink, {
           intent: "reply",
           message: "hello",
         })
@@ -264,7 +239,7 @@ describe("replies inside the product", () => {
     await clock.set(7 * DAY_MS + 60_000);
     try {
       for (const link of [c.ownerLink, c.buyerLink]) {
-        const late = await postFromPage(app, link, {
+        const late = await postFromPage(harness.app, link, {
           intent: "reply",
           message: "Sorry for the delay",
         });
@@ -274,7 +249,7 @@ describe("replies inside the product", () => {
         );
         expect(late.body).toContain(">Sorry for the delay</textarea>");
       }
-      expect(inquiryRow(app, c.inquiry.public_id).answered_at).toBeNull();
+      expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBeNull();
     } finally {
       await clock.set(0);
     }
@@ -282,7 +257,7 @@ describe("replies inside the product", () => {
 
   it("a reply posted through one process shows on the page another process serves", async () => {
     const c = await paidConversation("cluster");
-    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    const second = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
     try {
       expect(
         (
@@ -292,12 +267,12 @@ describe("replies inside the product", () => {
           })
         ).status,
       ).toBe(303);
-      expect(visibleText((await request(app, c.buyerLink)).body)).toContain(
+      expect(visibleText((await request(harness.app, c.buyerLink)).body)).toContain(
         "Posted on the second process",
       );
       expect(
         (
-          await postFromPage(app, c.buyerLink, {
+          await postFromPage(harness.app, c.buyerLink, {
             intent: "reply",
             message: "Answered on the first",
           })
@@ -317,15 +292,15 @@ describe("the admin inbox", () => {
     const c = await paidConversation("inbox");
     expect(
       (
-        await postFromPage(app, c.buyerLink, {
+        await postFromPage(harness.app, c.buyerLink, {
           intent: "reply",
           message: "Any news from the owner?",
         })
       ).status,
     ).toBe(303);
-    const cookie = await adminCookie(app.url, ADMIN);
+    const cookie = await adminCookie(harness.app.url, ADMIN);
     const inbox = () =>
-      http(app, `/admin/inquiries?domain=${c.domain.name}`, { cookie });
+      http(harness.app, `/admin/inquiries?domain=${c.domain.name}`, { cookie });
     const before = visibleText((await inbox()).body);
     expect(before).toContain(
       "Conversation: Waiting for the owner's reply (1 after the first message)",
@@ -333,7 +308,7 @@ describe("the admin inbox", () => {
     expect(before).toContain("Any news from the owner?");
 
     const post = (message: string) =>
-      http(app, "/admin/inquiries", {
+      http(harness.app, "/admin/inquiries", {
         cookie,
         form: {
           intent: "reply",
@@ -341,7 +316,7 @@ describe("the admin inbox", () => {
           message,
           returnTo: "/admin/inquiries",
         },
-        headers: { Origin: app.origin },
+        headers: { Origin: harness.app.origin },
       });
     const empty = await post("  ");
     expect(empty.status).toBe(400);
@@ -357,9 +332,9 @@ describe("the admin inbox", () => {
     );
     expect(sent.status).toBe(303);
     expect(sent.location).toContain("notice=inquiry-replied");
-    expect(inquiryRow(app, c.inquiry.public_id).answered_via).toBe("site");
+    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_via).toBe("site");
     const after = visibleText(
-      (await http(app, sent.location!, { cookie })).body,
+      (await http(harness.app, sent.location!, { cookie })).body,
     );
     expect(after).toContain("Reply sent to the buyer.");
     expect(after).toContain(
@@ -375,7 +350,7 @@ describe("the admin inbox", () => {
     expect(mailText(toBuyer)).toContain(
       "This reply was sent by Premium Names on behalf of the owner.",
     );
-    const page = visibleText((await request(app, c.buyerLink)).body);
+    const page = visibleText((await request(harness.app, c.buyerLink)).body);
     expect(page).toContain(
       "The owner is travelling and will answer on Monday.",
     );
@@ -384,10 +359,10 @@ describe("the admin inbox", () => {
 
   it("refuses a reply as the owner once the inquiry is closed, keeping the text", async () => {
     const c = await paidConversation("inbox-closed");
-    const cookie = await adminCookie(app.url, ADMIN);
+    const cookie = await adminCookie(harness.app.url, ADMIN);
     await clock.set(7 * DAY_MS + 60_000);
     try {
-      const late = await http(app, "/admin/inquiries", {
+      const late = await http(harness.app, "/admin/inquiries", {
         cookie,
         form: {
           intent: "reply",
@@ -395,7 +370,7 @@ describe("the admin inbox", () => {
           message: "Too late",
           returnTo: "/admin/inquiries",
         },
-        headers: { Origin: app.origin },
+        headers: { Origin: harness.app.origin },
       });
       expect(late.status).toBe(409);
       expect(visibleText(late.body)).toContain(

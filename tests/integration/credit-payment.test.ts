@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import {
-  removeDataDir,
-  startAppServer,
-  type AppServer,
-} from "../support/app-server";
+import { startAppServer } from "../support/app-server";
 import { BUYER, postForm, request, waitFor } from "../support/http";
 import {
   DAY_MS,
@@ -14,49 +10,21 @@ import {
   newDomain,
   payInquiry,
   subjectOf,
-  testClock,
 } from "../support/refund-promise";
-import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
+import { usePromiseServer } from "../support/promise-server";
 
 // Paying with a credit (issue 23 item 4): a code taken instead of a refund pays one inquiry on another
 // domain, without a card, exactly once (also when used twice at once in two processes); a refused code
 // keeps the form; a credit-paid inquiry whose owner stays silent gets a new credit, never money.
-let smtp: TestSmtp;
-let app: AppServer;
-const clock = testClock();
-const ADMIN = {
-  email: "credit-pay-admin@example.test",
-  password: "credit-pay-admin-password",
-};
-const env = () => ({
-  SMTP_URL: smtp.url,
-  MAIL_RETRY_BASE_MS: "100",
-  SESSION_SECRET: "credit-payment-secret-0123456789",
-  PUBLIC_URL: "https://domains.example.test",
-  PAYMENTS: "test",
-  TEST_CLOCK_FILE: clock.file,
-  REFUND_SCHEDULER_INTERVAL_MS: "100",
-  ADMIN_EMAIL: ADMIN.email,
-  ADMIN_PASSWORD: ADMIN.password,
-});
+const harness = usePromiseServer("credit-payment");
+const { clock, admin: ADMIN, env } = harness;
 const REFUSED = "That credit code is unknown, expired or already used.";
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  app = await startAppServer({ env: env() });
-});
-afterAll(async () => {
-  await clock.set(0);
-  await app?.stop();
-  if (app) removeDataDir(app);
-  await smtp?.stop();
-});
 
 const mailTo = (to: string, subject: string, text = "") =>
   waitFor(
     () =>
-      smtp.messages.find(
+      harness.smtp.messages.find(
         (m) =>
           m.to.includes(to) &&
           subjectOf(m).startsWith(subject) &&
@@ -76,26 +44,26 @@ const inquiryForm = (
   credit_code: creditCode,
 });
 const publicIdOf = (location: string | null) =>
-  new URL(location!, app.url).searchParams.get("inquiry")!;
+  new URL(location!, harness.app.url).searchParams.get("inquiry")!;
 
 /** A credit the real way: an inquiry whose owner stays silent, and the buyer's "Take a credit instead". */
 async function earnCredit(prefix: string): Promise<string> {
-  const domain = newDomain(app, { prefix });
+  const domain = newDomain(harness.app, { prefix });
   const email = `${prefix}-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
+  const inquiry = await payInquiry(harness.app, domain, { email });
   const link = linkIn(await mailTo(email, "Receipt"), "/inquiry/");
   await clock.set(7 * DAY_MS + 60_000);
   try {
-    const chosen = await request(app, link, {
+    const chosen = await request(harness.app, link, {
       method: "POST",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
-        Origin: app.origin,
+        Origin: harness.app.origin,
       },
       body: "intent=choose-credit",
     });
     expect(chosen.status).toBe(303);
-    expect(inquiryRow(app, inquiry.public_id).status).toBe("paid");
+    expect(inquiryRow(harness.app, inquiry.public_id).status).toBe("paid");
     // Queued at the moved clock: delivered before the clock goes back.
     const code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
       mailText(await mailTo(email, "Your credit for one inquiry")),
@@ -111,16 +79,16 @@ describe("paying with a credit", () => {
   it("pays a second domain's inquiry without a card, typed in lower case with spaces, and only once", async () => {
     const code = await earnCredit("earn");
     const owner = `credit-owner-${Date.now()}@example.test`;
-    const domain = newDomain(app, { prefix: "spend", ownerEmail: owner });
+    const domain = newDomain(harness.app, { prefix: "spend", ownerEmail: owner });
     const typed = `  ${code.toLowerCase().replace(/-/g, " ")} `;
     const sent = await postForm(
-      app,
+      harness.app,
       `/payment/${domain.short}`,
       inquiryForm(domain, typed, "spender@buyer.example"),
     );
     expect(sent.status).toBe(303);
     const publicId = publicIdOf(sent.headers.get("location"));
-    const row = inquiryRow(app, publicId) as ReturnType<typeof inquiryRow> & {
+    const row = inquiryRow(harness.app, publicId) as ReturnType<typeof inquiryRow> & {
       provider: string;
       amount_cents: number;
     };
@@ -132,12 +100,12 @@ describe("paying with a credit", () => {
     expect(Date.parse(row.reply_deadline_at!) - Date.parse(row.paid_at!)).toBe(
       7 * DAY_MS,
     );
-    const success = await request(app, sent.headers.get("location")!);
+    const success = await request(harness.app, sent.headers.get("location")!);
     expect(success.body).toContain("Payment Successful!");
     // Counted in the domain's "N paid", the owner emailed as for a paid inquiry, marked as paid with credit.
     expect(
       (
-        app
+        harness.app
           .db()
           .prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?")
           .get(domain.id) as { n: number }
@@ -149,14 +117,14 @@ describe("paying with a credit", () => {
     const receipt = await mailTo("spender@buyer.example", "Receipt");
     expect(mailText(receipt)).toContain("Inquiry fee: paid with credit");
     expect(mailText(receipt)).toContain("you get a new credit");
-    const page = await request(app, linkIn(receipt, "/inquiry/"));
+    const page = await request(harness.app, linkIn(receipt, "/inquiry/"));
     expect(visibleText(page.body)).toContain("Inquiry fee Paid with credit");
 
     // The same code again, and an unknown one: refused with a message, the form kept, nothing stored.
-    const other = newDomain(app, { prefix: "again" });
+    const other = newDomain(harness.app, { prefix: "again" });
     for (const attempt of [code, "CR-2222-3333-4444", "not a code"]) {
       const again = await postForm(
-        app,
+        harness.app,
         `/payment/${other.short}`,
         inquiryForm(other, attempt),
       );
@@ -168,7 +136,7 @@ describe("paying with a credit", () => {
     }
     expect(
       (
-        app
+        harness.app
           .db()
           .prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?")
           .get(other.id) as { n: number }
@@ -177,29 +145,29 @@ describe("paying with a credit", () => {
   });
 
   it("one code used twice at once, in two processes: one inquiry, the other refused", async () => {
-    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    const second = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
     try {
       for (let round = 0; round < 2; round++) {
         const code = await earnCredit(`race${round}`);
         const [a, b] = [
-          newDomain(app, { prefix: "racea" }),
-          newDomain(app, { prefix: "raceb" }),
+          newDomain(harness.app, { prefix: "racea" }),
+          newDomain(harness.app, { prefix: "raceb" }),
         ];
         const replies = await Promise.all([
-          postForm(app, `/payment/${a.short}`, inquiryForm(a, code)),
+          postForm(harness.app, `/payment/${a.short}`, inquiryForm(a, code)),
           postForm(second, `/payment/${b.short}`, inquiryForm(b, code)),
         ]);
         expect(replies.map((r) => r.status).sort()).toEqual([303, 400]);
         expect(
           visibleText(replies.find((r) => r.status === 400)!.body),
         ).toContain(REFUSED);
-        const used = app
+        const used = harness.app
           .db()
           .prepare(
             "SELECT used_by_inquiry_id AS id FROM credits WHERE code = ?",
           )
           .get(code) as { id: number };
-        const paidWithIt = app
+        const paidWithIt = harness.app
           .db()
           .prepare(
             "SELECT id FROM inquiries WHERE provider = 'credit' AND domain_id IN (?, ?)",
@@ -214,10 +182,10 @@ describe("paying with a credit", () => {
 
   it("a credit-paid inquiry whose owner stays silent gets a new credit, never money", async () => {
     const code = await earnCredit("silent");
-    const domain = newDomain(app, { prefix: "silentspend" });
+    const domain = newDomain(harness.app, { prefix: "silentspend" });
     const email = `silent-spender-${domain.id}@buyer.example`;
     const sent = await postForm(
-      app,
+      harness.app,
       `/payment/${domain.short}`,
       inquiryForm(domain, code, email),
     );
@@ -231,24 +199,24 @@ describe("paying with a credit", () => {
       expect(newCode).toBeTruthy();
       expect(newCode).not.toBe(code);
       expect(
-        smtp.messages.filter(
+        harness.smtp.messages.filter(
           (m) =>
             m.to.includes(email) && subjectOf(m).startsWith("Refund or credit"),
         ),
       ).toHaveLength(0);
       await clock.set(30 * DAY_MS);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(inquiryRow(app, publicId).status).toBe("paid");
-      expect(inquiryRow(app, publicId).refunded_at).toBeNull();
+      expect(inquiryRow(harness.app, publicId).status).toBe("paid");
+      expect(inquiryRow(harness.app, publicId).refunded_at).toBeNull();
     } finally {
       await clock.set(0);
     }
   });
 
   it("the admin inbox counts credits issued, used and open, and fees in money and in credit apart", async () => {
-    const cookie = await adminCookie(app.url, ADMIN);
-    const inbox = await http(app, "/admin/inquiries", { cookie });
-    const credits = app
+    const cookie = await adminCookie(harness.app.url, ADMIN);
+    const inbox = await http(harness.app, "/admin/inquiries", { cookie });
+    const credits = harness.app
       .db()
       .prepare("SELECT count(*) AS issued, count(used_at) AS used FROM credits")
       .get() as { issued: number; used: number };
@@ -259,7 +227,7 @@ describe("paying with a credit", () => {
       ),
     );
     const creditPaid = (
-      app
+      harness.app
         .db()
         .prepare(
           "SELECT count(*) AS n FROM inquiries WHERE provider = 'credit' AND status = 'paid'",

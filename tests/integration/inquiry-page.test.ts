@@ -1,11 +1,6 @@
 import { createHmac } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import {
-  removeDataDir,
-  startAppServer,
-  type AppServer,
-} from "../support/app-server";
 import { BUYER, request, waitFor } from "../support/http";
 import {
   DAY_MS,
@@ -13,48 +8,23 @@ import {
   newDomain,
   payInquiry,
   subjectOf,
-  testClock,
 } from "../support/refund-promise";
-import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
+import { usePromiseServer } from "../support/promise-server";
 
 // The buyer's inquiry page (issue 23 item 1) over HTTP: reached from the receipt email and the success
 // step, signed (a changed id or signature is a plain 404), its statuses in words, closed when it is over.
 const SECRET = "inquiry-page-test-secret-0123456789";
-let smtp: TestSmtp;
-let app: AppServer;
-const clock = testClock();
-const ADMIN = {
-  email: "inquiry-admin@example.test",
-  password: "inquiry-password",
-};
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  app = await startAppServer({
-    env: {
-      SMTP_URL: smtp.url,
-      MAIL_RETRY_BASE_MS: "100",
-      SESSION_SECRET: SECRET,
-      PUBLIC_URL: "https://domains.example.test",
-      PAYMENTS: "test",
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      TEST_CLOCK_FILE: clock.file,
-      REFUND_SCHEDULER_INTERVAL_MS: "3600000",
-    },
-  });
+const harness = usePromiseServer("inquiry-page", {
+  SESSION_SECRET: SECRET,
+  REFUND_SCHEDULER_INTERVAL_MS: "3600000",
 });
-afterAll(async () => {
-  await app?.stop();
-  if (app) removeDataDir(app);
-  await smtp?.stop();
-});
+const { clock, admin: ADMIN } = harness;
 
 const receiptTo = (email: string) =>
   waitFor(
     () =>
-      smtp.messages.find(
+      harness.smtp.messages.find(
         (m) => m.to.includes(email) && subjectOf(m).startsWith("Receipt"),
       ),
     10_000,
@@ -70,9 +40,9 @@ const statusOf = (body: string) =>
     ?.replace(/&#x27;/g, "'");
 
 async function paidWithLink(prefix = "page") {
-  const domain = newDomain(app, { prefix });
+  const domain = newDomain(harness.app, { prefix });
   const email = `${prefix}-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
+  const inquiry = await payInquiry(harness.app, domain, { email });
   return { domain, inquiry, link: linkIn(await receiptTo(email), "/inquiry/") };
 }
 
@@ -82,7 +52,7 @@ describe("the buyer's inquiry page", () => {
     expect(link).toBe(
       `/inquiry/${inquiry.public_id}?sig=${sign(inquiry.public_id)}`,
     );
-    const page = await request(app, link);
+    const page = await request(harness.app, link);
     expect(page.status).toBe(200);
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(page.headers.get("cache-control")).toBe("no-store");
@@ -107,7 +77,7 @@ describe("the buyer's inquiry page", () => {
   it('is linked as "View your inquiry" from the success step for an hour after payment', async () => {
     const { domain, inquiry, link } = await paidWithLink("success");
     const success = await request(
-      app,
+      harness.app,
       `/payment/${domain.short}?inquiry=${inquiry.public_id}`,
     );
     expect(success.body).toContain("Payment Successful!");
@@ -118,7 +88,7 @@ describe("the buyer's inquiry page", () => {
     await clock.set(61 * 60 * 1000);
     try {
       const later = await request(
-        app,
+        harness.app,
         `/payment/${domain.short}?inquiry=${inquiry.public_id}`,
       );
       expect(later.body).toContain("Payment Successful!");
@@ -134,11 +104,11 @@ describe("the buyer's inquiry page", () => {
   it("answers a changed id or signature, another inquiry's signature and an unpaid inquiry with the same 404", async () => {
     const first = await paidWithLink("forged");
     const second = await paidWithLink("forged");
-    const notFound = await request(app, "/no-such-page-at-all");
+    const notFound = await request(harness.app, "/no-such-page-at-all");
     expect(notFound.status).toBe(404);
     const id = first.inquiry.public_id;
     const unpaidId = "unpaidinquiry00000000";
-    app
+    harness.app
       .db()
       .prepare(
         `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
@@ -162,7 +132,7 @@ describe("the buyer's inquiry page", () => {
       `/inquiry/no-such-inquiry-000000?sig=${sign("no-such-inquiry-000000")}`,
     ];
     for (const path of forged) {
-      const page = await request(app, path);
+      const page = await request(harness.app, path);
       expect(page.status, path).toBe(404);
       // The same page as any unknown address: no word about inquiries.
       expect(visibleText(page.body), path).toBe(visibleText(notFound.body));
@@ -171,17 +141,17 @@ describe("the buyer's inquiry page", () => {
 
   it('says "The owner replied" once answered, then "Refunded" and "This inquiry is closed" after a refund', async () => {
     const { inquiry, link } = await paidWithLink("status");
-    const cookie = await adminCookie(app.url, ADMIN);
+    const cookie = await adminCookie(harness.app.url, ADMIN);
     const admin = (form: Record<string, string>) =>
-      http(app, "/admin/inquiries", {
+      http(harness.app, "/admin/inquiries", {
         cookie,
         form,
-        headers: { Origin: app.origin },
+        headers: { Origin: harness.app.origin },
       });
     expect(
       (await admin({ intent: "answer", id: String(inquiry.id) })).location,
     ).toContain("notice=inquiry-answered");
-    const answered = await request(app, link);
+    const answered = await request(harness.app, link);
     expect(statusOf(answered.body)).toBe("The owner replied");
     expect(visibleText(answered.body)).toContain(
       "The site's administrator marked this inquiry as answered.",
@@ -195,7 +165,7 @@ describe("the buyer's inquiry page", () => {
         })
       ).location,
     ).toContain("notice=inquiry-refunded");
-    const refunded = await request(app, link);
+    const refunded = await request(harness.app, link);
     expect(refunded.status).toBe(200);
     expect(statusOf(refunded.body)).toBe("Refunded");
     expect(visibleText(refunded.body)).toContain("This inquiry is closed");
@@ -205,13 +175,13 @@ describe("the buyer's inquiry page", () => {
     const { inquiry, link } = await paidWithLink("closed");
     await clock.set(7 * DAY_MS + 60_000);
     try {
-      const page = await request(app, link);
+      const page = await request(harness.app, link);
       expect(statusOf(page.body)).toBe("Closed");
       expect(visibleText(page.body)).toContain("This inquiry is closed");
     } finally {
       await clock.set(0);
     }
-    expect(statusOf((await request(app, link)).body)).toBe(
+    expect(statusOf((await request(harness.app, link)).body)).toBe(
       "Waiting for the owner's reply",
     );
     expect(inquiry.status).toBe("paid");

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
 import {
-  removeDataDir,
   startAppServer,
   type AppServer,
 } from "../support/app-server";
@@ -14,48 +13,20 @@ import {
   newDomain,
   payInquiry,
   subjectOf,
-  testClock,
 } from "../support/refund-promise";
-import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
+import { usePromiseServer } from "../support/promise-server";
 
 // Refund or credit when the owner stays silent (issue 23 item 3), with the refund scheduler running:
 // the offer at the deadline, each choice, no choice, two choices at once in two processes, a restart
 // between the deadline and the choice, and the admin's "Refund automatically".
-let smtp: TestSmtp;
-let app: AppServer;
-const clock = testClock();
-const ADMIN = {
-  email: "credit-admin@example.test",
-  password: "credit-admin-password",
-};
-const env = () => ({
-  SMTP_URL: smtp.url,
-  MAIL_RETRY_BASE_MS: "100",
-  SESSION_SECRET: "refund-or-credit-secret-0123456789",
-  PUBLIC_URL: "https://domains.example.test",
-  PAYMENTS: "test",
-  TEST_CLOCK_FILE: clock.file,
-  REFUND_SCHEDULER_INTERVAL_MS: "100",
-  ADMIN_EMAIL: ADMIN.email,
-  ADMIN_PASSWORD: ADMIN.password,
-});
+const harness = usePromiseServer("refund-or-credit");
+const { clock, admin: ADMIN, env } = harness;
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  app = await startAppServer({ env: env() });
-});
-afterAll(async () => {
-  await clock.set(0);
-  await app?.stop();
-  if (app) removeDataDir(app);
-  await smtp?.stop();
-});
-
 const mails = (to: string, subject: string) =>
-  smtp.messages.filter(
+  harness.smtp.messages.filter(
     (m) => m.to.includes(to) && subjectOf(m).startsWith(subject),
   );
 const mailTo = (to: string, subject: string) =>
@@ -80,9 +51,9 @@ const choose = (
   });
 
 async function silentInquiry(prefix: string) {
-  const domain = newDomain(app, { prefix });
+  const domain = newDomain(harness.app, { prefix });
   const email = `${prefix}-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
+  const inquiry = await payInquiry(harness.app, domain, { email });
   const link = linkIn(await mailTo(email, "Receipt"), "/inquiry/");
   return { domain, email, inquiry, link };
 }
@@ -97,8 +68,8 @@ describe("refund or credit (the default for a new site)", () => {
       expect(mailText(offer)).toContain("your fee is refunded automatically");
       await sleep(500);
       expect(mails(s.email, "Refund or credit")).toHaveLength(1);
-      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
-      const page = await request(app, s.link);
+      expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("paid");
+      const page = await request(harness.app, s.link);
       expect(page.body).toContain("Refund my fee");
       expect(page.body).toContain("Take a credit instead");
       expect(statusOf(page.body)).toBe("Closed");
@@ -111,9 +82,9 @@ describe("refund or credit (the default for a new site)", () => {
     const s = await silentInquiry("credit");
     await clock.set(PAST_DEADLINE);
     try {
-      const chosen = await choose(app, s.link, "choose-credit");
+      const chosen = await choose(harness.app, s.link, "choose-credit");
       expect(chosen.status).toBe(303);
-      const shown = await request(app, chosen.headers.get("location")!);
+      const shown = await request(harness.app, chosen.headers.get("location")!);
       const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(
         shown.body,
       )?.[1];
@@ -122,7 +93,7 @@ describe("refund or credit (the default for a new site)", () => {
       expect(visibleText(shown.body)).toContain("This inquiry is closed");
       // Shown once: the same address again, or the plain link, no longer shows it.
       for (const again of [chosen.headers.get("location")!, s.link]) {
-        const page = await request(app, again);
+        const page = await request(harness.app, again);
         expect(page.body).not.toContain(code!);
         expect(visibleText(page.body)).toContain(
           "Its code was emailed to you.",
@@ -132,7 +103,7 @@ describe("refund or credit (the default for a new site)", () => {
         mailText(await mailTo(s.email, "Your credit for one inquiry")),
       ).toContain(code!);
       // A second choice (another tab) is told what happened.
-      const late = await choose(app, s.link, "choose-refund");
+      const late = await choose(harness.app, s.link, "choose-refund");
       expect(late.status).toBe(409);
       expect(visibleText(late.body)).toContain(
         "You already took a credit for this fee.",
@@ -152,9 +123,9 @@ describe("refund or credit (the default for a new site)", () => {
       // Past the time to choose: the scheduler leaves a credited inquiry alone.
       await clock.set(PAST_DEADLINE + 8 * DAY_MS);
       await sleep(600);
-      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("paid");
       expect(
-        app
+        harness.app
           .db()
           .prepare("SELECT count(*) AS n FROM credits WHERE code = ?")
           .get(code) as { n: number },
@@ -168,10 +139,10 @@ describe("refund or credit (the default for a new site)", () => {
     const s = await silentInquiry("refund");
     await clock.set(PAST_DEADLINE);
     try {
-      const chosen = await choose(app, s.link, "choose-refund");
+      const chosen = await choose(harness.app, s.link, "choose-refund");
       expect(chosen.status).toBe(303);
-      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("refunded");
-      const page = await request(app, chosen.headers.get("location")!);
+      expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("refunded");
+      const page = await request(harness.app, chosen.headers.get("location")!);
       expect(statusOf(page.body)).toBe("Refunded");
       expect(page.body).not.toContain("Take a credit instead");
       await mailTo(s.email, "Your inquiry fee");
@@ -186,14 +157,14 @@ describe("refund or credit (the default for a new site)", () => {
     try {
       await mailTo(s.email, "Refund or credit");
       await sleep(500);
-      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("paid");
       await clock.set(PAST_DEADLINE + 7 * DAY_MS);
       await waitFor(
-        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        () => inquiryRow(harness.app, s.inquiry.public_id).status === "refunded",
         10_000,
         "automatic refund",
       );
-      expect(statusOf((await request(app, s.link)).body)).toBe("Refunded");
+      expect(statusOf((await request(harness.app, s.link)).body)).toBe("Refunded");
     } finally {
       await clock.set(0);
     }
@@ -205,22 +176,22 @@ describe("refund or credit (the default for a new site)", () => {
       await silentInquiry("race"),
       await silentInquiry("race"),
     ];
-    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    const second = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
     await clock.set(PAST_DEADLINE);
     try {
       for (const s of silent) {
         const [a, b] = await Promise.all([
-          choose(app, s.link, "choose-credit"),
+          choose(harness.app, s.link, "choose-credit"),
           choose(second, s.link, "choose-refund"),
         ]);
         const statuses = [a.status, b.status].sort();
         expect(statuses).toEqual([303, 409]);
         const loser = a.status === 409 ? a : b;
-        const row = inquiryRow(app, s.inquiry.public_id) as ReturnType<
+        const row = inquiryRow(harness.app, s.inquiry.public_id) as ReturnType<
           typeof inquiryRow
         > & { credited_at: string | null };
         const credits = (
-          app
+          harness.app
             .db()
             .prepare(
               "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
@@ -249,12 +220,12 @@ describe("refund or credit (the default for a new site)", () => {
 
   it("survives a restart between the deadline and the choice", async () => {
     const s = await silentInquiry("restart");
-    await app.stop();
+    await harness.app.stop();
     await clock.set(PAST_DEADLINE);
     try {
-      app = await startAppServer({ dataDir: app.dataDir, env: env() });
+      harness.app = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
       await mailTo(s.email, "Refund or credit");
-      expect((await choose(app, s.link, "choose-credit")).status).toBe(303);
+      expect((await choose(harness.app, s.link, "choose-credit")).status).toBe(303);
       await mailTo(s.email, "Your credit for one inquiry");
     } finally {
       await clock.set(0);
@@ -264,14 +235,14 @@ describe("refund or credit (the default for a new site)", () => {
 
 describe('the admin\'s "Refund automatically"', () => {
   it("refunds at the deadline without offering a choice", async () => {
-    const cookie = await adminCookie(app.url, ADMIN);
+    const cookie = await adminCookie(harness.app.url, ADMIN);
     const save = (policy: string) =>
-      http(app, "/admin", {
+      http(harness.app, "/admin", {
         cookie,
         form: { intent: "silence-policy", silencePolicy: policy },
-        headers: { Origin: app.origin },
+        headers: { Origin: harness.app.origin },
       });
-    const panel = await http(app, "/admin", { cookie });
+    const panel = await http(harness.app, "/admin", { cookie });
     expect(panel.body).toContain(
       '<input type="radio" name="silencePolicy" checked="" value="choose"/>',
     );
@@ -282,13 +253,13 @@ describe('the admin\'s "Refund automatically"', () => {
       "notice=silence-policy-updated",
     );
     try {
-      expect((await http(app, "/admin", { cookie })).body).toContain(
+      expect((await http(harness.app, "/admin", { cookie })).body).toContain(
         '<input type="radio" name="silencePolicy" checked="" value="refund"/>',
       );
       const s = await silentInquiry("policy");
       await clock.set(PAST_DEADLINE);
       await waitFor(
-        () => inquiryRow(app, s.inquiry.public_id).status === "refunded",
+        () => inquiryRow(harness.app, s.inquiry.public_id).status === "refunded",
         10_000,
         "refund at the deadline",
       );

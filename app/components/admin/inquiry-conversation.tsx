@@ -1,8 +1,9 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
 import type { CreditSummary, InboxRow } from "../../server/admin/admin-inquiries.server";
 import { formatUsd } from "../../lib/money";
 import { ConversationList } from "../inquiry/conversation";
+import { IntentButton } from "../intent-button";
 import { inputClass, secondaryButton } from "../ui";
 
 export interface ReplyRefusal {
@@ -24,11 +25,6 @@ export function InquiryConversation({
   returnTo: string;
   refusal: ReplyRefusal | null;
 }) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("id") === String(inquiry.id) &&
-    navigation.formData?.get("intent") === "reply";
   const fieldId = `reply-${inquiry.id}`;
   const nameOf = (author: "buyer" | "owner") =>
     author === "buyer" ? inquiry.name : "Owner";
@@ -71,15 +67,13 @@ export function InquiryConversation({
               {refusal.error}
             </p>
           )}
-          <button
-            type="submit"
-            name="intent"
-            value="reply"
+          <IntentButton
+            intent="reply"
+            label="Send reply"
+            busyLabel="Sending..."
             className={`${secondaryButton} mt-2`}
-            disabled={busy}
-          >
-            {busy ? "Sending..." : "Send reply"}
-          </button>
+            scope={{ id: String(inquiry.id) }}
+          />
         </Form>
       )}
     </details>

@@ -1,6 +1,10 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
+import type { InquiryPageView } from "../../server/conversation/inquiry-page.server";
+import type { ReplyActionError } from "../../server/conversation/reply-action.server";
+import { IntentButton } from "../intent-button";
 import { inputClass, primaryButton } from "../ui";
+import { Conversation } from "./conversation";
 
 /**
  * "Send reply" for either side. No action attribute: the form posts to the page's own signed address.
@@ -15,10 +19,6 @@ export function ReplyForm({
   error: string | null;
   text: string;
 }) {
-  const navigation = useNavigation();
-  const busy =
-    navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "reply";
   return (
     <Form method="post" className="mt-8">
       <label htmlFor="reply-message" className="block text-lg font-semibold">
@@ -49,15 +49,12 @@ export function ReplyForm({
           characters. It is emailed to the other side.
         </p>
       )}
-      <button
-        type="submit"
-        name="intent"
-        value="reply"
+      <IntentButton
+        intent="reply"
+        label="Send reply"
+        busyLabel="Sending..."
         className={`${primaryButton} mt-4`}
-        disabled={busy}
-      >
-        {busy ? "Sending..." : "Send reply"}
-      </button>
+      />
     </Form>
   );
 }
@@ -71,5 +68,33 @@ export function ReplyNoticeView({ text }: { text: string }) {
     >
       {text}
     </p>
+  );
+}
+
+/**
+ * The conversation and, while the inquiry is open (or a reply was just refused), "Send reply".
+ * `key` follows the entries so a sent reply empties the field.
+ */
+export function ConversationWithReply({
+  view,
+  actionData,
+  replyLabel,
+}: {
+  view: InquiryPageView;
+  actionData: ReplyActionError | undefined;
+  replyLabel: string;
+}) {
+  return (
+    <>
+      <Conversation view={view} />
+      {(view.open || actionData?.intent === "reply") && (
+        <ReplyForm
+          key={view.entries.length}
+          label={replyLabel}
+          error={actionData?.intent === "reply" ? actionData.error : null}
+          text={actionData?.text ?? ""}
+        />
+      )}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import {
   type InquirySide,
 } from "../refunds/reply-links.server";
 import { markInquiryAnswered } from "../refunds/refund-promise.server";
+import { env } from "../runtime/env.server";
 import { findSignedInquiry } from "./inquiry-page.server";
 import { postInquiryMessage } from "./messages.server";
 import { refundChosenInquiry } from "../refunds/auto-refund.server";
@@ -24,6 +25,24 @@ export const REPLY_NOTICE_TEXT: Record<ReplyNotice, string> = {
 export function replyNoticeOf(request: Request): ReplyNotice | null {
   const notice = new URL(request.url).searchParams.get("notice");
   return notice && notice in REPLY_NOTICE_TEXT ? (notice as ReplyNotice) : null;
+}
+
+/** The inquiry a page's signed address names, and the notice to show after a redirect; else the site's plain 404. */
+export async function signedInquiryPage(
+  side: InquirySide,
+  publicId: string,
+  request: Request,
+) {
+  const sig = new URL(request.url).searchParams.get("sig");
+  const inquiry = await findSignedInquiry(side, publicId, sig);
+  if (!inquiry) throw data({ siteName: env.SITE_NAME }, { status: 404 });
+  const notice = replyNoticeOf(request);
+  return {
+    inquiry,
+    notice,
+    siteName: env.SITE_NAME,
+    noticeText: notice && REPLY_NOTICE_TEXT[notice],
+  };
 }
 
 export interface ReplyActionError {
