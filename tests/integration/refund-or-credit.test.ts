@@ -109,17 +109,17 @@ describe("refund or credit (the default for a new site)", () => {
         "You already took a credit for this fee.",
       );
       // The admin cannot refund it in money as well: no Refund button, and a forged post is refused.
-      const cookie = await adminCookie(app.url, ADMIN);
+      const cookie = await adminCookie(harness.app.url, ADMIN);
       const inbox = `/admin/inquiries?domain=${s.domain.name}`;
-      const inboxPage = (await http(app, inbox, { cookie })).body;
+      const inboxPage = (await http(harness.app, inbox, { cookie })).body;
       expect(visibleText(inboxPage)).not.toContain("Refund $");
       // Its badge says Credited, not "Awaiting answer".
       expect(inboxPage).toMatch(/<span class="[^"]*bg-violet-900[^"]*">Credited<\/span>/);
       const form = { intent: "refund", id: String(s.inquiry.id), returnTo: inbox, confirmed: "1" };
-      const forced = await http(app, "/admin/inquiries", { cookie, form });
+      const forced = await http(harness.app, "/admin/inquiries", { cookie, form });
       expect(forced.status).toBe(409);
       expect(visibleText(forced.body)).toContain("This fee became a credit for the buyer");
-      expect(inquiryRow(app, s.inquiry.public_id).status).toBe("paid");
+      expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("paid");
       // Past the time to choose: the scheduler leaves a credited inquiry alone.
       await clock.set(PAST_DEADLINE + 8 * DAY_MS);
       await sleep(600);
