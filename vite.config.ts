@@ -4,13 +4,16 @@ import { defineConfig } from "vite";
 
 // Small modules the public pages share (1-2 KB each) go out as one file, not one request each: on a slow
 // mobile link every extra request delays the page. Nothing here may import zod or admin code.
-const PUBLIC_SHARED = /\/app\/(?:lib\/(?:domain-name|money|seo|search|response-window|host|inquiry|offer-floor|test-card)\.ts|components\/(?:ui|icons)\.tsx|components\/(?:use-live-fee|nonce)\.ts)$/;
+const PUBLIC_SHARED =
+  /\/app\/(?:lib\/(?:domain-name|money|seo|search|response-window|host|inquiry|offer-floor|test-card)\.ts|components\/(?:ui|icons)\.tsx|components\/(?:use-live-fee|nonce)\.ts)$/;
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   build: {
     target: "es2022",
-    rollupOptions: isSsrBuild ? undefined : { output: { manualChunks: (id: string) => (PUBLIC_SHARED.test(id) ? "shared" : undefined) } },
+    rollupOptions: isSsrBuild
+      ? undefined
+      : { output: { manualChunks: (id: string) => (PUBLIC_SHARED.test(id) ? "shared" : undefined) } },
   },
   ssr: { external: ["better-sqlite3"] },
 }));

@@ -1,4 +1,12 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { useNonce } from "./components/nonce";
 import stylesheet from "./app.css?url";
@@ -34,7 +42,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-950 font-sans text-slate-100 antialiased">
         {testMode && (
-          <aside aria-label="Test mode" className="bg-amber-400 px-4 py-1 text-center text-sm font-medium text-slate-950">
+          <aside
+            aria-label="Test mode"
+            className="bg-amber-400 px-4 py-1 text-center text-sm font-medium text-slate-950"
+          >
             Test site: payments here use test cards only, and no money moves.
           </aside>
         )}
@@ -62,7 +73,11 @@ function SiteFooter({ contactEmail }: { contactEmail: string | null }) {
         ) : null}
         <nav aria-label="Legal" className="flex flex-wrap gap-4">
           {LEGAL_PAGES.map((page) => (
-            <a key={page.slug} href={`/${page.slug}`} className="text-slate-100 underline underline-offset-4 hover:text-white">
+            <a
+              key={page.slug}
+              href={`/${page.slug}`}
+              className="text-slate-100 underline underline-offset-4 hover:text-white"
+            >
               {page.title}
             </a>
           ))}
@@ -85,12 +100,18 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <main className="mx-auto max-w-xl px-6 py-24 text-center">
       <title>{siteName ? `${heading} | ${siteName}` : heading}</title>
-      <meta name="description" content={status === 404 ? "There is nothing at this address." : "Please try again in a moment."} />
+      <meta
+        name="description"
+        content={status === 404 ? "There is nothing at this address." : "Please try again in a moment."}
+      />
       <h1 className="text-3xl font-semibold">{heading}</h1>
       <p className="mt-4 text-slate-300">
         {status === 404 ? "There is nothing at this address." : "Please try again in a moment."}
       </p>
-      <a href="/" className="mt-8 inline-block rounded-lg bg-blue-600 px-5 py-2.5 font-medium text-white hover:bg-blue-500">
+      <a
+        href="/"
+        className="mt-8 inline-block rounded-lg bg-blue-600 px-5 py-2.5 font-medium text-white hover:bg-blue-500"
+      >
         Back to Home
       </a>
     </main>

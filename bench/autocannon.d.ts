@@ -17,7 +17,12 @@ declare module "autocannon" {
     amount?: number;
     pipelining?: number;
     headers?: Record<string, string>;
-    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string>; setupRequest?: (request: { path: string }) => { path: string } }>;
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      setupRequest?: (request: { path: string }) => { path: string };
+    }>;
   }
   interface Result {
     requests: Histogram;

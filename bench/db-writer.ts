@@ -13,7 +13,12 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   const [command, ...args] = line.trim().split(/\s+/);
   try {
     if (command === "domain") {
-      await insertDomain({ domainName: args[0]!, askingPriceCents: 2_450_000, trackingId: args[1]!, ownerEmail: "owner@example.test" });
+      await insertDomain({
+        domainName: args[0]!,
+        askingPriceCents: 2_450_000,
+        trackingId: args[1]!,
+        ownerEmail: "owner@example.test",
+      });
     } else if (command === "fee") {
       await setInquiryFee(Number(args[0]));
     } else {

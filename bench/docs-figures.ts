@@ -29,7 +29,10 @@ export interface FiguresRun {
 
 /** A table cell: one line, no column breaks. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+  return text
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 }
 
 function targetCell(figure: Figure): string {

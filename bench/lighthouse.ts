@@ -6,11 +6,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 const CHROMIUM = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = "--headless --no-sandbox --disable-background-networking --disable-component-update --disable-sync";
+const CHROME_FLAGS =
+  "--headless --no-sandbox --disable-background-networking --disable-component-update --disable-sync";
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
 export type LighthouseResult =
-  | { ok: true; scores: Record<(typeof CATEGORIES)[number], number>; failing: string[]; metrics: Record<string, string> }
+  | {
+      ok: true;
+      scores: Record<(typeof CATEGORIES)[number], number>;
+      failing: string[];
+      metrics: Record<string, string>;
+    }
   | { ok: false; reason: string };
 
 export async function runLighthouse(url: string): Promise<LighthouseResult> {
@@ -20,7 +26,8 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
   } catch {
     return { ok: false, reason: "the lighthouse package is not installed (npm install)" };
   }
-  if (!existsSync(CHROMIUM)) return { ok: false, reason: `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROME_PATH)` };
+  if (!existsSync(CHROMIUM))
+    return { ok: false, reason: `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROME_PATH)` };
   const report = path.join(tmpdir(), `lighthouse-${process.pid}-${Date.now()}.json`);
   const args = [
     cli,
@@ -33,7 +40,10 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
     `--chrome-flags=${CHROME_FLAGS}`,
   ];
   const output = await new Promise<{ code: number | null; text: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, CHROME_PATH: CHROMIUM },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let text = "";
     child.stdout.on("data", (chunk) => (text += chunk));
     child.stderr.on("data", (chunk) => (text += chunk));
@@ -43,20 +53,30 @@ export async function runLighthouse(url: string): Promise<LighthouseResult> {
       resolve({ code, text });
     });
   });
-  if (output.code !== 0 || !existsSync(report)) return { ok: false, reason: `lighthouse exited with ${output.code}: ${output.text.trim().slice(-400)}` };
+  if (output.code !== 0 || !existsSync(report))
+    return { ok: false, reason: `lighthouse exited with ${output.code}: ${output.text.trim().slice(-400)}` };
   try {
     const lhr = JSON.parse(readFileSync(report, "utf8"));
     if (lhr.runtimeError) return { ok: false, reason: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` };
-    const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)])) as Record<(typeof CATEGORIES)[number], number>;
+    const scores = Object.fromEntries(
+      CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+    ) as Record<(typeof CATEGORIES)[number], number>;
     const failing: string[] = [];
     for (const id of CATEGORIES) {
       for (const ref of lhr.categories[id]?.auditRefs ?? []) {
         const audit = lhr.audits[ref.id];
-        if (ref.weight > 0 && audit?.score !== null && audit?.score < 0.9) failing.push(`${id}/${ref.id}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
+        if (ref.weight > 0 && audit?.score !== null && audit?.score < 0.9)
+          failing.push(`${id}/${ref.id}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
       }
     }
     const metrics = Object.fromEntries(
-      ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"].map((id) => [id, String(lhr.audits[id]?.displayValue ?? "?")]),
+      [
+        "first-contentful-paint",
+        "largest-contentful-paint",
+        "total-blocking-time",
+        "cumulative-layout-shift",
+        "speed-index",
+      ].map((id) => [id, String(lhr.audits[id]?.displayValue ?? "?")]),
     );
     return { ok: true, scores, failing, metrics };
   } finally {

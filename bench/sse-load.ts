@@ -96,7 +96,8 @@ export async function sseLoad(options: {
     changeStartedAt = performance.now();
     await change.run();
     const deadline = changeStartedAt + 10_000;
-    while (arrivals.length < connected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (arrivals.length < connected && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     arrivals.sort((a, b) => a - b);
     changes.push({
       label: change.label,

@@ -86,13 +86,18 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
 }
 
 /** A GET with node:http, so compressed bodies are counted as sent (fetch would decompress them). */
-export function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
         response.on("error", reject);
       })
       .on("error", reject);
@@ -121,7 +126,11 @@ export function percentile(sorted: number[], fraction: number): number {
  * agent, like a browser), after 3 warm-up requests. node:http, not fetch: reading a streamed 100 KB
  * page through fetch's web streams added about 12 ms of client time to each request.
  */
-export async function sequentialTimings(url: string, count: number, headers: Record<string, string> = {}): Promise<{ p50: number; p95: number; status: number }> {
+export async function sequentialTimings(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<{ p50: number; p95: number; status: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = () =>
     new Promise<number>((resolve, reject) => {

@@ -14,10 +14,13 @@ export async function insertInBatches<T extends keyof Database & string>(
   table: T,
   rows: Array<Insertable<Database[T]>>,
 ): Promise<void> {
-  for (let start = 0; start < rows.length; ) {
+  for (let start = 0; start < rows.length;) {
     const left = rows.length - start;
     const size = left >= INSERT_BATCH ? INSERT_BATCH : 2 ** Math.floor(Math.log2(left));
-    await executor.insertInto(table).values(rows.slice(start, start + size) as never).execute();
+    await executor
+      .insertInto(table)
+      .values(rows.slice(start, start + size) as never)
+      .execute();
     start += size;
   }
 }

@@ -2,11 +2,53 @@ import { sql, type Insertable, type Kysely } from "kysely";
 import { INSERT_BATCH, insertInBatches } from "./batch-insert";
 import type { Database, DomainsTable } from "./schema";
 
-const SYLLABLES = ["vel", "ora", "quan", "tix", "bright", "path", "nord", "haven", "lum", "cargo", "flow", "zen", "trix", "harb", "mint", "leaf", "sol", "vane", "pix", "forge", "true", "north", "nova", "kai", "ly", "io", "max", "sky", "port", "wave"];
+const SYLLABLES = [
+  "vel",
+  "ora",
+  "quan",
+  "tix",
+  "bright",
+  "path",
+  "nord",
+  "haven",
+  "lum",
+  "cargo",
+  "flow",
+  "zen",
+  "trix",
+  "harb",
+  "mint",
+  "leaf",
+  "sol",
+  "vane",
+  "pix",
+  "forge",
+  "true",
+  "north",
+  "nova",
+  "kai",
+  "ly",
+  "io",
+  "max",
+  "sky",
+  "port",
+  "wave",
+];
 const TLDS = ["com", "com", "com", "com", "io", "ai", "co", "net", "app"];
 
 /** Categories the generated names are given, one each (index order), for the browse filters' bench. */
-export const SEED_CATEGORIES = ["Tech", "Finance", "Travel", "Health", "Food", "Games", "Energy", "Media", "Home", "Sports"];
+export const SEED_CATEGORIES = [
+  "Tech",
+  "Finance",
+  "Travel",
+  "Health",
+  "Food",
+  "Games",
+  "Energy",
+  "Media",
+  "Home",
+  "Sports",
+];
 
 /**
  * A deterministic, believable name for row `index` (unique because the index is part of it). Every odd
@@ -18,7 +60,8 @@ export function generatedDomainName(index: number): string {
     seed = (seed ^ (seed >>> 13)) * 1274126177;
     return list[Math.abs(seed) % list.length]!;
   };
-  const number = index % 2 === 1 ? `-${String(index).replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!)}` : String(index);
+  const number =
+    index % 2 === 1 ? `-${String(index).replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!)}` : String(index);
   return `${pick(SYLLABLES)}${pick(SYLLABLES)}${number}.${pick(TLDS)}`;
 }
 
@@ -27,7 +70,11 @@ export function generatedDomainName(index: number): string {
  * a thousand rows per statement. Created a second apart, newest last, so "newest first" pages are stable.
  * `executor` must be a transaction (all rows or none).
  */
-export async function seedManyDomains(executor: Kysely<Database>, count: number, start = Date.now() - count * 1000): Promise<number> {
+export async function seedManyDomains(
+  executor: Kysely<Database>,
+  count: number,
+  start = Date.now() - count * 1000,
+): Promise<number> {
   const { n: first } = await executor
     .selectFrom("domains")
     .select((eb) => eb.fn.coalesce(eb.fn.max("id"), eb.lit(0)).as("n"))

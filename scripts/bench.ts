@@ -19,13 +19,24 @@ import { replaceFiguresBlock, writeFiguresToDoc, type Figure } from "../bench/do
 import { BROWSE_ROWS } from "../bench/browse-rows";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
-import { freePort, rawGet, residentBytes, sequentialTimings, startProcess, startWriter, waitForHttp, type Running, type Writer } from "../bench/support";
+import {
+  freePort,
+  rawGet,
+  residentBytes,
+  sequentialTimings,
+  startProcess,
+  startWriter,
+  waitForHttp,
+  type Running,
+  type Writer,
+} from "../bench/support";
 import { startPostgresServer, type PostgresServer } from "../tests/support/postgres";
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
 const PERFORMANCE_DOC = path.join(root, "docs/performance.md");
-const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const option = (name: string, fallback: number) =>
+  Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
 const flag = (name: string) => process.argv.includes(`--${name}`);
 const DURATION = option("duration", 8);
 const CONNECTIONS = option("connections", 50);
@@ -35,7 +46,10 @@ const ROUNDS = option("rounds", 3);
 const CRAWL = option("crawl", DOMAINS);
 const CRAWL_CONNECTIONS = option("crawl-connections", 10);
 // What a search engine's crawler sends: it takes compressed pages and is recognised as a bot.
-const CRAWLER_HEADERS = { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Accept-Encoding": "gzip, deflate, br" };
+const CRAWLER_HEADERS = {
+  "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+  "Accept-Encoding": "gzip, deflate, br",
+};
 const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123" };
 
 interface Measured {
@@ -51,7 +65,10 @@ const running: Running[] = [];
 const cleanups: Array<() => Promise<void>> = [];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "domains-bench-"));
 const log = (text = "") => console.log(text);
-const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a");
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "n/a";
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 interface Target {
@@ -62,9 +79,23 @@ interface Target {
 }
 
 async function run(target: Target, duration: number): Promise<Measured> {
-  const requests = target.paths ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: target.paths!() }) }] : undefined;
-  const result = await autocannon({ url: target.url, connections: CONNECTIONS, duration, headers: target.headers, requests });
-  return { label: target.label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  const requests = target.paths
+    ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: target.paths!() }) }]
+    : undefined;
+  const result = await autocannon({
+    url: target.url,
+    connections: CONNECTIONS,
+    duration,
+    headers: target.headers,
+    requests,
+  });
+  return {
+    label: target.label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -135,7 +166,10 @@ async function adminCookie(baseUrl: string): Promise<string | null> {
     const name = attribute(tag, "name");
     if (!name) continue;
     const type = attribute(tag, "type");
-    body.set(name, type === "email" ? ADMIN.email : type === "password" ? ADMIN.password : (attribute(tag, "value") ?? ""));
+    body.set(
+      name,
+      type === "email" ? ADMIN.email : type === "password" ? ADMIN.password : (attribute(tag, "value") ?? ""),
+    );
   }
   for (const [tag] of form.matchAll(/<button[^>]*>/g)) {
     const name = attribute(tag, "name");
@@ -147,18 +181,25 @@ async function adminCookie(baseUrl: string): Promise<string | null> {
     redirect: "manual",
     headers: { Origin: new URL(baseUrl).origin, "Content-Type": "application/x-www-form-urlencoded" },
   });
-  const cookies = response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  const cookies = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
   if (!cookies) return null;
   const check = await fetch(new URL("/admin", baseUrl), { headers: { Cookie: cookies } });
   return /Sign Out/i.test(await check.text()) ? cookies : null;
 }
 
 /** Every script the page loads (module preloads, then their static imports), as gzip bytes on the wire. */
-async function pageWeights(pageUrl: string): Promise<{ htmlBytes: number; htmlGzipBytes: number; jsGzipBytes: number; jsFiles: number }> {
+async function pageWeights(
+  pageUrl: string,
+): Promise<{ htmlBytes: number; htmlGzipBytes: number; jsGzipBytes: number; jsFiles: number }> {
   const page = await rawGet(pageUrl);
   const html = page.body.toString("utf8");
   const seen = new Set<string>();
-  const queue = [...html.matchAll(/(?:href|src)="(\/[^"]+\.js)"|import\s*\(?\s*"(\/[^"]+\.js)"/g)].map((match) => match[1] ?? match[2]!);
+  const queue = [...html.matchAll(/(?:href|src)="(\/[^"]+\.js)"|import\s*\(?\s*"(\/[^"]+\.js)"/g)].map(
+    (match) => match[1] ?? match[2]!,
+  );
   let jsGzipBytes = 0;
   while (queue.length > 0) {
     const file = queue.shift()!;
@@ -166,9 +207,11 @@ async function pageWeights(pageUrl: string): Promise<{ htmlBytes: number; htmlGz
     seen.add(file);
     const response = await rawGet(new URL(file, pageUrl).href, { "Accept-Encoding": "gzip" });
     if (response.status !== 200) continue;
-    jsGzipBytes += response.headers["content-encoding"] === "gzip" ? response.body.length : gzipSync(response.body).length;
+    jsGzipBytes +=
+      response.headers["content-encoding"] === "gzip" ? response.body.length : gzipSync(response.body).length;
     const text = (await rawGet(new URL(file, pageUrl).href)).body.toString("utf8");
-    for (const match of text.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) queue.push(new URL(match[1]!, new URL(file, pageUrl)).pathname);
+    for (const match of text.matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g))
+      queue.push(new URL(match[1]!, new URL(file, pageUrl)).pathname);
   }
   return { htmlBytes: page.body.length, htmlGzipBytes: gzipSync(page.body).length, jsGzipBytes, jsFiles: seen.size };
 }
@@ -203,14 +246,41 @@ async function crawlRun(stockUrl: string, domainPath: string): Promise<CrawlResu
       connections: CRAWL_CONNECTIONS,
       amount,
       headers: CRAWLER_HEADERS,
-      requests: [{ setupRequest: (request: { path: string }) => ({ ...request, path: `/domain/${names[next++ % names.length]!.replace(/\.com$/, "")}` }) }],
+      requests: [
+        {
+          setupRequest: (request: { path: string }) => ({
+            ...request,
+            path: `/domain/${names[next++ % names.length]!.replace(/\.com$/, "")}`,
+          }),
+        },
+      ],
     });
-    parts.push({ requests: result.requests.total, seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx });
-    const baseline = await autocannon({ url: new URL(domainPath, stockUrl).href, connections: CRAWL_CONNECTIONS, duration: perRound, headers: CRAWLER_HEADERS });
-    stockRounds.push({ label: "", rps: baseline.requests.average, p50: baseline.latency.p50, p99: baseline.latency.p99, errors: baseline.errors + baseline.timeouts + baseline.non2xx });
+    parts.push({
+      requests: result.requests.total,
+      seconds: result.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+    });
+    const baseline = await autocannon({
+      url: new URL(domainPath, stockUrl).href,
+      connections: CRAWL_CONNECTIONS,
+      duration: perRound,
+      headers: CRAWLER_HEADERS,
+    });
+    stockRounds.push({
+      label: "",
+      rps: baseline.requests.average,
+      p50: baseline.latency.p50,
+      p99: baseline.latency.p99,
+      errors: baseline.errors + baseline.timeouts + baseline.non2xx,
+    });
   }
   await server.stop();
-  const cacheLine = server.output().split("\n").find((line) => line.includes('"msg":"page cache"'));
+  const cacheLine = server
+    .output()
+    .split("\n")
+    .find((line) => line.includes('"msg":"page cache"'));
   const requests = parts.reduce((sum, part) => sum + part.requests, 0);
   const seconds = parts.reduce((sum, part) => sum + part.seconds, 0);
   return {
@@ -235,7 +305,9 @@ async function crawlRun(stockUrl: string, domainPath: string): Promise<CrawlResu
 }
 
 function printTable(rows: Measured[], ceiling: Measured, stock: Measured) {
-  log(`\n${"".padEnd(44)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"of ceiling".padStart(12)}${"x stock".padStart(9)}`);
+  log(
+    `\n${"".padEnd(44)}${"req/s".padStart(9)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"of ceiling".padStart(12)}${"x stock".padStart(9)}`,
+  );
   for (const row of rows) {
     log(
       `${row.label.padEnd(44)}${fmt(row.rps).padStart(9)}${fmt(row.p50).padStart(9)}${fmt(row.p99).padStart(9)}` +
@@ -256,7 +328,11 @@ async function main() {
     `Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; ` +
       `Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${loadAtStart}`,
   );
-  const build = (...args: string[]) => execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], { cwd: root, stdio: "ignore" });
+  const build = (...args: string[]) =>
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], {
+      cwd: root,
+      stdio: "ignore",
+    });
   // --skip-build skips a build only when it exists (a clean checkout has neither).
   if (!flag("skip-build") || !existsSync(path.join(root, "build/server/index.js"))) {
     log("Building the app...");
@@ -290,7 +366,12 @@ async function main() {
   await fetch(new URL("/healthz", app.url));
   // One listed .com name, so /domain/{short} is the product's usual short link.
   const { insertDomain } = await import("../app/server/catalog/domains.server");
-  await insertDomain({ domainName: `${short}.com`, askingPriceCents: 2_450_000, trackingId: short, ownerEmail: "owner@example.test" });
+  await insertDomain({
+    domainName: `${short}.com`,
+    askingPriceCents: 2_450_000,
+    trackingId: short,
+    ownerEmail: "owner@example.test",
+  });
   const domainPage = await rawGet(new URL(domainPath, app.url).href);
   if (domainPage.status !== 200) throw new Error(`${domainPath} answered ${domainPage.status}`);
   const bodyFile = path.join(dataDir, "domain-page.html");
@@ -306,11 +387,14 @@ async function main() {
   });
   running.push(ceilingServer);
   const stockPort = await freePort();
-  const stockServer = await startProcess([path.join(root, "node_modules/@react-router/serve/bin.js"), "bench/stock-app/build/server/index.js"], {
-    cwd: root,
-    env: { PORT: String(stockPort), HOST: "127.0.0.1", NODE_ENV: "production" },
-    ready: (output) => (output.includes("[react-router-serve]") ? `http://127.0.0.1:${stockPort}` : null),
-  });
+  const stockServer = await startProcess(
+    [path.join(root, "node_modules/@react-router/serve/bin.js"), "bench/stock-app/build/server/index.js"],
+    {
+      cwd: root,
+      env: { PORT: String(stockPort), HOST: "127.0.0.1", NODE_ENV: "production" },
+      ready: (output) => (output.includes("[react-router-serve]") ? `http://127.0.0.1:${stockPort}` : null),
+    },
+  );
   running.push(stockServer);
   await waitForHttp(new URL(domainPath, stockServer.url).href);
 
@@ -325,7 +409,12 @@ async function main() {
     const writer = await startWriter(root, env);
     cleanups.push(writer.stop);
     await writer.send(`domain ${short}.com ${short}`);
-    pgApps = { app: await startApp(env), uncached: await startApp({ ...env, PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" }), writer, env };
+    pgApps = {
+      app: await startApp(env),
+      uncached: await startApp({ ...env, PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" }),
+      writer,
+      env,
+    };
     const page = await rawGet(new URL(domainPath, pgApps.app.url).href);
     if (page.status !== 200) throw new Error(`${domainPath} on PostgreSQL answered ${page.status}`);
   }
@@ -350,16 +439,29 @@ async function main() {
   });
   const browse = await measure("/ (browse, first page)", new URL("/", app.url).href);
   const cookie = await adminCookie(app.url);
-  const admin = cookie ? await measure("/admin (signed in, first page)", new URL("/admin", app.url).href, { headers: { Cookie: cookie } }) : null;
+  const admin = cookie
+    ? await measure("/admin (signed in, first page)", new URL("/admin", app.url).href, { headers: { Cookie: cookie } })
+    : null;
   const pgCookie = pgApps ? await adminCookie(pgApps.app.url) : null;
-  const pgAdmin = pgApps && pgCookie ? await measure("/admin (first page) [PostgreSQL]", new URL("/admin", pgApps.app.url).href, { headers: { Cookie: pgCookie } }) : null;
+  const pgAdmin =
+    pgApps && pgCookie
+      ? await measure("/admin (first page) [PostgreSQL]", new URL("/admin", pgApps.app.url).href, {
+          headers: { Cookie: pgCookie },
+        })
+      : null;
 
   const serverTimes: Array<[string, { p50: number; p95: number; status: number } | null]> = [
     ["/domain/{short}, page cache off", await sequentialTimings(new URL(domainPath, uncachedApp.url).href, 40)],
     ["/ browse, page cache off", await sequentialTimings(new URL("/", uncachedApp.url).href, 40)],
-    ['/?q=nova search, page cache off', await sequentialTimings(new URL("/?q=nova", uncachedApp.url).href, 40)],
-    ["/admin first page", cookie ? await sequentialTimings(new URL("/admin", app.url).href, 40, { Cookie: cookie }) : null],
-    ["/admin?q=nova search", cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null],
+    ["/?q=nova search, page cache off", await sequentialTimings(new URL("/?q=nova", uncachedApp.url).href, 40)],
+    [
+      "/admin first page",
+      cookie ? await sequentialTimings(new URL("/admin", app.url).href, 40, { Cookie: cookie }) : null,
+    ],
+    [
+      "/admin?q=nova search",
+      cookie ? await sequentialTimings(new URL("/admin?q=nova", app.url).href, 40, { Cookie: cookie }) : null,
+    ],
   ];
   // The home page's filters (issue 24), uncached, on each engine: a row per representative combination.
   for (const [label, browsePath] of BROWSE_ROWS) {
@@ -367,28 +469,46 @@ async function main() {
   }
   if (pgApps) {
     for (const [label, browsePath] of BROWSE_ROWS) {
-      serverTimes.push([`filters ${label} [PostgreSQL]`, await sequentialTimings(new URL(browsePath, pgApps.uncached.url).href, 40)]);
+      serverTimes.push([
+        `filters ${label} [PostgreSQL]`,
+        await sequentialTimings(new URL(browsePath, pgApps.uncached.url).href, 40),
+      ]);
     }
   }
-  const browsePlans = [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])].map(([engine, databaseUrl]) => {
-    const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
-      encoding: "utf8",
-    });
-    return [engine!, output] as const;
-  });
+  const browsePlans = [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])].map(
+    ([engine, databaseUrl]) => {
+      const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
+        encoding: "utf8",
+      });
+      return [engine!, output] as const;
+    },
+  );
   if (pgApps) {
     serverTimes.push(
-      ["/domain/{short}, page cache off [PostgreSQL]", await sequentialTimings(new URL(domainPath, pgApps.uncached.url).href, 40)],
-      ["/admin first page [PostgreSQL]", pgCookie ? await sequentialTimings(new URL("/admin", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null],
-      ["/admin?q=nova search [PostgreSQL]", pgCookie ? await sequentialTimings(new URL("/admin?q=nova", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null],
+      [
+        "/domain/{short}, page cache off [PostgreSQL]",
+        await sequentialTimings(new URL(domainPath, pgApps.uncached.url).href, 40),
+      ],
+      [
+        "/admin first page [PostgreSQL]",
+        pgCookie ? await sequentialTimings(new URL("/admin", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null,
+      ],
+      [
+        "/admin?q=nova search [PostgreSQL]",
+        pgCookie
+          ? await sequentialTimings(new URL("/admin?q=nova", pgApps.app.url).href, 40, { Cookie: pgCookie })
+          : null,
+      ],
     );
     await pgApps.uncached.stop();
   }
   await uncachedApp.stop();
 
-  log(`Crawl: ${fmt(CRAWL)} names once each in random order, ${CRAWL_CONNECTIONS} connections, on a fresh server (page cache on, default size)...`);
+  log(
+    `Crawl: ${fmt(CRAWL)} names once each in random order, ${CRAWL_CONNECTIONS} connections, on a fresh server (page cache on, default size)...`,
+  );
   const crawl = await crawlRun(stockServer.url, domainPath);
   await stockServer.stop();
 
@@ -410,7 +530,10 @@ async function main() {
     // (the server measured above holds the garbage of the load runs, and a collection during the stream
     // phase made "after minus before" meaningless).
     // Every bench subscriber comes from this one address: lift the per-address limit for it.
-    const streamServer = await startApp({ FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS), FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)) });
+    const streamServer = await startApp({
+      FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS),
+      FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)),
+    });
     const { setInquiryFee } = await import("../app/server/catalog/settings.server");
     const changes: FeeChange[] = [];
     if (cookie) {
@@ -421,7 +544,11 @@ async function main() {
           const response = await fetch(new URL("/admin", streamServer.url), {
             method: "POST",
             redirect: "manual",
-            headers: { Cookie: cookie, Origin: new URL(streamServer.url).origin, "Content-Type": "application/x-www-form-urlencoded" },
+            headers: {
+              Cookie: cookie,
+              Origin: new URL(streamServer.url).origin,
+              "Content-Type": "application/x-www-form-urlencoded",
+            },
             body: new URLSearchParams({ intent: "fee", fee: "24.68" }),
           });
           if (response.status >= 400) throw new Error(`the fee form answered ${response.status}`);
@@ -434,7 +561,11 @@ async function main() {
     await streamServer.stop();
     if (pgApps) {
       log(`Opening ${fmt(SUBSCRIBERS)} live-fee subscribers on PostgreSQL...`);
-      const pgStreamServer = await startApp({ ...pgApps.env, FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS), FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)) });
+      const pgStreamServer = await startApp({
+        ...pgApps.env,
+        FEE_STREAM_MAX_PER_ADDRESS: String(SUBSCRIBERS),
+        FEE_STREAM_MAX_TOTAL: String(Math.max(SUBSCRIBERS, 10_000)),
+      });
       const writer = pgApps.writer;
       const pgChanges: FeeChange[] = [];
       if (pgCookie) {
@@ -447,92 +578,180 @@ async function main() {
             const response = await fetch(new URL("/admin", formServer), {
               method: "POST",
               redirect: "manual",
-              headers: { Cookie: pgCookie, Origin: new URL(formServer).origin, "Content-Type": "application/x-www-form-urlencoded" },
+              headers: {
+                Cookie: pgCookie,
+                Origin: new URL(formServer).origin,
+                "Content-Type": "application/x-www-form-urlencoded",
+              },
               body: new URLSearchParams({ intent: "fee", fee: "24.68" }),
             });
             if (response.status >= 400) throw new Error(`the fee form answered ${response.status}`);
           },
         });
       }
-      pgChanges.push({ label: "written by another process (as set-fee does)", cents: 2_345, run: () => writer.send("fee 2345") });
-      pgSse = await sseLoad({ url: pgStreamServer.url, count: SUBSCRIBERS, serverPid: pgStreamServer.process.pid, changes: pgChanges });
+      pgChanges.push({
+        label: "written by another process (as set-fee does)",
+        cents: 2_345,
+        run: () => writer.send("fee 2345"),
+      });
+      pgSse = await sseLoad({
+        url: pgStreamServer.url,
+        count: SUBSCRIBERS,
+        serverPid: pgStreamServer.process.pid,
+        changes: pgChanges,
+      });
       await pgStreamServer.stop();
     }
   }
   const rss = residentBytes(app.process.pid);
 
-  log(`\n== Throughput at ${CONNECTIONS} connections (median of ${ROUNDS} interleaved rounds of ${Math.max(2, Math.round(DURATION / ROUNDS))} s; ratios against the baselines of this run) ==`);
-  printTable([ceiling, stock, domain, uncached, spread, browse, ...(admin ? [admin] : []), ...[pgDomain, pgUncached, pgAdmin].filter((row) => row != null)], ceiling, stock);
-  if (pgApps) log("[PostgreSQL]: the same seeded names in an embedded PostgreSQL 17 on this machine (fsync off), measured in the same rounds");
+  log(
+    `\n== Throughput at ${CONNECTIONS} connections (median of ${ROUNDS} interleaved rounds of ${Math.max(2, Math.round(DURATION / ROUNDS))} s; ratios against the baselines of this run) ==`,
+  );
+  printTable(
+    [
+      ceiling,
+      stock,
+      domain,
+      uncached,
+      spread,
+      browse,
+      ...(admin ? [admin] : []),
+      ...[pgDomain, pgUncached, pgAdmin].filter((row) => row != null),
+    ],
+    ceiling,
+    stock,
+  );
+  if (pgApps)
+    log(
+      "[PostgreSQL]: the same seeded names in an embedded PostgreSQL 17 on this machine (fsync off), measured in the same rounds",
+    );
   if (!admin) log("/admin: not measured (no admin login form on this build)");
 
-  log(`\n== Crawl (crawler headers: gzip/br, Googlebot user agent; ratio against the stock app with the same headers, measured between the parts) ==`);
+  log(
+    `\n== Crawl (crawler headers: gzip/br, Googlebot user agent; ratio against the stock app with the same headers, measured between the parts) ==`,
+  );
   printTable([crawl.stock, crawl.crawl], ceiling, crawl.stock);
-  const pagesPerMb = crawl.cache && crawl.cache.bytes > 0 ? crawl.cache.entries / (crawl.cache.bytes / 1024 / 1024) : NaN;
-  log(crawl.cache
-    ? `page cache after the crawl: ${fmt(crawl.cache.entries)} pages in ${fmt(crawl.cache.bytes / 1024 / 1024, 1)} MB (${fmt(pagesPerMb)} pages per MB), ${fmt(crawl.cache.hits)} hits, ${fmt(crawl.cache.misses)} misses`
-    : "page cache after the crawl: not reported");
+  const pagesPerMb =
+    crawl.cache && crawl.cache.bytes > 0 ? crawl.cache.entries / (crawl.cache.bytes / 1024 / 1024) : NaN;
+  log(
+    crawl.cache
+      ? `page cache after the crawl: ${fmt(crawl.cache.entries)} pages in ${fmt(crawl.cache.bytes / 1024 / 1024, 1)} MB (${fmt(pagesPerMb)} pages per MB), ${fmt(crawl.cache.hits)} hits, ${fmt(crawl.cache.misses)} misses`
+      : "page cache after the crawl: not reported",
+  );
 
   log("\n== Server time, one request at a time over loopback (p50 / p95) ==");
   for (const [label, timing] of serverTimes) {
-    log(`${label.padEnd(48)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`);
+    log(
+      `${label.padEnd(48)}${timing ? `${fmt(timing.p50, 1)} ms / ${fmt(timing.p95, 1)} ms${timing.status !== 200 ? ` (status ${timing.status})` : ""}` : "not measured (no /admin on this build)"}`,
+    );
   }
 
   for (const [engine, plans] of browsePlans) log(`\n== Query plans of the filters [${engine}] ==\n${plans.trimEnd()}`);
 
   log("\n== Page weight of /domain/{short} ==");
-  log(`HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzipped); JavaScript ${kb(weights.jsGzipBytes)} gzipped in ${weights.jsFiles} files`);
+  log(
+    `HTML ${kb(weights.htmlBytes)} (${kb(weights.htmlGzipBytes)} gzipped); JavaScript ${kb(weights.jsGzipBytes)} gzipped in ${weights.jsFiles} files`,
+  );
   log(`Repeat visit with If-None-Match: ${revisit ? `${revisit.status}` : "no ETag sent"}`);
 
-  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+  for (const [engine, result] of [
+    ["SQLite", sse],
+    ["PostgreSQL", pgSse],
+  ] as const) {
     if (!result) continue;
     log(`\n== Live fee [${engine}] ==`);
-    log(`${fmt(result.connected)} of ${fmt(result.subscribers)} subscribers connected in ${result.connectSeconds.toFixed(1)} s; ` +
-      `${result.bytesPerSubscriber === null ? "memory n/a" : result.bytesPerSubscriber <= 0 ? "server memory per subscriber not measurable in this run (a garbage collection shrank the process meanwhile)" : `${kb(result.bytesPerSubscriber)} server memory per subscriber`}`);
+    log(
+      `${fmt(result.connected)} of ${fmt(result.subscribers)} subscribers connected in ${result.connectSeconds.toFixed(1)} s; ` +
+        `${result.bytesPerSubscriber === null ? "memory n/a" : result.bytesPerSubscriber <= 0 ? "server memory per subscriber not measurable in this run (a garbage collection shrank the process meanwhile)" : `${kb(result.bytesPerSubscriber)} server memory per subscriber`}`,
+    );
     for (const change of result.changes) {
-      log(`fee ${change.label}: reached ${fmt(change.reached)} subscribers, ${fmt(change.reachedWithin1s)} within 1 s; slowest ${fmt(change.slowestMs)} ms`);
+      log(
+        `fee ${change.label}: reached ${fmt(change.reached)} subscribers, ${fmt(change.reachedWithin1s)} within 1 s; slowest ${fmt(change.slowestMs)} ms`,
+      );
     }
   }
 
   log("\n== Lighthouse, /domain/{short}, mobile ==");
   if (lighthouse.ok) {
-    log(Object.entries(lighthouse.scores).map(([id, score]) => `${id} ${score}`).join(", "));
-    log(Object.entries(lighthouse.metrics).map(([id, value]) => `${id} ${value}`).join(", "));
+    log(
+      Object.entries(lighthouse.scores)
+        .map(([id, score]) => `${id} ${score}`)
+        .join(", "),
+    );
+    log(
+      Object.entries(lighthouse.metrics)
+        .map(([id, value]) => `${id} ${value}`)
+        .join(", "),
+    );
     if (lighthouse.failing.length) log(`below 0.9: ${lighthouse.failing.join("; ")}`);
   } else {
     log(`not run: ${lighthouse.reason}`);
   }
 
   log("\n== Targets ==");
-  log(`${verdict(domain.rps >= 10 * stock.rps)} /domain/{short} >= 10x stock react-router-serve: ${fmt(domain.rps / stock.rps, 1)}x`);
-  log(`${verdict(domain.rps >= 0.25 * ceiling.rps)} /domain/{short} >= 25% of bare node:http: ${fmt((domain.rps / ceiling.rps) * 100)}%`);
+  log(
+    `${verdict(domain.rps >= 10 * stock.rps)} /domain/{short} >= 10x stock react-router-serve: ${fmt(domain.rps / stock.rps, 1)}x`,
+  );
+  log(
+    `${verdict(domain.rps >= 0.25 * ceiling.rps)} /domain/{short} >= 25% of bare node:http: ${fmt((domain.rps / ceiling.rps) * 100)}%`,
+  );
   log(`${verdict(domain.p99 < 20)} /domain/{short} p99 < 20 ms: ${fmt(domain.p99)} ms`);
   log(`${verdict(revisit?.status === 304)} repeat visitors get ETag/304`);
-  log(`${verdict(uncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off >= 2x stock react-router-serve: ${fmt(uncached.rps / stock.rps, 1)}x`);
+  log(
+    `${verdict(uncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off >= 2x stock react-router-serve: ${fmt(uncached.rps / stock.rps, 1)}x`,
+  );
   const uncachedTime = serverTimes[0]![1];
-  if (uncachedTime) log(`${verdict(uncachedTime.p50 < 1.5)} /domain/{short}, page cache off, server time p50 < 1.5 ms: ${fmt(uncachedTime.p50, 1)} ms`);
-  log(`${verdict(crawl.crawl.rps >= 2 * crawl.stock.rps)} crawl >= 2x stock react-router-serve: ${fmt(crawl.crawl.rps / crawl.stock.rps, 1)}x`);
+  if (uncachedTime)
+    log(
+      `${verdict(uncachedTime.p50 < 1.5)} /domain/{short}, page cache off, server time p50 < 1.5 ms: ${fmt(uncachedTime.p50, 1)} ms`,
+    );
+  log(
+    `${verdict(crawl.crawl.rps >= 2 * crawl.stock.rps)} crawl >= 2x stock react-router-serve: ${fmt(crawl.crawl.rps / crawl.stock.rps, 1)}x`,
+  );
   log(`${verdict(crawl.crawl.p99 < 100)} crawl p99 < 100 ms: ${fmt(crawl.crawl.p99)} ms`);
   log(`info   page cache holds ${fmt(pagesPerMb)} domain pages per MB (${fmt(pagesPerMb * 64)} in the default 64 MB)`);
-  if (pgDomain) log(`${verdict(pgDomain.rps >= 10 * stock.rps)} /domain/{short} [PostgreSQL] >= 10x stock react-router-serve: ${fmt(pgDomain.rps / stock.rps, 1)}x`);
-  if (pgUncached) log(`${verdict(pgUncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off [PostgreSQL] >= 2x stock react-router-serve: ${fmt(pgUncached.rps / stock.rps, 1)}x`);
+  if (pgDomain)
+    log(
+      `${verdict(pgDomain.rps >= 10 * stock.rps)} /domain/{short} [PostgreSQL] >= 10x stock react-router-serve: ${fmt(pgDomain.rps / stock.rps, 1)}x`,
+    );
+  if (pgUncached)
+    log(
+      `${verdict(pgUncached.rps >= 2 * stock.rps)} /domain/{short}, page cache off [PostgreSQL] >= 2x stock react-router-serve: ${fmt(pgUncached.rps / stock.rps, 1)}x`,
+    );
   for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("/admin"))) {
-    log(timing ? `${verdict(timing.p50 < 50)} ${label} < 50 ms server time: ${fmt(timing.p50, 1)} ms` : `n/a    ${label}: no /admin on this build`);
+    log(
+      timing
+        ? `${verdict(timing.p50 < 50)} ${label} < 50 ms server time: ${fmt(timing.p50, 1)} ms`
+        : `n/a    ${label}: no /admin on this build`,
+    );
   }
-  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+  for (const [engine, result] of [
+    ["SQLite", sse],
+    ["PostgreSQL", pgSse],
+  ] as const) {
     for (const change of result?.changes ?? []) {
-      log(`${verdict(change.reachedAll && change.slowestMs <= 1000)} [${engine}] ${fmt(SUBSCRIBERS)} subscribers, fee ${change.label} reaches all within 1 s: ${fmt(change.slowestMs)} ms`);
+      log(
+        `${verdict(change.reachedAll && change.slowestMs <= 1000)} [${engine}] ${fmt(SUBSCRIBERS)} subscribers, fee ${change.label} reaches all within 1 s: ${fmt(change.slowestMs)} ms`,
+      );
     }
   }
   for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("filters "))) {
-    if (timing) log(`${verdict(timing.p95 < 30 && timing.status === 200)} ${label} p95 < 30 ms server time: ${fmt(timing.p95, 1)} ms`);
+    if (timing)
+      log(
+        `${verdict(timing.p95 < 30 && timing.status === 200)} ${label} p95 < 30 ms server time: ${fmt(timing.p95, 1)} ms`,
+      );
   }
-  for (const [engine, plans] of browsePlans) log(`${verdict(plans.includes("every statement uses an index"))} [${engine}] every filter statement uses an index`);
+  for (const [engine, plans] of browsePlans)
+    log(`${verdict(plans.includes("every statement uses an index"))} [${engine}] every filter statement uses an index`);
   log(`${verdict(weights.htmlBytes < 20 * 1024)} domain page HTML < 20 KB: ${kb(weights.htmlBytes)}`);
   log(`${verdict(weights.jsGzipBytes < 120 * 1024)} domain page JS < 120 KB gzipped: ${kb(weights.jsGzipBytes)}`);
-  if (lighthouse.ok) log(`${verdict(Object.values(lighthouse.scores).every((score) => score >= 95))} Lighthouse >= 95 in each category`);
+  if (lighthouse.ok)
+    log(`${verdict(Object.values(lighthouse.scores).every((score) => score >= 95))} Lighthouse >= 95 in each category`);
   else log(`n/a    Lighthouse: ${lighthouse.reason}`);
-  log(`\nServer resident memory at the end: ${rss === null ? "n/a" : `${fmt(rss / 1024 / 1024)} MB`}; bench took ${Math.round((Date.now() - started) / 1000)} s`);
+  log(
+    `\nServer resident memory at the end: ${rss === null ? "n/a" : `${fmt(rss / 1024 / 1024)} MB`}; bench took ${Math.round((Date.now() - started) / 1000)} s`,
+  );
 
   if (!flag("write-docs")) return;
   const times = new Map(serverTimes);
@@ -607,7 +826,10 @@ async function main() {
       met: revisit?.status === 304,
     },
   );
-  for (const [engine, result] of [["SQLite", sse], ["PostgreSQL", pgSse]] as const) {
+  for (const [engine, result] of [
+    ["SQLite", sse],
+    ["PostgreSQL", pgSse],
+  ] as const) {
     if (!result) continue;
     const bytes = result.bytesPerSubscriber;
     const each = bytes && bytes > 0 ? `; ${kb(bytes)} of server memory each` : "";
@@ -622,7 +844,9 @@ async function main() {
   if (lighthouse.ok) {
     figures.push({
       measurement: "Lighthouse, domain page, mobile",
-      figure: Object.entries(lighthouse.scores).map(([id, score]) => `${id} ${score}`).join(", "),
+      figure: Object.entries(lighthouse.scores)
+        .map(([id, score]) => `${id} ${score}`)
+        .join(", "),
       target: ">= 95 in each category",
       met: Object.values(lighthouse.scores).every((score) => score >= 95),
     });

@@ -12,7 +12,12 @@ import { pathToFileURL } from "node:url";
 import { formatUsd } from "../app/lib/money";
 import { freePort } from "../bench/support";
 import { removeDataDir, startAppServer, type AppServer } from "../tests/support/app-server";
-import { createTestDatabase, POSTGRES_URL_VARIABLE, startPostgresServer, type PostgresServer } from "../tests/support/postgres";
+import {
+  createTestDatabase,
+  POSTGRES_URL_VARIABLE,
+  startPostgresServer,
+  type PostgresServer,
+} from "../tests/support/postgres";
 import { proxyPorts, startProxy } from "../tests/support/proxies";
 import { startSmtp } from "../tests/support/smtp";
 import { openSqlReader } from "../tests/support/sql-reader";
@@ -80,7 +85,8 @@ function watchFee(port: number, seen: SeenFee[]): () => void {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = /^data: (.*)$/m.exec(block);
-          if (/^event: fee$/m.test(block) && data) seen.push({ cents: (JSON.parse(data[1]!) as { cents: number }).cents, at: Date.now() });
+          if (/^event: fee$/m.test(block) && data)
+            seen.push({ cents: (JSON.parse(data[1]!) as { cents: number }).cents, at: Date.now() });
         }
       });
       response.on("close", again);
@@ -96,7 +102,12 @@ function watchFee(port: number, seen: SeenFee[]): () => void {
 }
 
 /** For each fee edit that changed the fee: the moment each process's subscriber saw it, against the admin's answer. */
-function checkFeePropagation(edits: FeeEdit[], initialCents: number, seen: SeenFee[][], downtime: { from: number; to: number; process: number }) {
+function checkFeePropagation(
+  edits: FeeEdit[],
+  initialCents: number,
+  seen: SeenFee[][],
+  downtime: { from: number; to: number; process: number },
+) {
   let checks = 0;
   let lagMax = 0;
   const late: string[] = [];
@@ -107,24 +118,38 @@ function checkFeePropagation(edits: FeeEdit[], initialCents: number, seen: SeenF
     if (!changed || !edit.doneAt) continue;
     seen.forEach((fees, process) => {
       // The killed process is not there to hear changes made while it was down (nor while it resubscribes).
-      if (process === downtime.process && edit.doneAt + PROPAGATION_LIMIT_MS >= downtime.from && edit.sentAt <= downtime.to + PROPAGATION_LIMIT_MS) return;
+      if (
+        process === downtime.process &&
+        edit.doneAt + PROPAGATION_LIMIT_MS >= downtime.from &&
+        edit.sentAt <= downtime.to + PROPAGATION_LIMIT_MS
+      )
+        return;
       checks += 1;
       const heard = fees.find((fee) => fee.cents === edit.cents && fee.at >= edit.sentAt);
       const lag = heard ? Math.max(0, heard.at - edit.doneAt) : Number.POSITIVE_INFINITY;
       lagMax = Math.max(lagMax, Number.isFinite(lag) ? lag : 0);
-      if (lag > PROPAGATION_LIMIT_MS) late.push(`process ${process + 1}: fee ${edit.cents} ${heard ? `after ${lag} ms` : "never seen"}`);
+      if (lag > PROPAGATION_LIMIT_MS)
+        late.push(`process ${process + 1}: fee ${edit.cents} ${heard ? `after ${lag} ms` : "never seen"}`);
     });
   }
   return { checks, lagMax, late };
 }
 
 /** Sets a price through process 1 and times how long until processes 2 and 3 show it on the domain page. */
-async function priceLag(servers: AppServer[], origin: string, domain: { id: number; domain_name: string }): Promise<number[]> {
+async function priceLag(
+  servers: AppServer[],
+  origin: string,
+  domain: { id: number; domain_name: string },
+): Promise<number[]> {
   const [first, ...others] = servers;
   const form = (fields: Record<string, string>, cookie?: string) => ({
     method: "POST",
     redirect: "manual" as const,
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: origin,
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: new URLSearchParams(fields).toString(),
   });
   const login = await fetch(new URL("/admin", first!.url), form({ intent: "login", ...LOAD_ADMIN }));
@@ -133,7 +158,10 @@ async function priceLag(servers: AppServer[], origin: string, domain: { id: numb
   // Cached on every process first, so the change must invalidate the cache, not only miss it.
   for (const server of others) await fetch(new URL(page, server.url)).then((response) => response.text());
   const cents = 4_242_00 + Math.floor(Math.random() * 1000) * 100;
-  const changed = await fetch(new URL("/admin", first!.url), form({ intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie));
+  const changed = await fetch(
+    new URL("/admin", first!.url),
+    form({ intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie),
+  );
   if (changed.status !== 303) throw new Error(`price change answered ${changed.status}`);
   const doneAt = Date.now();
   return Promise.all(
@@ -203,7 +231,10 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
     });
 
     // Every owner email once: the three processes share the outbox (leases), the killed one included.
-    const paid = await reader.all<{ public_id: string }>("SELECT public_id FROM inquiries WHERE id > ? AND status = 'paid'", [inquiriesBefore]);
+    const paid = await reader.all<{ public_id: string }>(
+      "SELECT public_id FROM inquiries WHERE id > ? AND status = 'paid'",
+      [inquiriesBefore],
+    );
     // Counted as messages arrive (each read once): rescanning thousands of messages for every inquiry
     // every 200 ms kept this process, which is also the SMTP server, too busy to accept mail.
     const ownerMails = new Map<string, number>();
@@ -217,7 +248,8 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
       return ownerMails.get(publicId) ?? 0;
     };
     const mailDeadline = Date.now() + 30_000;
-    while (Date.now() < mailDeadline && paid.some((row) => deliveredTimes(row.public_id) === 0)) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (Date.now() < mailDeadline && paid.some((row) => deliveredTimes(row.public_id) === 0))
+      await new Promise((resolve) => setTimeout(resolve, 200));
     const ownerEmailsDelivered = paid.filter((row) => deliveredTimes(row.public_id) >= 1).length;
     // A message the killed process had claimed waits for its lease to end (2 minutes), then goes out.
     const undelivered = paid.filter((row) => deliveredTimes(row.public_id) === 0).map((row) => row.public_id);
@@ -230,8 +262,15 @@ export async function runCluster(options: ClusterOptions): Promise<ClusterResult
       : 0;
     const ownerEmailsTwice = paid.filter((row) => deliveredTimes(row.public_id) > 1).length;
 
-    const fee = checkFeePropagation(load.feeEdits, Math.round(Number(initialFee?.value ?? "19.99") * 100), seen, downtime);
-    const domain = (await reader.get<{ id: number; domain_name: string }>("SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id LIMIT 1"))!;
+    const fee = checkFeePropagation(
+      load.feeEdits,
+      Math.round(Number(initialFee?.value ?? "19.99") * 100),
+      seen,
+      downtime,
+    );
+    const domain = (await reader.get<{ id: number; domain_name: string }>(
+      "SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id LIMIT 1",
+    ))!;
     await reader.close();
     const priceLagMs = await priceLag(servers, servers[0]!.origin, domain);
 
@@ -291,7 +330,8 @@ async function main(): Promise<void> {
   console.log(`cluster: ${buyers} buyers for ${seconds} s`);
   const result = await runCluster({ seconds, buyers });
   console.log(formatClusterResult(result));
-  for (const line of [...result.load.failureSamples, ...result.load.mismatchSamples, ...result.feeLate]) console.log(`  ${line}`);
+  for (const line of [...result.load.failureSamples, ...result.load.mismatchSamples, ...result.feeLate])
+    console.log(`  ${line}`);
   console.log(result.ok ? "cluster: PASS" : "cluster: FAIL");
   process.exitCode = result.ok ? 0 : 1;
 }

@@ -102,7 +102,12 @@ function fileExists(root: string, relative: string): boolean {
   const clean = relative.replace(/^\.\//, "").replace(/[),.:;]+$/, "");
   if (!clean.includes("*")) return existsSync(path.join(root, clean));
   const folder = path.join(root, path.dirname(clean));
-  const pattern = new RegExp(`^${path.basename(clean).replace(/[.+?^()[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+  const pattern = new RegExp(
+    `^${path
+      .basename(clean)
+      .replace(/[.+?^()[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")}$`,
+  );
   return existsSync(folder) && readdirSync(folder).some((name) => pattern.test(name));
 }
 
@@ -225,7 +230,9 @@ function checkConfigTable(root: string, markdown: string, problems: DocProblem[]
   }
   const named = new Set<string>();
   for (let index = header + 2; index < lines.length && lines[index]!.startsWith("|"); index += 1) {
-    const cells = lines[index]!.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim());
+    const cells = lines[index]!.split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     const variables = [...(cells[0] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1]!);
     for (const variable of variables) {
       named.add(variable);
@@ -240,8 +247,7 @@ function checkConfigTable(root: string, markdown: string, problems: DocProblem[]
       problems.push({
         file,
         line: index + 1,
-        message:
-          `configuration table: ${variables[0]} defaults to "${expected}" in .env.example, the table says "${shown}"`,
+        message: `configuration table: ${variables[0]} defaults to "${expected}" in .env.example, the table says "${shown}"`,
       });
     }
   }

@@ -8,12 +8,15 @@ import { browseStatements } from "../app/server/catalog/browse.server";
 import { findCategory } from "../app/server/catalog/categories.server";
 
 const postgres = sqliteConnection === null;
-const USES_INDEX = postgres ? /Index (Only )?Scan|Bitmap Index Scan/ : /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/;
+const USES_INDEX = postgres
+  ? /Index (Only )?Scan|Bitmap Index Scan/
+  : /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/;
 let allIndexed = true;
 
 /** The statement with its parameters written in (numbers and quoted strings): EXPLAIN takes no parameters on PostgreSQL. */
 function inline(text: string, parameters: readonly unknown[]): string {
-  const literal = (value: unknown) => (typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`);
+  const literal = (value: unknown) =>
+    typeof value === "number" ? String(value) : `'${String(value).replace(/'/g, "''")}'`;
   if (postgres) return text.replace(/\$(\d+)/g, (_match, n: string) => literal(parameters[Number(n) - 1]));
   let at = 0;
   return text.replace(/\?/g, () => literal(parameters[at++]));
@@ -29,7 +32,9 @@ for (const [label, path] of BROWSE_ROWS) {
   for (const [part, compiled] of Object.entries(statements)) {
     const explain = postgres ? `EXPLAIN ${compiled.sql}` : `EXPLAIN QUERY PLAN ${compiled.sql}`;
     const { rows } = await sql.raw<Record<string, unknown>>(inline(explain, compiled.parameters)).execute(db);
-    const plan = rows.map((row) => String(row["QUERY PLAN"] ?? row.detail ?? Object.values(row).at(-1))).join("\n     ");
+    const plan = rows
+      .map((row) => String(row["QUERY PLAN"] ?? row.detail ?? Object.values(row).at(-1)))
+      .join("\n     ");
     const indexed = USES_INDEX.test(plan);
     allIndexed &&= indexed;
     console.log(`  ${part}: ${indexed ? "index" : "NO INDEX"}\n     ${plan}`);

@@ -88,13 +88,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let adminEdits = 0;
 
   const db = await openSqlReader(options.database);
-  const domains = await db.all<{ id: number; domain_name: string }>("SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id");
+  const domains = await db.all<{ id: number; domain_name: string }>(
+    "SELECT id, domain_name FROM domains WHERE deleted_at IS NULL ORDER BY id",
+  );
   if (domains.length === 0) throw new Error("no domains to buy");
   const baseline = await snapshotCounts(db);
   const inquiriesBefore = (await db.get<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM inquiries"))!.id;
   const initialFee = await currentFee(db);
 
-  async function call(path: string, init: RequestInit & { expect: number[]; base?: string }): Promise<Response & { text: string }> {
+  async function call(
+    path: string,
+    init: RequestInit & { expect: number[]; base?: string },
+  ): Promise<Response & { text: string }> {
     const started = performance.now();
     let response: Response;
     let text: string;
@@ -107,7 +112,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       latencies.push(performance.now() - started);
     }
     if (!init.expect.includes(response.status)) {
-      throw new Failure(`${init.method ?? "GET"} ${path}: ${response.status} ${text.slice(0, 160).replace(/\s+/g, " ")}`);
+      throw new Failure(
+        `${init.method ?? "GET"} ${path}: ${response.status} ${text.slice(0, 160).replace(/\s+/g, " ")}`,
+      );
     }
     return Object.assign(response, { text });
   }
@@ -137,12 +144,39 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const headers = { "X-Forwarded-For": address };
     await call(`/domain/${encodeURIComponent(short)}`, { headers, expect: [200] });
     await call(`/payment/${encodeURIComponent(short)}`, { headers, expect: [200] });
-    const info = { name: `Load Buyer ${buyer}-${n}`, email: `buyer${buyer}.${n}@load.example`, phone: "+1 555 0100", offer: "$9,000", message: "Load test inquiry." };
+    const info = {
+      name: `Load Buyer ${buyer}-${n}`,
+      email: `buyer${buyer}.${n}@load.example`,
+      phone: "+1 555 0100",
+      offer: "$9,000",
+      message: "Load test inquiry.",
+    };
     const askedAt = Date.now();
-    const created = JSON.parse((await call("/api/create-payment-intent", { ...json(address, { domain_name: short, customer_info: info }), expect: [200] })).text);
-    const confirmed = JSON.parse((await call("/api/test-payments/confirm", { ...json(address, { client_secret: created.client_secret, ...CARD }), expect: [200] })).text);
+    const created = JSON.parse(
+      (
+        await call("/api/create-payment-intent", {
+          ...json(address, { domain_name: short, customer_info: info }),
+          expect: [200],
+        })
+      ).text,
+    );
+    const confirmed = JSON.parse(
+      (
+        await call("/api/test-payments/confirm", {
+          ...json(address, { client_secret: created.client_secret, ...CARD }),
+          expect: [200],
+        })
+      ).text,
+    );
     if (confirmed.status !== "succeeded") throw new Failure(`card not accepted: ${JSON.stringify(confirmed)}`);
-    const done = JSON.parse((await call("/api/confirm-payment", { ...json(address, { payment_intent_id: created.payment_intent_id, domain_name: short }), expect: [200] })).text);
+    const done = JSON.parse(
+      (
+        await call("/api/confirm-payment", {
+          ...json(address, { payment_intent_id: created.payment_intent_id, domain_name: short }),
+          expect: [200],
+        })
+      ).text,
+    );
     if (!done.ok) throw new Failure(`confirm refused: ${JSON.stringify(done)}`);
     completed.push({ publicId: created.inquiry_id, seenCents: created.amount, askedAt });
     const page = await call(created.redirect, { headers, expect: [200] });
@@ -154,12 +188,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     const short = domain.domain_name.replace(/\.com$/, "");
     const headers = { "X-Forwarded-For": address };
     await call(`/payment/${encodeURIComponent(short)}`, { headers, expect: [200] });
-    const fields = { intent: "inquiry", name: `Load Form ${buyer}-${n}`, email: `form${buyer}.${n}@load.example`, phone: "", offer: "", message: "Load test inquiry (no JavaScript)." };
+    const fields = {
+      intent: "inquiry",
+      name: `Load Form ${buyer}-${n}`,
+      email: `form${buyer}.${n}@load.example`,
+      phone: "",
+      offer: "",
+      message: "Load test inquiry (no JavaScript).",
+    };
     const askedAt = Date.now();
     const started = await call(`/payment/${encodeURIComponent(short)}`, { ...form(address, fields), expect: [303] });
     const checkoutPath = pathOf(started.headers.get("location")!);
     const checkout = await call(checkoutPath, { headers, expect: [200] });
-    const price = /Inquiry for <strong[^>]*>[^<]*<\/strong>: <strong[^>]*>\$([\d,]+(?:\.\d\d)?)<\/strong>/.exec(checkout.text);
+    const price = /Inquiry for <strong[^>]*>[^<]*<\/strong>: <strong[^>]*>\$([\d,]+(?:\.\d\d)?)<\/strong>/.exec(
+      checkout.text,
+    );
     if (!price) throw new Failure(`no price on ${checkoutPath}`);
     const paid = await call(checkoutPath, { ...form(address, CARD), expect: [303] });
     const back = pathOf(paid.headers.get("location")!);
@@ -189,7 +232,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   async function adminLoop(): Promise<void> {
     const adminBase = options.adminUrl ?? base;
     const adminOrigin = options.adminOrigin ?? new URL(adminBase).origin;
-    const adminForm = (fields: Record<string, string>, cookie?: string) => ({ ...form("", fields, cookie, adminOrigin), base: adminBase });
+    const adminForm = (fields: Record<string, string>, cookie?: string) => ({
+      ...form("", fields, cookie, adminOrigin),
+      base: adminBase,
+    });
     const login = await call("/admin", { ...adminForm({ intent: "login", ...LOAD_ADMIN }), expect: [303] });
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     for (let n = 0; Date.now() < deadline; n++) {
@@ -198,13 +244,20 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
           const cents = FEES_CENTS[(n / 2) % FEES_CENTS.length]!;
           const edit: FeeEdit = { cents, sentAt: Date.now(), doneAt: 0 };
           feeEdits.push(edit);
-          const reply = await call("/admin", { ...adminForm({ intent: "fee", fee: (cents / 100).toFixed(2) }, cookie), expect: [303] });
+          const reply = await call("/admin", {
+            ...adminForm({ intent: "fee", fee: (cents / 100).toFixed(2) }, cookie),
+            expect: [303],
+          });
           edit.doneAt = Date.now();
-          if (reply.headers.get("location") !== "/admin?notice=fee-updated") throw new Failure(`fee edit: ${reply.headers.get("location")}`);
+          if (reply.headers.get("location") !== "/admin?notice=fee-updated")
+            throw new Failure(`fee edit: ${reply.headers.get("location")}`);
         } else {
           const domain = domains[(n * 5) % domains.length]!;
           const cents = 100_000 + ((n * 7919) % 900) * 1000;
-          await call("/admin", { ...adminForm({ intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie), expect: [303] });
+          await call("/admin", {
+            ...adminForm({ intent: "price", id: String(domain.id), price: (cents / 100).toFixed(2) }, cookie),
+            expect: [303],
+          });
           lastPrices.set(domain.id, cents);
         }
         adminEdits += 1;
@@ -235,7 +288,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   for (const [id, now] of after) {
     const before = baseline.get(id) ?? { count: 0, paid: 0 };
     if (now.count - before.count !== now.paid - before.paid) {
-      mismatch(`domain ${id}: inquiry_count +${now.count - before.count} but paid inquiries +${now.paid - before.paid}`);
+      mismatch(
+        `domain ${id}: inquiry_count +${now.count - before.count} but paid inquiries +${now.paid - before.paid}`,
+      );
     }
   }
   let rowsLost = 0;
@@ -248,21 +303,37 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       rowsLost += 1;
       continue;
     }
-    const charges = await db.all<{ amount_cents: number }>("SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ? AND status = 'succeeded'", [done.publicId]);
+    const charges = await db.all<{ amount_cents: number }>(
+      "SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ? AND status = 'succeeded'",
+      [done.publicId],
+    );
     const payments = charges.map((p) => p.amount_cents);
-    if (payments.length !== 1 || payments[0] !== row.amount_cents) mismatch(`inquiry ${done.publicId}: charged ${payments.join("+")} for ${row.amount_cents}`);
-    if (done.seenCents !== row.amount_cents) mismatch(`inquiry ${done.publicId}: buyer saw ${done.seenCents}, stored ${row.amount_cents}`);
+    if (payments.length !== 1 || payments[0] !== row.amount_cents)
+      mismatch(`inquiry ${done.publicId}: charged ${payments.join("+")} for ${row.amount_cents}`);
+    if (done.seenCents !== row.amount_cents)
+      mismatch(`inquiry ${done.publicId}: buyer saw ${done.seenCents}, stored ${row.amount_cents}`);
     const allowed = feesInForce(initialFee, feeEdits, done.askedAt, Date.parse(row.created_at));
-    if (!allowed.has(row.amount_cents)) mismatch(`inquiry ${done.publicId}: ${row.amount_cents} at ${row.created_at}, fee then ${[...allowed].join(" or ")}`);
-    const ownerEmails = await db.get<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'", [row.id]);
+    if (!allowed.has(row.amount_cents))
+      mismatch(
+        `inquiry ${done.publicId}: ${row.amount_cents} at ${row.created_at}, fee then ${[...allowed].join(" or ")}`,
+      );
+    const ownerEmails = await db.get<{ n: number }>(
+      "SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'",
+      [row.id],
+    );
     if (ownerEmails!.n !== 1) mismatch(`inquiry ${done.publicId}: not exactly one owner email`);
   }
   // Paid inquiries nobody completed (e.g. counted twice) would show in the counts above; list strays too.
-  const paidDuringLoad = (await db.get<{ n: number }>("SELECT count(*) AS n FROM inquiries WHERE id > ? AND status = 'paid'", [inquiriesBefore]))!.n;
+  const paidDuringLoad = (await db.get<{ n: number }>(
+    "SELECT count(*) AS n FROM inquiries WHERE id > ? AND status = 'paid'",
+    [inquiriesBefore],
+  ))!.n;
   // A request that failed after its payment went through (a process killed mid-answer) leaves a paid
   // inquiry its buyer did not see confirmed: kept, not lost, and counted among the failures.
   if (paidDuringLoad < completed.length || paidDuringLoad > completed.length + failures) {
-    mismatch(`${paidDuringLoad} inquiries paid during the load, ${completed.length} completed by buyers (${failures} requests failed)`);
+    mismatch(
+      `${paidDuringLoad} inquiries paid during the load, ${completed.length} completed by buyers (${failures} requests failed)`,
+    );
   }
   for (const [id, cents] of lastPrices) {
     const stored = (await db.get<{ c: number }>("SELECT asking_price_cents AS c FROM domains WHERE id = ?", [id]))!.c;
@@ -276,7 +347,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await db.close();
 
   const sorted = latencies.slice().sort((a, b) => a - b);
-  const percentile = (p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
+  const percentile = (p: number) =>
+    sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
   return {
     durationMs,
     buyers: options.buyers,

@@ -42,7 +42,9 @@ if (!sourceArgument || !targetUrl || !/^postgres(ql)?:\/\/./.test(targetUrl)) {
 }
 const sourcePath = sourceArgument.startsWith("file:") ? sourceArgument.slice("file:".length) : sourceArgument;
 
-const target = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: targetUrl, max: 2 }) }) });
+const target = new Kysely<any>({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: targetUrl, max: 2 }) }),
+});
 let source: Database.Database | undefined;
 try {
   if (!existsSync(sourcePath)) throw new Refusal(`${sourcePath} does not exist`);
@@ -51,7 +53,9 @@ try {
   source.defaultSafeIntegers(true);
   process.exitCode = await migrate(source);
 } catch (error) {
-  console.error(error instanceof Refusal ? `Nothing was copied: ${error.message}` : `Copy failed: ${(error as Error).stack}`);
+  console.error(
+    error instanceof Refusal ? `Nothing was copied: ${error.message}` : `Copy failed: ${(error as Error).stack}`,
+  );
   process.exitCode = 1;
 } finally {
   source?.close();
@@ -95,15 +99,24 @@ async function migrate(source: Database.Database): Promise<number> {
 }
 
 function checkSourceIsCurrent(source: Database.Database): void {
-  const hasMigrations = source.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'").get();
+  const hasMigrations = source
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'")
+    .get();
   if (!hasMigrations) throw new Refusal(`${sourcePath} is not this app's database (it has no kysely_migration table)`);
-  const ran = (source.prepare("SELECT name FROM kysely_migration ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+  const ran = (source.prepare("SELECT name FROM kysely_migration ORDER BY name").all() as { name: string }[]).map(
+    (row) => row.name,
+  );
   const missing = migrationNames.filter((name) => !ran.includes(name));
   const unknown = ran.filter((name) => !migrationNames.includes(name));
   if (missing.length > 0) {
-    throw new Refusal(`${sourcePath} has not run migrations ${missing.join(", ")}: start this version of the app on it once (it migrates at start), then stop it and copy`);
+    throw new Refusal(
+      `${sourcePath} has not run migrations ${missing.join(", ")}: start this version of the app on it once (it migrates at start), then stop it and copy`,
+    );
   }
-  if (unknown.length > 0) throw new Refusal(`${sourcePath} was migrated by a newer version of the app (${unknown.join(", ")}): copy with that version`);
+  if (unknown.length > 0)
+    throw new Refusal(
+      `${sourcePath} was migrated by a newer version of the app (${unknown.join(", ")}): copy with that version`,
+    );
 }
 
 /** The target's tables, less Kysely's own (the migrations' bookkeeping). */
@@ -129,10 +142,16 @@ async function refuseNonEmptyTarget(executor: Kysely<any> = target): Promise<voi
 
 function readTables(source: Database.Database): Table[] {
   const names = source
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\\_%' ESCAPE '\\' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\\_%' ESCAPE '\\' ORDER BY name",
+    )
     .all() as { name: string }[];
   return names.map(({ name }) => {
-    const columns = source.prepare(`PRAGMA table_info(${quote(name)})`).all() as { name: string; type: string; pk: bigint }[];
+    const columns = source.prepare(`PRAGMA table_info(${quote(name)})`).all() as {
+      name: string;
+      type: string;
+      pk: bigint;
+    }[];
     const references = source.prepare(`PRAGMA foreign_key_list(${quote(name)})`).all() as { table: string }[];
     return {
       name,
@@ -140,7 +159,10 @@ function readTables(source: Database.Database): Table[] {
       summed: columns
         .filter((column) => column.type.toUpperCase() === "INTEGER" && /^(id|.*_id|.*_cents)$/.test(column.name))
         .map((column) => column.name),
-      primaryKey: columns.filter((column) => column.pk > 0n).sort((a, b) => Number(a.pk - b.pk)).map((column) => column.name),
+      primaryKey: columns
+        .filter((column) => column.pk > 0n)
+        .sort((a, b) => Number(a.pk - b.pk))
+        .map((column) => column.name),
       references: [...new Set(references.map((reference) => reference.table).filter((table) => table !== name))],
     };
   });
@@ -168,8 +190,13 @@ async function checkTargetColumns(tables: Table[]): Promise<void> {
   const { rows } = await sql<{ table: string; column: string }>`SELECT table_name AS table, column_name AS column
     FROM information_schema.columns WHERE table_schema = current_schema()`.execute(target);
   const present = new Set(rows.map((row) => `${row.table}.${row.column}`));
-  const missing = tables.flatMap((table) => table.columns.map((column) => `${table.name}.${column}`)).filter((name) => !present.has(name));
-  if (missing.length > 0) throw new Refusal(`the target schema has no ${missing.join(", ")}: the SQLite file has tables or columns the migrations do not make`);
+  const missing = tables
+    .flatMap((table) => table.columns.map((column) => `${table.name}.${column}`))
+    .filter((name) => !present.has(name));
+  if (missing.length > 0)
+    throw new Refusal(
+      `the target schema has no ${missing.join(", ")}: the SQLite file has tables or columns the migrations do not make`,
+    );
 }
 
 async function copyTable(source: Database.Database, trx: Kysely<any>, table: Table): Promise<number> {
@@ -188,7 +215,9 @@ async function copyTable(source: Database.Database, trx: Kysely<any>, table: Tab
     batch = [];
   };
   // The iterator stays open across the inserts: they run on PostgreSQL, not on this connection.
-  for (const row of source.prepare(`SELECT ${table.columns.map(quote).join(", ")} FROM ${quote(table.name)} ORDER BY ${order}`).iterate()) {
+  for (const row of source
+    .prepare(`SELECT ${table.columns.map(quote).join(", ")} FROM ${quote(table.name)} ORDER BY ${order}`)
+    .iterate()) {
     batch.push(withoutNul(table.name, row as Record<string, unknown>));
     if (batch.length >= BATCH_ROWS) await flush();
   }
@@ -222,12 +251,19 @@ async function advanceSequences(source: Database.Database, trx: Kysely<any>, tab
   const hasSequenceTable = source.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get();
   for (const table of tables) {
     for (const column of table.columns) {
-      const { rows } = await sql<{ sequence: string | null }>`SELECT pg_get_serial_sequence(${table.name}, ${column}) AS sequence`.execute(trx);
+      const { rows } = await sql<{
+        sequence: string | null;
+      }>`SELECT pg_get_serial_sequence(${table.name}, ${column}) AS sequence`.execute(trx);
       const sequence = rows[0]?.sequence;
       if (!sequence) continue;
-      const { rows: highest } = await sql<{ max: string | null }>`SELECT max(${sql.ref(column)})::text AS max FROM ${sql.table(table.name)}`.execute(trx);
+      const { rows: highest } = await sql<{
+        max: string | null;
+      }>`SELECT max(${sql.ref(column)})::text AS max FROM ${sql.table(table.name)}`.execute(trx);
       const given = hasSequenceTable
-        ? ((source.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").get(table.name) as { seq: bigint } | undefined)?.seq ?? 0n)
+        ? ((
+            source.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").get(table.name) as
+              { seq: bigint } | undefined
+          )?.seq ?? 0n)
         : 0n;
       const last = [BigInt(highest[0]?.max ?? 0), given].reduce((a, b) => (a > b ? a : b));
       if (last > 0n) await sql`SELECT setval(${sequence}, ${last.toString()}::bigint, true)`.execute(trx);
@@ -243,10 +279,19 @@ async function verify(source: Database.Database, tables: Table[]): Promise<numbe
   for (const table of tables) {
     const measures = [
       { label: "rows", sqlite: "count(*)", postgres: sql`count(*)` },
-      ...table.summed.map((column) => ({ label: `sum(${column})`, sqlite: `coalesce(sum(${quote(column)}), 0)`, postgres: sql`coalesce(sum(${sql.ref(column)}), 0)` })),
+      ...table.summed.map((column) => ({
+        label: `sum(${column})`,
+        sqlite: `coalesce(sum(${quote(column)}), 0)`,
+        postgres: sql`coalesce(sum(${sql.ref(column)}), 0)`,
+      })),
     ];
-    const sqliteValues = source.prepare(`SELECT ${measures.map((measure) => measure.sqlite).join(", ")} FROM ${quote(table.name)}`).raw().get() as unknown[];
-    const { rows } = await sql<Record<string, string>>`SELECT ${sql.join(measures.map((measure, index) => sql`(${measure.postgres})::text AS ${sql.ref(`m${index}`)}`))}
+    const sqliteValues = source
+      .prepare(`SELECT ${measures.map((measure) => measure.sqlite).join(", ")} FROM ${quote(table.name)}`)
+      .raw()
+      .get() as unknown[];
+    const { rows } = await sql<
+      Record<string, string>
+    >`SELECT ${sql.join(measures.map((measure, index) => sql`(${measure.postgres})::text AS ${sql.ref(`m${index}`)}`))}
       FROM ${sql.table(table.name)}`.execute(target);
     measures.forEach((measure, index) => {
       const expected = String(sqliteValues[index]);
@@ -258,10 +303,14 @@ async function verify(source: Database.Database, tables: Table[]): Promise<numbe
   }
   printTable([["table", "check", "sqlite", "postgres", ""], ...lines]);
   if (mismatches > 0) {
-    console.error(`${mismatches} checks differ: do not switch to the PostgreSQL database; fix the cause and copy into a new empty one`);
+    console.error(
+      `${mismatches} checks differ: do not switch to the PostgreSQL database; fix the cause and copy into a new empty one`,
+    );
     return 1;
   }
-  console.log(`All ${lines.length} checks match. Set DATABASE_URL to the PostgreSQL URL (and SESSION_SECRET) and start the app.`);
+  console.log(
+    `All ${lines.length} checks match. Set DATABASE_URL to the PostgreSQL URL (and SESSION_SECRET) and start the app.`,
+  );
   return 0;
 }
 
@@ -269,7 +318,12 @@ function printTable(rows: string[][]): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const numeric = (column: number) => column === 2 || column === 3;
   for (const row of rows) {
-    console.log(row.map((cell, column) => (numeric(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd());
+    console.log(
+      row
+        .map((cell, column) => (numeric(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)))
+        .join("  ")
+        .trimEnd(),
+    );
   }
 }
 

@@ -7,7 +7,11 @@ import { env } from "../app/server/runtime/env.server";
 try {
   const applied = await migrateToLatest();
   const where = env.engine === "sqlite" ? env.databasePath : "PostgreSQL";
-  console.log(applied.length === 0 ? `${where} is up to date` : `Applied ${applied.length} migrations to ${where}: ${applied.join(", ")}`);
+  console.log(
+    applied.length === 0
+      ? `${where} is up to date`
+      : `Applied ${applied.length} migrations to ${where}: ${applied.join(", ")}`,
+  );
 } catch (error) {
   console.error(`Migration failed: ${(error as Error).message}`);
   process.exitCode = 1;

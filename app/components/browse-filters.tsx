@@ -27,7 +27,14 @@ export function BrowseFilterForm({
 }) {
   const dollars = (cents: number | null) => (cents === null ? "" : String(cents / 100));
   return (
-    <Form key={browseHref(filters)} method="get" role="search" action="/#domains" aria-label="Find a name" className="mt-6">
+    <Form
+      key={browseHref(filters)}
+      method="get"
+      role="search"
+      action="/#domains"
+      aria-label="Find a name"
+      className="mt-6"
+    >
       <div className="flex gap-2">
         <label htmlFor="q" className="sr-only">
           Search domains
@@ -51,21 +58,53 @@ export function BrowseFilterForm({
           <label htmlFor="min" className={fieldLabel}>
             Min price
           </label>
-          <input id="min" name="min" type="number" min="0" step="any" inputMode="decimal" defaultValue={dollars(filters.minCents)} placeholder="$" className={inputClass} />
+          <input
+            id="min"
+            name="min"
+            type="number"
+            min="0"
+            step="any"
+            inputMode="decimal"
+            defaultValue={dollars(filters.minCents)}
+            placeholder="$"
+            className={inputClass}
+          />
         </div>
         <div className="min-w-0">
           <label htmlFor="max" className={fieldLabel}>
             Max price
           </label>
-          <input id="max" name="max" type="number" min="0" step="any" inputMode="decimal" defaultValue={dollars(filters.maxCents)} placeholder="$" className={inputClass} />
+          <input
+            id="max"
+            name="max"
+            type="number"
+            min="0"
+            step="any"
+            inputMode="decimal"
+            defaultValue={dollars(filters.maxCents)}
+            placeholder="$"
+            className={inputClass}
+          />
         </div>
         <div className="min-w-0">
           <label htmlFor="len" className={fieldLabel}>
             Max length
           </label>
-          <input id="len" name="len" type="number" min="1" max={MAX_NAME_LENGTH} step="1" inputMode="numeric" defaultValue={filters.maxLength ?? ""} className={inputClass} />
+          <input
+            id="len"
+            name="len"
+            type="number"
+            min="1"
+            max={MAX_NAME_LENGTH}
+            step="1"
+            inputMode="numeric"
+            defaultValue={filters.maxLength ?? ""}
+            className={inputClass}
+          />
         </div>
-        {categories.length > 0 ? <FacetSelect id="cat" label="Category" value={filters.category} options={categories} /> : null}
+        {categories.length > 0 ? (
+          <FacetSelect id="cat" label="Category" value={filters.category} options={categories} />
+        ) : null}
         <div className="min-w-0">
           <label htmlFor="sort" className={fieldLabel}>
             Sort by
@@ -90,7 +129,17 @@ export function BrowseFilterForm({
   );
 }
 
-function FacetSelect({ id, label, value, options }: { id: string; label: string; value: string; options: FacetOption[] }) {
+function FacetSelect({
+  id,
+  label,
+  value,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: FacetOption[];
+}) {
   return (
     <div className="min-w-0">
       <label htmlFor={id} className={fieldLabel}>

@@ -5,7 +5,13 @@ import { DomainName, Price } from "./domain-name";
 import { card } from "./ui";
 
 /** A grid of names for sale, each a link to its page with its guiding price. */
-export function DomainCards({ rows, className = "mt-4" }: { rows: Array<{ id: number; domain_name: string; asking_price_cents: number }>; className?: string }) {
+export function DomainCards({
+  rows,
+  className = "mt-4",
+}: {
+  rows: Array<{ id: number; domain_name: string; asking_price_cents: number }>;
+  className?: string;
+}) {
   return (
     <ul className={`${className} grid gap-4 sm:grid-cols-2 lg:grid-cols-3`}>
       {rows.map((domain) => (

@@ -9,7 +9,11 @@ import { domainNameFitStyle, domainNameLabels } from "../lib/domain-name";
  */
 export function DomainName({ name, fit = false, className = "" }: { name: string; fit?: boolean; className?: string }) {
   const text = (
-    <span data-domain-name className={`${fit ? "domain-name-fit" : ""} ${className}`} style={fit ? (domainNameFitStyle(name) as React.CSSProperties) : undefined}>
+    <span
+      data-domain-name
+      className={`${fit ? "domain-name-fit" : ""} ${className}`}
+      style={fit ? (domainNameFitStyle(name) as React.CSSProperties) : undefined}
+    >
       {domainNameLabels(name).map((label, index) => (
         <Fragment key={index}>
           {index > 0 ? <wbr /> : null}

@@ -47,7 +47,10 @@ export function DomainView(props: {
             <ul className="flex flex-wrap justify-center gap-2">
               {props.categories.map((category) => (
                 <li key={category.slug}>
-                  <Link to={categoryPath(category.slug)} className="inline-block rounded-full border border-slate-600 px-3 py-1 text-sm text-slate-200 hover:border-blue-400">
+                  <Link
+                    to={categoryPath(category.slug)}
+                    className="inline-block rounded-full border border-slate-600 px-3 py-1 text-sm text-slate-200 hover:border-blue-400"
+                  >
                     {category.name}
                   </Link>
                 </li>
@@ -63,7 +66,9 @@ export function DomainView(props: {
           <p className="mt-1 text-slate-300">
             You can speak directly with the owner of {shownName}: your message and contact details go straight to them.
           </p>
-          {props.replyDays ? <p className="mt-2 font-medium text-emerald-300">{replyTimeText(props.replyDays)}</p> : null}
+          {props.replyDays ? (
+            <p className="mt-2 font-medium text-emerald-300">{replyTimeText(props.replyDays)}</p>
+          ) : null}
         </div>
       </section>
       <section className={`${card} mt-6 text-center`}>
@@ -73,8 +78,8 @@ export function DomainView(props: {
               Start your inquiry process with a one-time fee of <strong data-fee>{fee}</strong>
             </p>
             <p className="mt-2 text-sm text-slate-300">
-              The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond,
-              you get a full refund or free credit.
+              The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not
+              respond, you get a full refund or free credit.
             </p>
           </>
         ) : (
@@ -83,7 +88,10 @@ export function DomainView(props: {
             Start your inquiry process: inquiries are currently <strong>free</strong>.
           </p>
         )}
-        <Link to={`/payment/${encodeURIComponent(shortDomainName(domain.name))}`} className={`${primaryButton} mt-6 text-lg`}>
+        <Link
+          to={`/payment/${encodeURIComponent(shortDomainName(domain.name))}`}
+          className={`${primaryButton} mt-6 text-lg`}
+        >
           {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
       </section>

@@ -20,18 +20,10 @@ export function IntentButton({
   const navigation = useNavigation();
   const busy =
     navigation.state === "submitting" &&
-    Object.entries(scope).every(
-      ([name, value]) => navigation.formData?.get(name) === value,
-    ) &&
+    Object.entries(scope).every(([name, value]) => navigation.formData?.get(name) === value) &&
     navigation.formData?.get("intent") === intent;
   return (
-    <button
-      type="submit"
-      name="intent"
-      value={intent}
-      className={className}
-      disabled={busy}
-    >
+    <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
       {busy ? busyLabel : label}
     </button>
   );

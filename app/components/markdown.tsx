@@ -6,7 +6,11 @@ import { Fragment } from "react";
  * Everything is React text: HTML in the source is shown as written, never run.
  */
 export function Markdown({ source }: { source: string }) {
-  const blocks = source.replace(/\r\n/g, "\n").split(/\n{2,}/).map((block) => block.trim()).filter(Boolean);
+  const blocks = source
+    .replace(/\r\n/g, "\n")
+    .split(/\n{2,}/)
+    .map((block) => block.trim())
+    .filter(Boolean);
   return (
     <>
       {blocks.map((block, index) => {
@@ -56,7 +60,12 @@ function Inline({ text }: { text: string }) {
     if (match[1] !== undefined) parts.push(<strong key={match.index}>{match[1]}</strong>);
     else
       parts.push(
-        <a key={match.index} href={match[3]} className="text-blue-300 underline underline-offset-4" rel="nofollow noopener">
+        <a
+          key={match.index}
+          href={match[3]}
+          className="text-blue-300 underline underline-offset-4"
+          rel="nofollow noopener"
+        >
           {match[2]}
         </a>,
       );

@@ -22,7 +22,8 @@ export const TEXT = {
   feeTooLarge: "The inquiry fee cannot be more than $10,000.",
   feeNotANumber: "Enter the inquiry fee as a plain amount in dollars, such as 19.99.",
   feeTooManyDecimals: "The inquiry fee can have at most two decimals (whole cents).",
-  feeHelp: "An amount in dollars: 0 (free inquiries) or from $0.50 to $10,000. An empty field also means 0. Setting 0 asks you to confirm.",
+  feeHelp:
+    "An amount in dollars: 0 (free inquiries) or from $0.50 to $10,000. An empty field also means 0. Setting 0 asks you to confirm.",
   feeConfirmFree:
     "Make inquiries free? With a fee of $0 buyers contact owners without paying: nothing is charged and there is no fee to refund.",
   feeConfirmFreeButton: "Yes, set the fee to $0",
@@ -60,7 +61,8 @@ export const NOTICES: Record<string, string> = {
   "problem-settled": "Marked as settled.",
   "response-window-updated": "Response window updated.",
   "silence-policy-updated": "Saved: what happens when the owner does not reply in time.",
-  "inquiry-answer-refused": "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
+  "inquiry-answer-refused":
+    "This inquiry cannot be marked as answered: it already is, or its reply deadline has passed (the fee is refunded automatically).",
 };
 
 export const LoginSchema = z.object({
@@ -171,7 +173,10 @@ export const DomainEntrySchema = z.object({
     .string()
     .optional()
     .transform((value) => cleanPitch(value ?? ""))
-    .refine((pitch) => pitch === null || [...pitch].length <= MAX_PITCH_LENGTH, `The pitch is longer than ${MAX_PITCH_LENGTH} characters`),
+    .refine(
+      (pitch) => pitch === null || [...pitch].length <= MAX_PITCH_LENGTH,
+      `The pitch is longer than ${MAX_PITCH_LENGTH} characters`,
+    ),
 });
 
 export type DomainEntry = z.output<typeof DomainEntrySchema>;
@@ -187,7 +192,15 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return errors;
 }
 
-export const DOMAIN_SORT_VALUES = ["newest", "oldest", "price-desc", "price-asc", "views-desc", "started-desc", "paid-desc"] as const;
+export const DOMAIN_SORT_VALUES = [
+  "newest",
+  "oldest",
+  "price-desc",
+  "price-asc",
+  "views-desc",
+  "started-desc",
+  "paid-desc",
+] as const;
 export type DomainSort = (typeof DOMAIN_SORT_VALUES)[number];
 export const DOMAIN_SORTS: Array<{ value: DomainSort; label: string }> = [
   { value: "newest", label: "Newest first" },

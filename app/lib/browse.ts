@@ -162,7 +162,11 @@ const NOTES: Record<IgnorableParam, (value: string) => string> = {
 /** One short sentence per ignored value; a min above the max is said once. */
 export function ignoredNotes(ignored: BrowseQuery["ignored"]): string[] {
   const notes: string[] = [];
-  const minAboveMax = ignored.min !== undefined && ignored.max !== undefined && price(ignored.min) !== null && price(ignored.max) !== null;
+  const minAboveMax =
+    ignored.min !== undefined &&
+    ignored.max !== undefined &&
+    price(ignored.min) !== null &&
+    price(ignored.max) !== null;
   for (const [param, value] of Object.entries(ignored) as Array<[IgnorableParam, string]>) {
     if (minAboveMax && (param === "min" || param === "max")) continue;
     notes.push(NOTES[param](value));

@@ -29,14 +29,16 @@ export function parseCategoryList(text: string): CategoryName[] | { error: strin
   for (const part of text.split("|")) {
     const name = part.replace(/\s+/g, " ").trim();
     if (!name) continue;
-    if (name.length > MAX_CATEGORY_NAME) return { error: `Category "${name.slice(0, 20)}..." is longer than ${MAX_CATEGORY_NAME} characters` };
+    if (name.length > MAX_CATEGORY_NAME)
+      return { error: `Category "${name.slice(0, 20)}..." is longer than ${MAX_CATEGORY_NAME} characters` };
     const slug = categorySlug(name);
     if (!slug) return { error: `Category "${name}" needs at least one letter or digit` };
     if (seen.has(slug)) continue;
     seen.add(slug);
     categories.push({ slug, name });
   }
-  if (categories.length > MAX_CATEGORIES_PER_DOMAIN) return { error: `At most ${MAX_CATEGORIES_PER_DOMAIN} categories per domain` };
+  if (categories.length > MAX_CATEGORIES_PER_DOMAIN)
+    return { error: `At most ${MAX_CATEGORIES_PER_DOMAIN} categories per domain` };
   return categories;
 }
 
@@ -56,6 +58,9 @@ export const PITCH_HELP = `A short description for buyers, plain text, up to ${M
 
 /** The pitch as stored: whitespace runs made one space, control characters taken out; null when empty. */
 export function cleanPitch(text: string): string | null {
-  const pitch = text.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  const pitch = text
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return pitch === "" ? null : pitch;
 }

@@ -113,5 +113,8 @@ export function domainNameLabels(name: string): string[] {
 
 export function domainNameFitStyle(name: string): { "--name-chars": string; "--label-chars": string } {
   const labels = displayDomainName(name).split(".");
-  return { "--name-chars": String(labels.join(".").length), "--label-chars": String(Math.max(...labels.map((label) => label.length))) };
+  return {
+    "--name-chars": String(labels.join(".").length),
+    "--label-chars": String(Math.max(...labels.map((label) => label.length))),
+  };
 }

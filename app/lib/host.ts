@@ -37,7 +37,10 @@ export function hostNamesFromConfig(publicUrl: string | undefined, extraHosts: s
     }
   }
   for (const entry of (extraHosts ?? "").split(",")) {
-    const raw = entry.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/.*$/, "");
+    const raw = entry
+      .trim()
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")
+      .replace(/\/.*$/, "");
     const name = hostNameFromHeader(raw);
     if (name) names.push(name);
   }

@@ -4,8 +4,7 @@
 export const MAX_MESSAGE_CHARS = 5000;
 export const MESSAGE_FIELD = "message";
 
-export type ParsedMessage =
-  { ok: true; text: string } | { ok: false; message: string; text: string };
+export type ParsedMessage = { ok: true; text: string } | { ok: false; message: string; text: string };
 
 export function parseMessage(input: unknown): ParsedMessage {
   const raw = typeof input === "string" ? input : "";
@@ -22,8 +21,7 @@ export function parseMessage(input: unknown): ParsedMessage {
     };
   }
   const trimmed = text.trim();
-  if (!trimmed)
-    return { ok: false, message: "Write your reply before sending it.", text };
+  if (!trimmed) return { ok: false, message: "Write your reply before sending it.", text };
   const length = [...trimmed].length;
   if (length > MAX_MESSAGE_CHARS) {
     return {

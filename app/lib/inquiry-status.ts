@@ -1,7 +1,6 @@
 // Where a paid inquiry stands, in the words its buyer and owner read on the inquiry page (issue 23).
 
-export type InquiryStatusKey =
-  "waiting" | "replied" | "refunded" | "credited" | "closed";
+export type InquiryStatusKey = "waiting" | "replied" | "refunded" | "credited" | "closed";
 
 export const INQUIRY_STATUS_TEXT: Record<InquiryStatusKey, string> = {
   waiting: "Waiting for the owner's reply",
@@ -23,19 +22,12 @@ export interface InquiryStatusFacts {
  * Refunded and credited say what became of the fee; an answered inquiry stays open for replies; an
  * unanswered one waits until its deadline and is closed after it (its fee is refunded or credited then).
  */
-export function inquiryStatus(
-  inquiry: InquiryStatusFacts,
-  nowMs: number,
-): InquiryStatusKey {
+export function inquiryStatus(inquiry: InquiryStatusFacts, nowMs: number): InquiryStatusKey {
   if (inquiry.status === "refunded") return "refunded";
   if (inquiry.credited_at) return "credited";
   if (inquiry.status !== "paid") return "closed";
   if (inquiry.answered_at) return "replied";
-  if (
-    inquiry.reply_deadline_at &&
-    Date.parse(inquiry.reply_deadline_at) <= nowMs
-  )
-    return "closed";
+  if (inquiry.reply_deadline_at && Date.parse(inquiry.reply_deadline_at) <= nowMs) return "closed";
   return "waiting";
 }
 

@@ -19,7 +19,8 @@ export const PAYMENT_TEXTS = {
   confirmFailed: "Failed to process inquiry",
   unexpected: "An unexpected error occurred",
   missingPublishableKey: "Stripe configuration error: Missing publishable key",
-  stripeUnavailable: "The secure payment form could not be loaded. Check your connection and reload the page, or use the button below to pay on Stripe's checkout page.",
+  stripeUnavailable:
+    "The secure payment form could not be loaded. Check your connection and reload the page, or use the button below to pay on Stripe's checkout page.",
   loading: "Loading payment form...",
   processing: "Processing...",
 } as const;

@@ -13,7 +13,9 @@ export function canonicalPageUrl(url: string): { url: string; search: boolean } 
   if (path.startsWith("/category/")) {
     // A category page reads `page` only; a later page is kept in the small budget like a search.
     const page = Number(new URLSearchParams(url.slice(queryAt + 1)).get("page") ?? "");
-    return Number.isInteger(page) && page > 1 && page <= 1_000_000 ? { url: `${path}?page=${page}`, search: true } : { url: path, search: false };
+    return Number.isInteger(page) && page > 1 && page <= 1_000_000
+      ? { url: `${path}?page=${page}`, search: true }
+      : { url: path, search: false };
   }
   if (path !== "/") return { url: path, search: false };
   const query = readBrowseQuery(new URLSearchParams(url.slice(queryAt + 1)));

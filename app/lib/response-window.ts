@@ -11,7 +11,9 @@ export function parseResponseWindowDays(input: unknown): { ok: true; days: numbe
   const text = typeof input === "string" ? input.trim() : "";
   if (!/^\d{1,3}$/.test(text)) return { ok: false, message: RESPONSE_WINDOW_MESSAGE };
   const days = Number(text);
-  return days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max ? { ok: true, days } : { ok: false, message: RESPONSE_WINDOW_MESSAGE };
+  return days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max
+    ? { ok: true, days }
+    : { ok: false, message: RESPONSE_WINDOW_MESSAGE };
 }
 
 /** The trust signal needs this many answered inquiries before it is shown. */

@@ -24,7 +24,9 @@ export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
   const { domain, siteName, canonicalUrl } = page;
   const shownName = displayDomainName(domain.name);
   const title = `${shownName} is for sale | ${siteName}`;
-  const description = page.pitch ?? `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
+  const description =
+    page.pitch ??
+    `${shownName} is for sale. Guiding price ${formatUsd(domain.askingPriceCents)}. Contact the owner directly.`;
   return [
     { title },
     { name: "description", content: description },
@@ -54,7 +56,13 @@ export function productJsonLd(page: DomainPageData, description: string): Record
   };
 }
 
-export function openGraph(tags: { type: string; siteName: string; title: string; description: string; url: string }): MetaDescriptor[] {
+export function openGraph(tags: {
+  type: string;
+  siteName: string;
+  title: string;
+  description: string;
+  url: string;
+}): MetaDescriptor[] {
   return [
     { property: "og:type", content: tags.type },
     { property: "og:site_name", content: tags.siteName },

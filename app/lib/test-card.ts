@@ -12,7 +12,8 @@ export interface CardInput {
   cvc: string;
 }
 
-export type CardCheck = { outcome: "approved" } | { outcome: "declined"; message: string } | { outcome: "invalid"; message: string };
+export type CardCheck =
+  { outcome: "approved" } | { outcome: "declined"; message: string } | { outcome: "invalid"; message: string };
 
 function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -44,7 +45,8 @@ export function checkTestCard(card: CardInput, today: Date = new Date()): CardCh
   const expiry = parseExpiry(card.expiry);
   if (card.expiry.trim() === "") return { outcome: "invalid", message: "Your card's expiration date is incomplete." };
   if (!expiry) return { outcome: "invalid", message: "Your card's expiration date is invalid. Use MM/YY." };
-  if (expiry.month < 1 || expiry.month > 12) return { outcome: "invalid", message: "Your card's expiration month is invalid." };
+  if (expiry.month < 1 || expiry.month > 12)
+    return { outcome: "invalid", message: "Your card's expiration month is invalid." };
   const thisMonth = today.getUTCFullYear() * 12 + today.getUTCMonth();
   if (expiry.year * 12 + (expiry.month - 1) < thisMonth) {
     return { outcome: "invalid", message: "Your card's expiration date is in the past." };

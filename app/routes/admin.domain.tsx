@@ -35,8 +35,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   if (!funnel) throw data(null, { status: 404 });
   const notice = new URL(request.url).searchParams.get("notice");
   const categories = (await categoriesOfDomains([funnel.domain.id])).get(funnel.domain.id) ?? [];
-  const listing = { categories: formatCategoryList(categories.map((category) => category.name)), pitch: funnel.domain.pitch ?? "" };
-  return { siteName: env.SITE_NAME, email: user.email, funnel, listing, notice: notice ? (NOTICES[notice] ?? null) : null };
+  const listing = {
+    categories: formatCategoryList(categories.map((category) => category.name)),
+    pitch: funnel.domain.pitch ?? "",
+  };
+  return {
+    siteName: env.SITE_NAME,
+    email: user.email,
+    funnel,
+    listing,
+    notice: notice ? (NOTICES[notice] ?? null) : null,
+  };
 }
 
 export async function action({ params, request }: Route.ActionArgs) {
@@ -45,9 +54,13 @@ export async function action({ params, request }: Route.ActionArgs) {
   const form = await request.formData();
   if (id === null) throw data(null, { status: 404 });
   if (form.get("intent") === "listing") {
-    const result = await saveListing(id, { categories: String(form.get("categories") ?? ""), pitch: String(form.get("pitch") ?? "") });
+    const result = await saveListing(id, {
+      categories: String(form.get("categories") ?? ""),
+      pitch: String(form.get("pitch") ?? ""),
+    });
     if (result === "not-found") throw data(null, { status: 404 });
-    if (result !== "saved") return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
+    if (result !== "saved")
+      return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
     return redirect(`/admin/domains/${id}?notice=listing-saved`, 303);
   }
   if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
@@ -101,21 +114,36 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
         <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
         <FunnelChart days={days} />
       </section>
-      <ListingForm categories={loaderData.listing.categories} pitch={loaderData.listing.pitch} {...(actionData && "intent" in actionData ? actionData : {})} />
-      <MinimumOfferForm minOfferCents={domain.min_offer_cents} {...(actionData && !("intent" in actionData) ? actionData : {})} />
+      <ListingForm
+        categories={loaderData.listing.categories}
+        pitch={loaderData.listing.pitch}
+        {...(actionData && "intent" in actionData ? actionData : {})}
+      />
+      <MinimumOfferForm
+        minOfferCents={domain.min_offer_cents}
+        {...(actionData && !("intent" in actionData) ? actionData : {})}
+      />
     </main>
   );
 }
 
-function MinimumOfferForm({ minOfferCents, error, value }: { minOfferCents: number | null; error?: string; value?: string }) {
+function MinimumOfferForm({
+  minOfferCents,
+  error,
+  value,
+}: {
+  minOfferCents: number | null;
+  error?: string;
+  value?: string;
+}) {
   return (
     <section aria-labelledby="min-offer-heading" className={`${card} mt-10 max-w-xl`}>
       <h2 id="min-offer-heading" className="text-xl font-semibold">
         Minimum offer
       </h2>
       <p className="mt-1 text-sm text-slate-300">
-        Never shown to buyers. A buyer whose offer is below it is warned before paying that such offers are usually declined.
-        Leave empty for no minimum.
+        Never shown to buyers. A buyer whose offer is below it is warned before paying that such offers are usually
+        declined. Leave empty for no minimum.
       </p>
       <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
         <div>
@@ -150,5 +178,8 @@ function MinimumOfferForm({ minOfferCents, error, value }: { minOfferCents: numb
 
 export function meta({ loaderData }: Route.MetaArgs) {
   const name = loaderData?.funnel.domain.domain_name ?? "Domain";
-  return [{ title: `${name}: funnel | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex, nofollow" }];
+  return [
+    { title: `${name}: funnel | ${loaderData?.siteName ?? ""}` },
+    { name: "robots", content: "noindex, nofollow" },
+  ];
 }

@@ -9,7 +9,14 @@ import { Pagination } from "../components/admin/pagination";
 import { fieldClass, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
-import { creditSummary, listInbox, listPaymentProblems, markInquiryAnswered, replyAsOwner, settleProblem } from "../server/admin/admin-inquiries.server";
+import {
+  creditSummary,
+  listInbox,
+  listPaymentProblems,
+  markInquiryAnswered,
+  replyAsOwner,
+  settleProblem,
+} from "../server/admin/admin-inquiries.server";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -18,7 +25,10 @@ import type { Route } from "./+types/admin.inquiries";
 const PER_PAGE = 50;
 
 const InboxQuery = z.object({
-  domain: z.string().catch("").transform((value) => value.trim().toLowerCase().slice(0, 253)),
+  domain: z
+    .string()
+    .catch("")
+    .transform((value) => value.trim().toLowerCase().slice(0, 253)),
   status: z.enum(["all", "awaiting", "answered", "refunded"]).catch("all"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   notice: z.string().optional().catch(undefined),
@@ -42,7 +52,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const inbox = await listInbox({ domain: query.domain, status: query.status, page: query.page, perPage: PER_PAGE });
   const problems = await listPaymentProblems();
   const credits = await creditSummary();
-  return { siteName: env.SITE_NAME, email: user.email, query, inbox, problems, credits, notice: query.notice ? (NOTICES[query.notice] ?? null) : null };
+  return {
+    siteName: env.SITE_NAME,
+    email: user.email,
+    query,
+    inbox,
+    problems,
+    credits,
+    notice: query.notice ? (NOTICES[query.notice] ?? null) : null,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -56,7 +74,8 @@ export async function action({ request }: Route.ActionArgs) {
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };
   if (intent === "settle-payment") {
-    if (!parsed.data.paymentId || !(await settleProblem({ paymentId: parsed.data.paymentId }))) return data({ error: "Nothing to settle." }, { status: 409 });
+    if (!parsed.data.paymentId || !(await settleProblem({ paymentId: parsed.data.paymentId })))
+      return data({ error: "Nothing to settle." }, { status: 409 });
     return back("problem-settled");
   }
   if (!id) return data({ error: "Unknown action." }, { status: 400 });
@@ -78,7 +97,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (outcome.status === "refunded") return back("inquiry-refunded");
   if (outcome.status === "already-refunded") return back("inquiry-already-refunded");
   if (outcome.status === "pending") return back("refund-pending");
-  return data({ error: outcome.message }, { status: outcome.status === "not-found" ? 404 : outcome.status === "not-refundable" ? 409 : 502 });
+  return data(
+    { error: outcome.message },
+    { status: outcome.status === "not-found" ? 404 : outcome.status === "not-refundable" ? 409 : 502 },
+  );
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -95,7 +117,14 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
           <label htmlFor="filter-domain" className="text-sm text-slate-300">
             Domain
           </label>
-          <input id="filter-domain" name="domain" type="search" defaultValue={query.domain} placeholder="example.com" className={`${fieldClass} mt-1 w-56`} />
+          <input
+            id="filter-domain"
+            name="domain"
+            type="search"
+            defaultValue={query.domain}
+            placeholder="example.com"
+            className={`${fieldClass} mt-1 w-56`}
+          />
         </div>
         <div>
           <label htmlFor="filter-status" className="text-sm text-slate-300">
@@ -125,7 +154,9 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
               <InquiryCard
                 inquiry={inquiry}
                 confirmingRefund={query.refund === inquiry.id}
-                replyRefusal={actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null}
+                replyRefusal={
+                  actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null
+                }
               />
             </li>
           ))}

@@ -4,7 +4,13 @@ import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { card, fieldClass, inputClass, primaryButton } from "../components/ui";
 import { isLegalSlug, LEGAL_PAGES, MAX_LEGAL_TEXT_LENGTH } from "../lib/legal-pages";
-import { getContactEmail, getCustomLegalText, legalPageText, setContactEmail, setCustomLegalText } from "../server/catalog/legal-pages.server";
+import {
+  getContactEmail,
+  getCustomLegalText,
+  legalPageText,
+  setContactEmail,
+  setCustomLegalText,
+} from "../server/catalog/legal-pages.server";
 import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.pages";
 
@@ -12,9 +18,18 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const saved = new URL(request.url).searchParams.get("saved");
   const pages = await Promise.all(
-    LEGAL_PAGES.map(async (page) => ({ ...page, custom: await getCustomLegalText(page.slug), shown: (await legalPageText(page.slug)).text })),
+    LEGAL_PAGES.map(async (page) => ({
+      ...page,
+      custom: await getCustomLegalText(page.slug),
+      shown: (await legalPageText(page.slug)).text,
+    })),
   );
-  return { email: user.email, pages, contactEmail: (await getContactEmail()) ?? "", saved: saved && (isLegalSlug(saved) || saved === "contact") ? saved : null };
+  return {
+    email: user.email,
+    pages,
+    contactEmail: (await getContactEmail()) ?? "",
+    saved: saved && (isLegalSlug(saved) || saved === "contact") ? saved : null,
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -23,7 +38,14 @@ export async function action({ request }: Route.ActionArgs) {
   if (form.get("intent") === "contact") {
     const contact = String(form.get("contactEmail") ?? "").trim();
     if (contact && !z.email().max(254).safeParse(contact).success) {
-      return data({ slug: "contact", error: "Enter an email address such as hello@example.com, or leave it empty.", value: contact }, { status: 400 });
+      return data(
+        {
+          slug: "contact",
+          error: "Enter an email address such as hello@example.com, or leave it empty.",
+          value: contact,
+        },
+        { status: 400 },
+      );
     }
     await setContactEmail(contact);
     return redirect("/admin/pages?saved=contact", 303);
@@ -49,7 +71,9 @@ export default function AdminPages({ loaderData, actionData }: Route.ComponentPr
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} title="Pages" />
-      {saved ? <Notice>{`${saved === "contact" ? "Contact address" : pages.find((page) => page.slug === saved)?.title} saved.`}</Notice> : null}
+      {saved ? (
+        <Notice>{`${saved === "contact" ? "Contact address" : pages.find((page) => page.slug === saved)?.title} saved.`}</Notice>
+      ) : null}
       <Form method="post" className={`${card} mt-6`}>
         <label htmlFor="contact-email" className="text-xl font-semibold">
           Contact address
@@ -74,8 +98,8 @@ export default function AdminPages({ loaderData, actionData }: Route.ComponentPr
         {contactError ? <ErrorAlert id="contact-email-error">{contactError.error}</ErrorAlert> : null}
       </Form>
       <p className="mt-6 text-slate-300">
-        Plain text or Markdown (## headings, - lists, **bold**, [links](https://example.com)). Leave a page empty to show
-        its default, which states the current fee and refund promise.
+        Plain text or Markdown (## headings, - lists, **bold**, [links](https://example.com)). Leave a page empty to
+        show its default, which states the current fee and refund promise.
       </p>
       {pages.map((page) => (
         <Form key={page.slug} method="post" className={`${card} mt-6`}>
@@ -99,7 +123,9 @@ export default function AdminPages({ loaderData, actionData }: Route.ComponentPr
             placeholder={page.shown}
             className={`${inputClass} font-mono text-sm`}
           />
-          {actionData?.slug === page.slug ? <ErrorAlert id={`page-${page.slug}-error`}>{actionData.error}</ErrorAlert> : null}
+          {actionData?.slug === page.slug ? (
+            <ErrorAlert id={`page-${page.slug}-error`}>{actionData.error}</ErrorAlert>
+          ) : null}
           <button type="submit" className={`${primaryButton} mt-3`}>
             Save {page.title}
           </button>

@@ -30,14 +30,29 @@ export async function action({ request }: Route.ActionArgs) {
   }
   // The one read of the body (express only checked its size); a broken multipart body is the client's error.
   const form = await request.formData().catch(() => null);
-  if (!form) return data<ImportFailure>({ errors: [{ line: 0, message: "The upload could not be read. Choose the CSV file again." }], moreErrors: 0 }, { status: 400 });
+  if (!form)
+    return data<ImportFailure>(
+      { errors: [{ line: 0, message: "The upload could not be read. Choose the CSV file again." }], moreErrors: 0 },
+      { status: 400 },
+    );
   const file = form.get("file");
   if (!(file instanceof File) || file.size === 0) {
-    return data<ImportFailure>({ errors: [{ line: 0, message: "Choose a CSV file to import." }], moreErrors: 0 }, { status: 400 });
+    return data<ImportFailure>(
+      { errors: [{ line: 0, message: "Choose a CSV file to import." }], moreErrors: 0 },
+      { status: 400 },
+    );
   }
-  if (file.size > MAX_IMPORT_BYTES) return data<ImportFailure>({ errors: [{ line: 0, message: tooLarge }], moreErrors: 0, fileName: file.name }, { status: 413 });
+  if (file.size > MAX_IMPORT_BYTES)
+    return data<ImportFailure>(
+      { errors: [{ line: 0, message: tooLarge }], moreErrors: 0, fileName: file.name },
+      { status: 413 },
+    );
   const result = await importPortfolioCsv(new Uint8Array(await file.arrayBuffer()));
-  if (!result.ok) return data<ImportFailure>({ errors: result.errors, moreErrors: result.moreErrors, fileName: file.name }, { status: 400 });
+  if (!result.ok)
+    return data<ImportFailure>(
+      { errors: result.errors, moreErrors: result.moreErrors, fileName: file.name },
+      { status: 400 },
+    );
   return redirect(`/admin/portfolio?added=${result.added}&updated=${result.updated}`, 303);
 }
 
@@ -72,18 +87,26 @@ export default function PortfolioPage({ loaderData, actionData }: Route.Componen
         </h2>
         <p className="mt-1 text-slate-300">
           One domain per line: <code>domain, price, tracking id, owner email</code> (a header line is optional). Listed
-          domains are updated, new ones added. If any line has a problem, nothing is imported and every problem is listed.
+          domains are updated, new ones added. If any line has a problem, nothing is imported and every problem is
+          listed.
         </p>
         <p className="mt-1 text-sm text-slate-300">
-          An empty owner email keeps a listed domain&apos;s current one; write <code>{CLEAR_OWNER_EMAIL}</code> to remove it. Save
-          the file as CSV UTF-8 with commas; an exported file imports back as it is.
+          An empty owner email keeps a listed domain&apos;s current one; write <code>{CLEAR_OWNER_EMAIL}</code> to
+          remove it. Save the file as CSV UTF-8 with commas; an exported file imports back as it is.
         </p>
         <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3">
           <div>
             <label htmlFor="import-file" className="text-sm font-medium">
               CSV file
             </label>
-            <input id="import-file" name="file" type="file" accept=".csv,text/csv" required className={`${fieldClass} mt-1 w-80`} />
+            <input
+              id="import-file"
+              name="file"
+              type="file"
+              accept=".csv,text/csv"
+              required
+              className={`${fieldClass} mt-1 w-80`}
+            />
           </div>
           <button type="submit" className={primaryButton} disabled={busy}>
             {busy ? "Importing..." : "Import"}
@@ -101,15 +124,21 @@ function ImportErrors({ failure }: { failure: ImportFailure }) {
     <div className="mt-6">
       <ErrorAlert>
         Nothing was imported{failure.fileName ? ` from ${failure.fileName}` : ""}:{" "}
-        {rowErrors.length > 0 ? `${rowErrors.length + failure.moreErrors} line(s) need fixing.` : failure.errors[0]?.message}
+        {rowErrors.length > 0
+          ? `${rowErrors.length + failure.moreErrors} line(s) need fixing.`
+          : failure.errors[0]?.message}
       </ErrorAlert>
       {rowErrors.length > 0 ? (
         <table className="mt-4 w-full text-left text-sm">
           <caption className="sr-only">Problems in the file</caption>
           <thead className="text-slate-300">
             <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">Line</th>
-              <th scope="col" className="py-2 font-medium">Problem</th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Line
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Problem
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-800">
@@ -128,5 +157,8 @@ function ImportErrors({ failure }: { failure: ImportFailure }) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `Import / Export | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex, nofollow" }];
+  return [
+    { title: `Import / Export | ${loaderData?.siteName ?? ""}` },
+    { name: "robots", content: "noindex, nofollow" },
+  ];
 }

@@ -24,7 +24,10 @@ import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import type { Route } from "./+types/admin";
 
 const PanelQuery = z.object({
-  q: z.string().catch("").transform((q) => q.trim().slice(0, MAX_SEARCH_LENGTH)),
+  q: z
+    .string()
+    .catch("")
+    .transform((q) => q.trim().slice(0, MAX_SEARCH_LENGTH)),
   sort: z.enum(DOMAIN_SORT_VALUES).catch("newest"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   edit: z.coerce.number().int().positive().optional().catch(undefined),
@@ -85,7 +88,11 @@ export default function AdminPage({ loaderData, actionData }: Route.ComponentPro
             responseWindowResult={actionData?.intent === "response-window" ? actionData : undefined}
             silencePolicy={silencePolicy}
           />
-          <DomainsSection listing={listing} query={query} addResult={actionData?.intent === "add" ? actionData : undefined} />
+          <DomainsSection
+            listing={listing}
+            query={query}
+            addResult={actionData?.intent === "add" ? actionData : undefined}
+          />
         </>
       )}
     </main>
@@ -103,7 +110,8 @@ function DomainsSection({
 }) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location.pathname === "/admin" && navigation.formMethod === undefined;
+  const loading =
+    navigation.state === "loading" && navigation.location.pathname === "/admin" && navigation.formMethod === undefined;
   const addOpen = searchParams.get("add") === "1" || (addResult !== undefined && !addResult.ok);
   const addParams = new URLSearchParams(searchParams);
   addParams.delete("notice");
@@ -144,5 +152,9 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 export function meta({ loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.siteName ?? "";
   const title = loaderData?.signedIn ? "Admin Panel" : "Admin Login";
-  return [{ title: `${title} | ${siteName}` }, { name: "description", content: "Sign in to manage domains" }, { name: "robots", content: "noindex, nofollow" }];
+  return [
+    { title: `${title} | ${siteName}` },
+    { name: "description", content: "Sign in to manage domains" },
+    { name: "robots", content: "noindex, nofollow" },
+  ];
 }

@@ -7,8 +7,17 @@ import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api
 import { fulfilPayment } from "../server/payments/fulfil.server";
 import { paymentPagePath } from "../server/payments/flow.server";
 import { getPaymentProvider, type ProviderName } from "../server/payments/index.server";
-import { findInquiryByPaymentId, findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
-import { countDecline, providerAskRateLimit, throttledAsk, TOO_MANY_CHECKS_TEXT } from "../server/payments/card-testing.server";
+import {
+  findInquiryByPaymentId,
+  findInquiryByPublicId,
+  findInquiryForDelistedDomain,
+} from "../server/payments/inquiries.server";
+import {
+  countDecline,
+  providerAskRateLimit,
+  throttledAsk,
+  TOO_MANY_CHECKS_TEXT,
+} from "../server/payments/card-testing.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
 import type { Route } from "./+types/api.confirm-payment";
 
@@ -28,27 +37,45 @@ export async function action({ request, context }: Route.ActionArgs) {
     const provider = known ? getPaymentProvider(known.provider as ProviderName) : getPaymentProvider();
     const ipKey = `provider-ask:${clientIp(context)}`;
     if (!(await providerAskRateLimit.hit(ipKey))) {
-      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, { "Retry-After": String(await providerAskRateLimit.retryAfterSeconds(ipKey)) });
+      return jsonResponse({ error: TOO_MANY_CHECKS_TEXT }, 429, {
+        "Retry-After": String(await providerAskRateLimit.retryAfterSeconds(ipKey)),
+      });
     }
     const result = await throttledAsk(`confirm:${paymentId}`, () => fulfilPayment(provider, { paymentId }));
-    if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "requires_payment_method" && result.state.lastError) {
+    if (
+      !result.ok &&
+      result.reason === "not_succeeded" &&
+      result.state?.status === "requires_payment_method" &&
+      result.state.lastError
+    ) {
       await countDecline(result.state.inquiryPublicId);
     }
-    if (!result.ok && result.reason === "not_succeeded" && result.state?.status === "processing" && result.state.inquiryPublicId) {
+    if (
+      !result.ok &&
+      result.reason === "not_succeeded" &&
+      result.state?.status === "processing" &&
+      result.state.inquiryPublicId
+    ) {
       // Paid but not settled yet (e.g. a bank debit): recorded when it succeeds; the page says so.
       const inquiry = await findInquiryByPublicId(result.state.inquiryPublicId);
-      if (inquiry && inquiry.domain_id === domain.id) return jsonResponse({ ok: true, processing: true, redirect: paymentPagePath(inquiry) }, 202);
+      if (inquiry && inquiry.domain_id === domain.id)
+        return jsonResponse({ ok: true, processing: true, redirect: paymentPagePath(inquiry) }, 202);
     }
     if (!result.ok) {
-      const message = result.reason === "not_succeeded" ? "The payment has not been completed." : PAYMENT_TEXTS.confirmFailed;
-      return jsonResponse({ error: message }, result.reason === "not_succeeded" ? 402 : result.reason === "not_found" ? 404 : 409);
+      const message =
+        result.reason === "not_succeeded" ? "The payment has not been completed." : PAYMENT_TEXTS.confirmFailed;
+      return jsonResponse(
+        { error: message },
+        result.reason === "not_succeeded" ? 402 : result.reason === "not_found" ? 404 : 409,
+      );
     }
     if (result.inquiry.domain_id !== domain.id) return jsonResponse({ error: PAYMENT_TEXTS.confirmFailed }, 409);
     return jsonResponse({ ok: true, inquiry_id: result.inquiry.public_id, redirect: paymentPagePath(result.inquiry) });
   } catch (error) {
     requestValues(context).log.error({ paymentId, error: (error as Error).message }, "confirm failed");
     // The payment stays recorded at the provider; the page's reconcile or the webhook fulfils it later.
-    if (isDatabaseBusy(error)) return jsonResponse({ error: BUSY_MESSAGE }, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
+    if (isDatabaseBusy(error))
+      return jsonResponse({ error: BUSY_MESSAGE }, 503, { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) });
     return jsonResponse({ error: "Payment processing failed" }, 502);
   }
 }

@@ -13,14 +13,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body instanceof Response) return body;
   const domain = typeof body.domain_name === "string" ? await findDomainByParam(body.domain_name) : null;
   if (!domain) return jsonResponse({ error: "Domain not found." }, 404);
-  const info = body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
+  const info =
+    body.customer_info && typeof body.customer_info === "object" ? (body.customer_info as Record<string, unknown>) : {};
   const started = await startInquiry(clientIp(context), domain, { ...info, website: body.website });
   if (started.kind === "invalid") {
-    const retry: Record<string, string> = started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
+    const retry: Record<string, string> =
+      started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
     return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status, retry);
   }
   if (started.kind === "free") {
-    return jsonResponse({ ok: true, free: true, inquiry_id: started.inquiry.public_id, redirect: paymentPagePath(started.inquiry) });
+    return jsonResponse({
+      ok: true,
+      free: true,
+      inquiry_id: started.inquiry.public_id,
+      redirect: paymentPagePath(started.inquiry),
+    });
   }
   try {
     const payment = await createPaymentForInquiry(started.inquiry);

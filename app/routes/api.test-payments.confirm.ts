@@ -13,7 +13,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (body instanceof Response) return body;
   const key = `card:${clientIp(context)}`;
   if (!(await cardAttemptRateLimit.hit(key))) {
-    return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, { "Retry-After": String(await cardAttemptRateLimit.retryAfterSeconds(key)) });
+    return jsonResponse({ error: "Too many attempts. Please wait a few minutes." }, 429, {
+      "Retry-After": String(await cardAttemptRateLimit.retryAfterSeconds(key)),
+    });
   }
   const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
   const result = await getTestProvider().confirmWithCard(text("client_secret"), {

@@ -43,12 +43,20 @@ export default function CategoryPage({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{category.name} domains for sale</h1>
       <p className="mt-2 text-slate-300">
         {total === 1 ? "1 name" : `${total.toLocaleString("en-US")} names`} in {category.name}.{" "}
-        <Link to={`${browseHref({ ...NO_FILTERS, category: category.slug })}#domains`} className="text-blue-300 underline underline-offset-4">
+        <Link
+          to={`${browseHref({ ...NO_FILTERS, category: category.slug })}#domains`}
+          className="text-blue-300 underline underline-offset-4"
+        >
           Filter and sort them
         </Link>
       </p>
       <DomainCards rows={rows} className="mt-8" />
-      <Pagination page={page} pageCount={pageCount} hrefFor={(target) => `${categoryPath(category.slug)}${target > 1 ? `?page=${target}` : ""}`} className="mt-10" />
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        hrefFor={(target) => `${categoryPath(category.slug)}${target > 1 ? `?page=${target}` : ""}`}
+        className="mt-10"
+      />
     </main>
   );
 }

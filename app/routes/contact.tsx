@@ -56,6 +56,9 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
 export function meta({ loaderData, params }: Route.MetaArgs) {
   return [
     { title: `Payment Required: ${loaderData?.domainName ?? params.domainName} | ${loaderData?.siteName ?? ""}` },
-    { name: "description", content: `Inquiries about ${loaderData?.domainName ?? params.domainName} go through our secure payment system.` },
+    {
+      name: "description",
+      content: `Inquiries about ${loaderData?.domainName ?? params.domainName} go through our secure payment system.`,
+    },
   ];
 }

@@ -30,7 +30,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 export default function DomainPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
   if (!page) return <NotFoundView message={NOT_FOUND_TEXT} />;
-  return <DomainView domain={page.domain} feeCents={page.feeCents} replyDays={page.replyDays} categories={page.categories} pitch={page.pitch} similarHtml={page.similarHtml} back={{ to: "/", label: "Back to Domains" }} />;
+  return (
+    <DomainView
+      domain={page.domain}
+      feeCents={page.feeCents}
+      replyDays={page.replyDays}
+      categories={page.categories}
+      pitch={page.pitch}
+      similarHtml={page.similarHtml}
+      back={{ to: "/", label: "Back to Domains" }}
+    />
+  );
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -22,7 +22,15 @@ export async function loader() {
   const shuttingDown = isShuttingDown();
   const ok = database && !shuttingDown;
   return Response.json(
-    { ok, database, shuttingDown, changes: changesStatus(), feeSubscribers: subscriberCount(), feeStreams: feeStreamStats(), signIns: { ...signInGuardStats(), verifications: verifications.stats() } },
+    {
+      ok,
+      database,
+      shuttingDown,
+      changes: changesStatus(),
+      feeSubscribers: subscriberCount(),
+      feeStreams: feeStreamStats(),
+      signIns: { ...signInGuardStats(), verifications: verifications.stats() },
+    },
     { status: ok ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );
 }

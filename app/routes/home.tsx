@@ -54,7 +54,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
   // Each new search term is a scan of the names: one address may run only so many.
   if (filters.q && !(await searchRateLimit.hit(`search:${clientIp(context)}`))) {
-    return data({ ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 }, { status: 429, headers: { "Retry-After": "60" } });
+    return data(
+      { ...browse, limited: true, rows: [], total: 0, page: 1, pageCount: 0 },
+      { status: 429, headers: { "Retry-After": "60" } },
+    );
   }
   const listing = await browseDomains(filters, {
     page: query.page,
@@ -70,7 +73,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "lander") {
     const { lander, browseUrl } = loaderData;
     const back = browseUrl ? { to: browseUrl, label: "Browse more domains" } : null;
-    return <DomainView domain={lander.domain} feeCents={lander.feeCents} replyDays={lander.replyDays} categories={lander.categories} pitch={lander.pitch} similarHtml={lander.similarHtml} back={back} />;
+    return (
+      <DomainView
+        domain={lander.domain}
+        feeCents={lander.feeCents}
+        replyDays={lander.replyDays}
+        categories={lander.categories}
+        pitch={lander.pitch}
+        similarHtml={lander.similarHtml}
+        back={back}
+      />
+    );
   }
   const { siteName, filters, rows, total, page, pageCount, limited, notes } = loaderData;
   const q = filters.q;
@@ -102,7 +115,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <DomainCards rows={rows} />
         )}
-        <Pagination page={page} pageCount={pageCount} hrefFor={(target) => `${browseHref(filters, target)}#domains`} className="mt-10" />
+        <Pagination
+          page={page}
+          pageCount={pageCount}
+          hrefFor={(target) => `${browseHref(filters, target)}#domains`}
+          className="mt-10"
+        />
       </main>
     </>
   );
@@ -140,7 +158,11 @@ export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return tags;
   // Searches and filtered lists are not documents of their own for search engines: the home page is.
   if (loaderData.filtered) {
-    return [...tags, { name: "robots", content: "noindex, follow" }, { tagName: "link", rel: "canonical", href: loaderData.homeUrl }];
+    return [
+      ...tags,
+      { name: "robots", content: "noindex, follow" },
+      { tagName: "link", rel: "canonical", href: loaderData.homeUrl },
+    ];
   }
   if (loaderData.page > 1) return tags;
   return [

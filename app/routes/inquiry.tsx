@@ -1,18 +1,9 @@
 import { InquirySummary } from "../components/inquiry/inquiry-summary";
-import {
-  revalidateAfterConflict,
-  signedPageHeaders,
-} from "../components/inquiry/inquiry-page-route";
-import {
-  ConversationWithReply,
-  ReplyNoticeView,
-} from "../components/inquiry/reply-form";
+import { revalidateAfterConflict, signedPageHeaders } from "../components/inquiry/inquiry-page-route";
+import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { card, PageShell } from "../components/ui";
 import { inquiryPageView } from "../server/conversation/inquiry-page.server";
-import {
-  replyAction,
-  signedInquiryPage,
-} from "../server/conversation/reply-action.server";
+import { replyAction, signedInquiryPage } from "../server/conversation/reply-action.server";
 import { feeChoiceView } from "../server/refunds/fee-choice.server";
 import { FeeChoice } from "../components/inquiry/fee-choice";
 import type { Route } from "./+types/inquiry";
@@ -21,11 +12,7 @@ import type { Route } from "./+types/inquiry";
 // id or signature, or an inquiry that was never paid, is the site's plain 404: no hint of what exists.
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const { inquiry, notice, siteName, noticeText } = await signedInquiryPage(
-    "buyer",
-    params.publicId,
-    request,
-  );
+  const { inquiry, notice, siteName, noticeText } = await signedInquiryPage("buyer", params.publicId, request);
   const feeChoice = await feeChoiceView(inquiry, notice === "credited");
   return {
     siteName,
@@ -39,10 +26,7 @@ export async function action({ params, request }: Route.ActionArgs) {
   return replyAction("buyer", params.publicId, request);
 }
 
-export default function InquiryPage({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function InquiryPage({ loaderData, actionData }: Route.ComponentProps) {
   const { view, feeChoice, notice } = loaderData;
   return (
     <PageShell>
@@ -50,15 +34,8 @@ export default function InquiryPage({
         <h1 className="text-3xl font-semibold break-words">{`Your inquiry for ${view.domainName}`}</h1>
         {notice && !actionData && <ReplyNoticeView text={notice} />}
         <InquirySummary view={view} />
-        <FeeChoice
-          choice={feeChoice}
-          error={actionData?.intent === "fee-choice" ? actionData.error : null}
-        />
-        <ConversationWithReply
-          view={view}
-          actionData={actionData}
-          replyLabel="Your reply to the owner"
-        />
+        <FeeChoice choice={feeChoice} error={actionData?.intent === "fee-choice" ? actionData.error : null} />
+        <ConversationWithReply view={view} actionData={actionData} replyLabel="Your reply to the owner" />
       </section>
     </PageShell>
   );
@@ -69,8 +46,5 @@ export const shouldRevalidate = revalidateAfterConflict;
 export const headers = signedPageHeaders;
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [
-    { title: `Your inquiry | ${loaderData?.siteName ?? ""}` },
-    { name: "robots", content: "noindex" },
-  ];
+  return [{ title: `Your inquiry | ${loaderData?.siteName ?? ""}` }, { name: "robots", content: "noindex" }];
 }

@@ -1,25 +1,13 @@
 import { redirect } from "react-router";
 import { InquirySummary } from "../components/inquiry/inquiry-summary";
-import {
-  revalidateAfterConflict,
-  signedPageHeaders,
-} from "../components/inquiry/inquiry-page-route";
+import { revalidateAfterConflict, signedPageHeaders } from "../components/inquiry/inquiry-page-route";
 import { RepliedByEmailForm } from "../components/inquiry/replied-by-email";
-import {
-  ConversationWithReply,
-  ReplyNoticeView,
-} from "../components/inquiry/reply-form";
+import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { ErrorAlert } from "../components/admin/notice";
 import { card, PageShell } from "../components/ui";
 import { inquiryPageView } from "../server/conversation/inquiry-page.server";
-import {
-  replyAction,
-  signedInquiryPage,
-} from "../server/conversation/reply-action.server";
-import {
-  inquiryPagePath,
-  verifyReplyLink,
-} from "../server/refunds/reply-links.server";
+import { replyAction, signedInquiryPage } from "../server/conversation/reply-action.server";
+import { inquiryPagePath, verifyReplyLink } from "../server/refunds/reply-links.server";
 import type { Route } from "./+types/owner-reply";
 
 // The owner's side of an inquiry, at the signed link in the owner's emails (no sign-in): the buyer's
@@ -31,14 +19,9 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   if (!search.has("sig") && search.has("signature")) {
     const legacy = verifyReplyLink(params.publicId, search);
-    if (legacy.ok || legacy.reason === "expired")
-      throw redirect(inquiryPagePath("owner", params.publicId));
+    if (legacy.ok || legacy.reason === "expired") throw redirect(inquiryPagePath("owner", params.publicId));
   }
-  const { inquiry, siteName, noticeText } = await signedInquiryPage(
-    "owner",
-    params.publicId,
-    request,
-  );
+  const { inquiry, siteName, noticeText } = await signedInquiryPage("owner", params.publicId, request);
   const buyer = {
     email: inquiry.email,
     phone: inquiry.phone,
@@ -56,19 +39,14 @@ export async function action({ params, request }: Route.ActionArgs) {
   return replyAction("owner", params.publicId, request);
 }
 
-export default function OwnerInquiryPage({
-  loaderData,
-  actionData,
-}: Route.ComponentProps) {
+export default function OwnerInquiryPage({ loaderData, actionData }: Route.ComponentProps) {
   const { view, buyer, notice } = loaderData;
   return (
     <PageShell>
       <section className={card}>
         <h1 className="text-3xl font-semibold break-words">{`Inquiry from ${view.buyerName} about ${view.domainName}`}</h1>
         {notice && !actionData && <ReplyNoticeView text={notice} />}
-        {actionData?.intent === "replied-by-email" && (
-          <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert>
-        )}
+        {actionData?.intent === "replied-by-email" && <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert>}
         <dl className="mt-6 grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
           <dt className="text-sm text-slate-400">Buyer's email</dt>
           <dd className="break-words">{buyer.email}</dd>
@@ -78,14 +56,8 @@ export default function OwnerInquiryPage({
           <dd className="break-words">{buyer.offer || "not given"}</dd>
         </dl>
         <InquirySummary view={view} />
-        <ConversationWithReply
-          view={view}
-          actionData={actionData}
-          replyLabel="Your reply to the buyer"
-        />
-        {view.status === "waiting" && (
-          <RepliedByEmailForm deadline={view.deadline} />
-        )}
+        <ConversationWithReply view={view} actionData={actionData} replyLabel="Your reply to the buyer" />
+        {view.status === "waiting" && <RepliedByEmailForm deadline={view.deadline} />}
       </section>
     </PageShell>
   );

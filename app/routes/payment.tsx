@@ -14,7 +14,13 @@ import { activeProviderName } from "../server/payments/index.server";
 import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
 import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
-import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, providerAskRateLimit, TOO_MANY_CHECKS_TEXT, TOO_MANY_DECLINES_TEXT } from "../server/payments/card-testing.server";
+import {
+  mayCreatePayment,
+  PAYMENTS_PAUSED_TEXT,
+  providerAskRateLimit,
+  TOO_MANY_CHECKS_TEXT,
+  TOO_MANY_DECLINES_TEXT,
+} from "../server/payments/card-testing.server";
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
 import { inquiryPagePath } from "../server/refunds/reply-links.server";
@@ -26,9 +32,11 @@ const PROVIDER_DOWN_TEXT = "We could not reach the payment provider. Please try 
 const CANCELED_TEXT = "Payment canceled. You have not been charged.";
 const PROCESSING_TEXT = "Payment processing: we will email you when it completes. There is nothing more to pay.";
 const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot be paid. You have not been charged.";
-const EXPIRED_TEXT = "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
+const EXPIRED_TEXT =
+  "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
 const INQUIRY_LINK_ON_SUCCESS_MS = 60 * 60 * 1000;
-const busyHeaders = (status: number) => (status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined);
+const busyHeaders = (status: number) =>
+  status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const siteName = env.SITE_NAME;
@@ -59,7 +67,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const askKey = `provider-ask:${clientIp(context)}`;
   try {
     const mayAsk = found!.status !== "pending" || (await providerAskRateLimit.hit(askKey));
-    state = mayAsk ? await reconcileInquiry(found!) : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
+    state = mayAsk
+      ? await reconcileInquiry(found!)
+      : { inquiry: found!, clientSecret: null, lastError: TOO_MANY_CHECKS_TEXT, processing: false };
   } catch (error) {
     requestValues(context).log.error(
       { inquiry: found!.id, error: (error as Error).message },
@@ -72,9 +82,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
     // The success step shows the inquiry's signed link for an hour after payment; the receipt keeps it.
-    const fresh = inquiry.paid_at !== null && now().getTime() - Date.parse(inquiry.paid_at) < INQUIRY_LINK_ON_SUCCESS_MS;
+    const fresh =
+      inquiry.paid_at !== null && now().getTime() - Date.parse(inquiry.paid_at) < INQUIRY_LINK_ON_SUCCESS_MS;
     const inquiryPath = fresh ? inquiryPagePath("buyer", inquiry.public_id) : null;
-    return { siteName, step: "success" as const, domain: view, refunded: inquiry.status === "refunded", delisted: !domain, inquiryPath };
+    return {
+      siteName,
+      step: "success" as const,
+      domain: view,
+      refunded: inquiry.status === "refunded",
+      delisted: !domain,
+      inquiryPath,
+    };
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
   if (!domain) return { siteName, step: "delisted" as const, domain: view };
@@ -112,7 +130,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 async function editedValues(publicId: string | null, domainId: number): Promise<Partial<InquiryValues> | null> {
   const inquiry = publicId ? await findInquiryByPublicId(publicId) : null;
   if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
-  return { name: inquiry.name, email: inquiry.email, phone: inquiry.phone, offer: inquiry.offer, message: inquiry.message };
+  return {
+    name: inquiry.name,
+    email: inquiry.email,
+    phone: inquiry.phone,
+    offer: inquiry.offer,
+    message: inquiry.message,
+  };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -122,7 +146,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (form.intent === "inquiry") {
     const started = await startInquiry(clientIp(context), domain, form);
     if (started.kind === "invalid") {
-      const values = { name: form.name, email: form.email, phone: form.phone, offer: form.offer, message: form.message };
+      const values = {
+        name: form.name,
+        email: form.email,
+        phone: form.phone,
+        offer: form.offer,
+        message: form.message,
+      };
       return data(
         {
           error: started.message,
@@ -167,7 +197,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export function headers({ actionHeaders }: Route.HeadersArgs) {
   // The payment step carries a client secret: never cached, never shown to another visitor.
   const retryAfter = actionHeaders.get("Retry-After");
-  return { "Cache-Control": "no-store", "Referrer-Policy": "same-origin", ...(retryAfter ? { "Retry-After": retryAfter } : {}) };
+  return {
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "same-origin",
+    ...(retryAfter ? { "Retry-After": retryAfter } : {}),
+  };
 }
 
 export default function PaymentPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -221,7 +255,8 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
     <header>
       <h1 className="text-3xl font-semibold">{title}</h1>
       <p className="mt-2 text-slate-300">
-        Contact the owner of <strong className="block text-white">
+        Contact the owner of{" "}
+        <strong className="block text-white">
           <DomainName name={domainName} fit />
         </strong>
       </p>
@@ -232,9 +267,20 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
 export function meta({ loaderData }: Route.MetaArgs) {
   const siteName = loaderData?.siteName ?? "";
   if (!loaderData || loaderData.step === "not-found") {
-    return [{ title: `Domain not found | ${siteName}` }, { name: "description", content: "Domain not found." }, { name: "robots", content: "noindex" }];
+    return [
+      { title: `Domain not found | ${siteName}` },
+      { name: "description", content: "Domain not found." },
+      { name: "robots", content: "noindex" },
+    ];
   }
-  const titles = { form: "Domain Inquiry", payment: "Complete Payment", success: "Payment Successful", processing: "Payment processing", delisted: "Domain no longer listed", busy: "Payment processing" } as const;
+  const titles = {
+    form: "Domain Inquiry",
+    payment: "Complete Payment",
+    success: "Payment Successful",
+    processing: "Payment processing",
+    delisted: "Domain no longer listed",
+    busy: "Payment processing",
+  } as const;
   return [
     { title: `${titles[loaderData.step]}: ${loaderData.domain.display} | ${siteName}` },
     { name: "description", content: `${loaderData.domain.display} is for sale. Send your inquiry to the owner.` },

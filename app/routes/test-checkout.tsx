@@ -42,8 +42,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const provider = getTestProvider();
   if (checkout.payment.status === "succeeded") return redirect(successUrl(checkout), 303);
   const key = `card:${clientIp(context)}`;
-  if (!(await cardAttemptRateLimit.hit(key))) return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
-  if (!checkout.payment.clientSecret) return data({ error: "This payment can no longer be completed." }, { status: 409 });
+  if (!(await cardAttemptRateLimit.hit(key)))
+    return data({ error: "Too many attempts. Please wait a few minutes." }, { status: 429 });
+  if (!checkout.payment.clientSecret)
+    return data({ error: "This payment can no longer be completed." }, { status: 409 });
   const form = await request.formData();
   const result = await provider.confirmWithCard(checkout.payment.clientSecret, {
     number: String(form.get("card_number") ?? ""),
@@ -51,7 +53,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     cvc: String(form.get("cvc") ?? ""),
   });
   if (!result.ok && result.declined) await countDecline(result.payment?.inquiryPublicId);
-  if (!result.ok) return data({ error: `Payment failed: ${result.message || PAYMENT_TEXTS.cardErrorFallback}` }, { status: 402 });
+  if (!result.ok)
+    return data({ error: `Payment failed: ${result.message || PAYMENT_TEXTS.cardErrorFallback}` }, { status: 402 });
   return redirect(successUrl(checkout), 303);
 }
 
@@ -64,10 +67,13 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
   return (
     <PageShell>
       <section className={card}>
-        <p className="inline-block rounded bg-amber-400/15 px-2 py-0.5 text-sm font-medium text-amber-200">{TEST_MODE_LABEL}</p>
+        <p className="inline-block rounded bg-amber-400/15 px-2 py-0.5 text-sm font-medium text-amber-200">
+          {TEST_MODE_LABEL}
+        </p>
         <h1 className="mt-4 text-3xl font-semibold">Checkout</h1>
         <p className="mt-2 text-slate-300">
-          Inquiry for <strong className="text-white">{loaderData.domainName}</strong>: <strong className="text-white">{fee}</strong>
+          Inquiry for <strong className="text-white">{loaderData.domainName}</strong>:{" "}
+          <strong className="text-white">{fee}</strong>
         </p>
         {loaderData.payable ? (
           <Form method="post" className="mt-6 space-y-4" reloadDocument>
@@ -82,7 +88,9 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
             </button>
           </Form>
         ) : (
-          <p role="alert" className="mt-6 text-slate-200">This payment can no longer be completed.</p>
+          <p role="alert" className="mt-6 text-slate-200">
+            This payment can no longer be completed.
+          </p>
         )}
         <a href={loaderData.cancelUrl} className={`${secondaryButton} mt-4 w-full`}>
           Cancel and go back

@@ -1,7 +1,12 @@
 // Stripe's webhook: the raw body is verified with STRIPE_WEBHOOK_SECRET (the signature is the
 // same-origin check here); payment_intent.succeeded and checkout.session.completed fulfil the inquiry.
 import { ApiError, jsonResponse, readBoundedText } from "../server/http/json-api.server";
-import { handleStripeEvent, verifyStripeEvent, webhooksConfigured, WebhookSignatureError } from "../server/payments/stripe-webhook.server";
+import {
+  handleStripeEvent,
+  verifyStripeEvent,
+  webhooksConfigured,
+  WebhookSignatureError,
+} from "../server/payments/stripe-webhook.server";
 import type { Route } from "./+types/webhooks.stripe";
 import { requestValues } from "../server/http/request-context.server";
 

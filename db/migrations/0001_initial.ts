@@ -16,7 +16,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Soft-deleted rows keep their name so paid inquiries keep their history; only live names are unique.
   await sql`CREATE UNIQUE INDEX domains_live_name ON domains (domain_name) WHERE deleted_at IS NULL`.execute(db);
-  await sql`CREATE INDEX domains_live_created ON domains (created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(db);
+  await sql`CREATE INDEX domains_live_created ON domains (created_at DESC, id DESC) WHERE deleted_at IS NULL`.execute(
+    db,
+  );
   await sql`CREATE INDEX domains_live_price ON domains (asking_price_cents, id) WHERE deleted_at IS NULL`.execute(db);
 
   await db.schema

@@ -16,7 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("amount_cents", bigInteger(db), (c) => c.notNull().check(sql`amount_cents >= 0`))
     .addColumn("currency", "text", (c) => c.notNull().defaultTo("usd"))
     .addColumn("status", "text", (c) =>
-      c.notNull().defaultTo("pending").check(sql`status IN ('pending', 'paid', 'failed', 'refunded')`),
+      c
+        .notNull()
+        .defaultTo("pending")
+        .check(sql`status IN ('pending', 'paid', 'failed', 'refunded')`),
     )
     .addColumn("provider", "text", (c) => c.notNull())
     .addColumn("payment_intent_id", "text", (c) => c.unique())

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from "kysely";
-import { BUMP_CONTENT_VERSION_PLPGSQL, bigIntegerSql, createPostgresTrigger, dropPostgresTrigger, isPostgres } from "./engine";
+import {
+  BUMP_CONTENT_VERSION_PLPGSQL,
+  bigIntegerSql,
+  createPostgresTrigger,
+  dropPostgresTrigger,
+  isPostgres,
+} from "./engine";
 
 // Public pages are cached in memory (app/server/http/page-cache.server.ts). A cached page is valid only while
 // the version it was rendered at is current, and every write to a table that a public page reads bumps
@@ -11,7 +17,9 @@ import { BUMP_CONTENT_VERSION_PLPGSQL, bigIntegerSql, createPostgresTrigger, dro
 const WATCHED_TABLES = ["domains", "settings"] as const;
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`CREATE TABLE content_version (id INTEGER PRIMARY KEY CHECK (id = 1), version ${sql.raw(bigIntegerSql(db))} NOT NULL)`.execute(db);
+  await sql`CREATE TABLE content_version (id INTEGER PRIMARY KEY CHECK (id = 1), version ${sql.raw(bigIntegerSql(db))} NOT NULL)`.execute(
+    db,
+  );
   await sql`INSERT INTO content_version (id, version) VALUES (1, 1)`.execute(db);
   for (const table of WATCHED_TABLES) {
     if (isPostgres(db)) {

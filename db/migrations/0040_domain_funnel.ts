@@ -17,7 +17,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   )`.execute(db);
   await sql`CREATE INDEX domain_view_totals_views ON domain_view_totals (views, domain_id)`.execute(db);
   // The owner's private floor for offers; never sent to buyers.
-  await sql`ALTER TABLE domains ADD COLUMN min_offer_cents ${sql.raw(bigIntegerSql(db))} CHECK (min_offer_cents IS NULL OR min_offer_cents >= 0)`.execute(db);
+  await sql`ALTER TABLE domains ADD COLUMN min_offer_cents ${sql.raw(bigIntegerSql(db))} CHECK (min_offer_cents IS NULL OR min_offer_cents >= 0)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

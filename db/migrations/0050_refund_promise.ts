@@ -10,12 +10,12 @@ import { sql, type Kysely } from "kysely";
 //   refund_last_error      the provider's last error, shown in the admin inbox
 // Inquiries paid before this migration have no deadline and are never refunded automatically.
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("inquiries").addColumn("reply_deadline_at", "text").execute();
+  await db.schema.alterTable("inquiries").addColumn("answered_via", "text").execute();
   await db.schema
     .alterTable("inquiries")
-    .addColumn("reply_deadline_at", "text")
+    .addColumn("refund_attempts", "integer", (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.alterTable("inquiries").addColumn("answered_via", "text").execute();
-  await db.schema.alterTable("inquiries").addColumn("refund_attempts", "integer", (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable("inquiries").addColumn("refund_next_attempt_at", "text").execute();
   await db.schema.alterTable("inquiries").addColumn("refund_last_error", "text").execute();
   await db.schema.alterTable("inquiries").addColumn("refund_lease_until", "text").execute();
@@ -23,7 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX inquiries_refund_due ON inquiries (reply_deadline_at)
             WHERE status = 'paid' AND answered_at IS NULL AND reply_deadline_at IS NOT NULL`.execute(db);
   // The trust signal: answered inquiries per domain.
-  await sql`CREATE INDEX inquiries_answered ON inquiries (domain_id, answered_at) WHERE answered_at IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX inquiries_answered ON inquiries (domain_id, answered_at) WHERE answered_at IS NOT NULL`.execute(
+    db,
+  );
   // The trust signal groups an owner's domains by normalised owner email (owner-reply-time.server.ts).
   await sql`CREATE INDEX domains_owner_email ON domains (lower(trim(owner_email)))`.execute(db);
 }
@@ -32,7 +34,14 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`DROP INDEX IF EXISTS domains_owner_email`.execute(db);
   await sql`DROP INDEX IF EXISTS inquiries_answered`.execute(db);
   await sql`DROP INDEX IF EXISTS inquiries_refund_due`.execute(db);
-  for (const column of ["refund_lease_until", "refund_last_error", "refund_next_attempt_at", "refund_attempts", "answered_via", "reply_deadline_at"]) {
+  for (const column of [
+    "refund_lease_until",
+    "refund_last_error",
+    "refund_next_attempt_at",
+    "refund_attempts",
+    "answered_via",
+    "reply_deadline_at",
+  ]) {
     await db.schema.alterTable("inquiries").dropColumn(column).execute();
   }
 }

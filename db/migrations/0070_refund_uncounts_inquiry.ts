@@ -8,7 +8,9 @@ import { createPostgresTrigger, dropPostgresTrigger, isPostgres } from "./engine
 export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) return upPostgres(db);
   await sql`UPDATE domains SET inquiry_count = max(0, inquiry_count -
-    (SELECT count(*) FROM inquiries WHERE inquiries.domain_id = domains.id AND inquiries.status = 'refunded' AND inquiries.paid_at IS NOT NULL))`.execute(db);
+    (SELECT count(*) FROM inquiries WHERE inquiries.domain_id = domains.id AND inquiries.status = 'refunded' AND inquiries.paid_at IS NOT NULL))`.execute(
+    db,
+  );
   await sql`CREATE TRIGGER inquiries_refund_uncounts AFTER UPDATE OF status ON inquiries
     WHEN OLD.status <> 'refunded' AND NEW.status = 'refunded' AND NEW.paid_at IS NOT NULL
     BEGIN
@@ -18,7 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`UPDATE domains SET inquiry_count = greatest(0, inquiry_count -
-    (SELECT count(*) FROM inquiries WHERE inquiries.domain_id = domains.id AND inquiries.status = 'refunded' AND inquiries.paid_at IS NOT NULL))`.execute(db);
+    (SELECT count(*) FROM inquiries WHERE inquiries.domain_id = domains.id AND inquiries.status = 'refunded' AND inquiries.paid_at IS NOT NULL))`.execute(
+    db,
+  );
   await createPostgresTrigger(db, {
     name: "inquiries_refund_uncounts",
     table: "inquiries",

@@ -30,7 +30,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX payment_refs_created ON payment_refs (created_at)`.execute(db);
   // Payments already attached to pending inquiries are reconciled too.
   if (isPostgres(db)) {
-    for (const [column, kind] of [["payment_intent_id", "payment"], ["checkout_session_id", "checkout"]] as const) {
+    for (const [column, kind] of [
+      ["payment_intent_id", "payment"],
+      ["checkout_session_id", "checkout"],
+    ] as const) {
       await sql`INSERT INTO payment_refs (ref_id, inquiry_id, kind, created_at, next_check_at)
                 SELECT ${sql.ref(column)}, id, ${sql.lit(kind)}, created_at, created_at FROM inquiries
                 WHERE status = 'pending' AND ${sql.ref(column)} IS NOT NULL
@@ -62,13 +65,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
-  await sql`CREATE INDEX stray_payments_open ON stray_payments (next_attempt_at) WHERE state IN ('due', 'pending')`.execute(db);
+  await sql`CREATE INDEX stray_payments_open ON stray_payments (next_attempt_at) WHERE state IN ('due', 'pending')`.execute(
+    db,
+  );
 
   await db.schema.alterTable("inquiries").addColumn("refund_state", "text").execute();
   await db.schema.alterTable("inquiries").addColumn("refund_id", "text").execute();
-  await db.schema.alterTable("inquiries").addColumn("refund_key_seq", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("inquiries")
+    .addColumn("refund_key_seq", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable("inquiries").addColumn("expired_at", "text").execute();
-  await db.schema.alterTable("inquiries").addColumn("declines", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("inquiries")
+    .addColumn("declines", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`CREATE INDEX inquiries_refund_state ON inquiries (refund_state) WHERE refund_state IS NOT NULL`.execute(db);
   await sql`CREATE INDEX inquiries_pending_created ON inquiries (created_at) WHERE status = 'pending'`.execute(db);
   await sql`CREATE INDEX inquiries_expired ON inquiries (expired_at) WHERE expired_at IS NOT NULL`.execute(db);

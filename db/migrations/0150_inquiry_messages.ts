@@ -10,21 +10,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("inquiry_messages")
     .$call(idColumn(db))
-    .addColumn("inquiry_id", "integer", (c) =>
-      c.notNull().references("inquiries.id"),
-    )
-    .addColumn("author", "text", (c) =>
-      c.notNull().check(sql`author IN ('buyer', 'owner')`),
-    )
-    .addColumn("via", "text", (c) =>
-      c.notNull().check(sql`via IN ('page', 'site')`),
-    )
+    .addColumn("inquiry_id", "integer", (c) => c.notNull().references("inquiries.id"))
+    .addColumn("author", "text", (c) => c.notNull().check(sql`author IN ('buyer', 'owner')`))
+    .addColumn("via", "text", (c) => c.notNull().check(sql`via IN ('page', 'site')`))
     .addColumn("body", "text", (c) => c.notNull())
     .addColumn("created_at", "text", (c) => c.notNull())
     .execute();
-  await sql`CREATE INDEX inquiry_messages_inquiry ON inquiry_messages (inquiry_id, id)`.execute(
-    db,
-  );
+  await sql`CREATE INDEX inquiry_messages_inquiry ON inquiry_messages (inquiry_id, id)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -18,22 +18,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("credits")
     .$call(idColumn(db))
     .addColumn("code", "text", (c) => c.notNull().unique())
-    .addColumn("source_inquiry_id", "integer", (c) =>
-      c.notNull().unique().references("inquiries.id"),
-    )
+    .addColumn("source_inquiry_id", "integer", (c) => c.notNull().unique().references("inquiries.id"))
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("expires_at", "text", (c) => c.notNull())
     .addColumn("shown_at", "text")
     .addColumn("used_at", "text")
-    .addColumn("used_by_inquiry_id", "integer", (c) =>
-      c.references("inquiries.id"),
-    )
+    .addColumn("used_by_inquiry_id", "integer", (c) => c.references("inquiries.id"))
     .execute();
   const now = new Date().toISOString();
   await sql`INSERT INTO settings (key, value, created_at, updated_at)
-            SELECT 'silence_policy', 'refund', ${now}, ${now} WHERE EXISTS (SELECT 1 FROM inquiries)`.execute(
-    db,
-  );
+            SELECT 'silence_policy', 'refund', ${now}, ${now} WHERE EXISTS (SELECT 1 FROM inquiries)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -15,11 +15,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     const label = "split_part(domain_name, '.', 1)";
     await sql
-      .raw(`ALTER TABLE domains
+      .raw(
+        `ALTER TABLE domains
         ADD COLUMN tld text GENERATED ALWAYS AS (substr(domain_name, strpos(domain_name, '.') + 1)) STORED,
         ADD COLUMN name_length integer GENERATED ALWAYS AS (strpos(domain_name, '.') - 1) STORED,
         ADD COLUMN has_hyphen integer GENERATED ALWAYS AS (CASE WHEN strpos(${label}, '-') > 0 THEN 1 ELSE 0 END) STORED,
-        ADD COLUMN has_digit integer GENERATED ALWAYS AS (CASE WHEN ${label} ~ '[0-9]' THEN 1 ELSE 0 END) STORED`)
+        ADD COLUMN has_digit integer GENERATED ALWAYS AS (CASE WHEN ${label} ~ '[0-9]' THEN 1 ELSE 0 END) STORED`,
+      )
       .execute(db);
   } else {
     const label = "substr(domain_name, 1, instr(domain_name, '.') - 1)";
@@ -36,15 +38,26 @@ export async function up(db: Kysely<any>): Promise<void> {
   // flag has two values). SQLite's planner does not skip the leading flag when only the other is asked,
   // so "No hyphens" has an index led by it. "Shortest first" has its own.
   // The other sorts have their indexes already (0001: created_at, price, name).
-  await sql`CREATE INDEX domains_live_tld_price ON domains (tld, asking_price_cents, id) WHERE deleted_at IS NULL`.execute(db);
+  await sql`CREATE INDEX domains_live_tld_price ON domains (tld, asking_price_cents, id) WHERE deleted_at IS NULL`.execute(
+    db,
+  );
   await sql`CREATE INDEX domains_live_length ON domains (has_digit, has_hyphen, name_length, asking_price_cents, id)
     WHERE deleted_at IS NULL`.execute(db);
-  await sql`CREATE INDEX domains_live_no_hyphen ON domains (has_hyphen, has_digit, name_length) WHERE deleted_at IS NULL`.execute(db);
-  await sql`CREATE INDEX domains_live_shortest ON domains (name_length, domain_name) WHERE deleted_at IS NULL`.execute(db);
+  await sql`CREATE INDEX domains_live_no_hyphen ON domains (has_hyphen, has_digit, name_length) WHERE deleted_at IS NULL`.execute(
+    db,
+  );
+  await sql`CREATE INDEX domains_live_shortest ON domains (name_length, domain_name) WHERE deleted_at IS NULL`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const index of ["domains_live_tld_price", "domains_live_length", "domains_live_no_hyphen", "domains_live_shortest"]) {
+  for (const index of [
+    "domains_live_tld_price",
+    "domains_live_length",
+    "domains_live_no_hyphen",
+    "domains_live_shortest",
+  ]) {
     await sql.raw(`DROP INDEX IF EXISTS ${index}`).execute(db);
   }
   for (const column of ["has_digit", "has_hyphen", "name_length", "tld"]) {

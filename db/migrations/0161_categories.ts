@@ -1,5 +1,11 @@
 import { sql, type Kysely } from "kysely";
-import { BUMP_CONTENT_VERSION_PLPGSQL, createPostgresTrigger, dropPostgresTrigger, idColumn, isPostgres } from "./engine";
+import {
+  BUMP_CONTENT_VERSION_PLPGSQL,
+  createPostgresTrigger,
+  dropPostgresTrigger,
+  idColumn,
+  isPostgres,
+} from "./engine";
 
 // Categories (issue 24): the admin gives a domain any number of them; the home page filters by them and
 // each has its own page, /category/{slug}. A category exists while a name uses it (it is made when first
@@ -47,7 +53,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         continue;
       }
       await sql
-        .raw(`CREATE TRIGGER ${name} AFTER ${event} ON ${table} BEGIN UPDATE content_version SET version = version + 1 WHERE id = 1; END`)
+        .raw(
+          `CREATE TRIGGER ${name} AFTER ${event} ON ${table} BEGIN UPDATE content_version SET version = version + 1 WHERE id = 1; END`,
+        )
         .execute(db);
     }
   }

@@ -52,14 +52,17 @@ export interface PostgresTrigger {
 export async function createPostgresTrigger(db: Kysely<any>, trigger: PostgresTrigger): Promise<void> {
   const { name, table, timing = "AFTER", event, forEach, when, body } = trigger;
   // PostgreSQL gives no transition tables to an UPDATE OF trigger: a STATEMENT trigger compares old_rows and new_rows itself.
-  if (forEach === "STATEMENT" && event.startsWith("UPDATE OF")) throw new Error(`${name}: a STATEMENT trigger cannot be UPDATE OF`);
+  if (forEach === "STATEMENT" && event.startsWith("UPDATE OF"))
+    throw new Error(`${name}: a STATEMENT trigger cannot be UPDATE OF`);
   await sql
-    .raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+    .raw(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$
       BEGIN
         ${body}
         RETURN NULL;
       END
-    $fn$`)
+    $fn$`,
+    )
     .execute(db);
   const referencing =
     forEach === "ROW" || timing === "BEFORE"

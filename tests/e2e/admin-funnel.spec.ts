@@ -8,9 +8,23 @@ test("the admin sorts by views, opens a domain's funnel and sets its minimum off
   const short = name.replace(/\.com$/, "");
   // Real visits to the public page (a browser's user agent; Playwright's request context sends one).
   const visits = 3;
-  for (let i = 0; i < visits; i++) expect((await request.get(`/domain/${short}`, { headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0" } })).ok()).toBe(true);
+  for (let i = 0; i < visits; i++)
+    expect(
+      (
+        await request.get(`/domain/${short}`, {
+          headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/132.0" },
+        })
+      ).ok(),
+    ).toBe(true);
   await expect
-    .poll(() => (app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as { views: number } | undefined)?.views ?? 0, { timeout: 10_000 })
+    .poll(
+      () =>
+        (
+          app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as
+            { views: number } | undefined
+        )?.views ?? 0,
+      { timeout: 10_000 },
+    )
     .toBeGreaterThanOrEqual(visits);
 
   await signInAdmin(page);
@@ -30,11 +44,15 @@ test("the admin sorts by views, opens a domain's funnel and sets its minimum off
   await page.getByRole("button", { name: "Save minimum" }).click();
   await expect(page.getByRole("status")).toHaveText("Minimum offer saved.");
   await expect(page.getByLabel("Minimum offer (USD)")).toHaveValue("25000.00");
-  expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(id)).toEqual({ min_offer_cents: 2_500_000 });
+  expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(id)).toEqual({
+    min_offer_cents: 2_500_000,
+  });
 
   await page.getByLabel("Minimum offer (USD)").fill("");
   await page.getByRole("button", { name: "Save minimum" }).click();
   await expect(page.getByRole("status")).toHaveText("Minimum offer removed.");
   await expect(page.getByLabel("Minimum offer (USD)")).toHaveValue("");
-  expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(id)).toEqual({ min_offer_cents: null });
+  expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(id)).toEqual({
+    min_offer_cents: null,
+  });
 });

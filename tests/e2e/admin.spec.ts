@@ -3,7 +3,9 @@ import { DomainEntrySchema } from "../../app/lib/admin-forms";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
-test("sign-in: a wrong password shows the message in a red box; the right one opens the panel; Sign Out returns to login", async ({ page }) => {
+test("sign-in: a wrong password shows the message in a red box; the right one opens the panel; Sign Out returns to login", async ({
+  page,
+}) => {
   await page.goto("/admin");
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
   await expect(page.getByText("Sign in to manage domains")).toBeVisible();
@@ -19,7 +21,8 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
   await page.getByRole("button", { name: "Sign In" }).click();
   // A right password costs a full scrypt run too.
   await expect(page.getByRole("heading", { level: 1, name: "Admin Panel" })).toBeVisible({ timeout: 20_000 });
-  for (const label of ["Total Domains", "Inquiry Fee", "Total Value"]) await expect(page.getByText(label, { exact: true })).toBeVisible();
+  for (const label of ["Total Domains", "Inquiry Fee", "Total Value"])
+    await expect(page.getByText(label, { exact: true })).toBeVisible();
   await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible();
   await expectNoA11yViolations(page);
 
@@ -29,7 +32,12 @@ test("sign-in: a wrong password shows the message in a red box; the right one op
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
 });
 
-test("Sign out everywhere ends the admin's session in every browser", async ({ page, browser, baseURL, javaScriptOn }) => {
+test("Sign out everywhere ends the admin's session in every browser", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptOn,
+}) => {
   const other = await browser.newContext({ baseURL, javaScriptEnabled: javaScriptOn });
   try {
     await signInAdmin(page);
@@ -44,7 +52,11 @@ test("Sign out everywhere ends the admin's session in every browser", async ({ p
   }
 });
 
-test("fee update: success message, stat card, and (with JavaScript) an open domain page updates live", async ({ page, context, javaScriptOn }) => {
+test("fee update: success message, stat card, and (with JavaScript) an open domain page updates live", async ({
+  page,
+  context,
+  javaScriptOn,
+}) => {
   const domainPage = javaScriptOn ? await context.newPage() : null;
   if (domainPage) {
     await domainPage.goto("/domain/velora");
@@ -56,7 +68,8 @@ test("fee update: success message, stat card, and (with JavaScript) an open doma
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry fee updated successfully!");
   await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText(`$${dollars}`);
-  if (domainPage) await expect(domainPage.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
+  if (domainPage)
+    await expect(domainPage.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
 
   await page.getByLabel("Inquiry fee (USD)").fill("0.25");
   await page.getByRole("button", { name: "Update" }).click();
@@ -65,7 +78,9 @@ test("fee update: success message, stat card, and (with JavaScript) an open doma
   await expectNoA11yViolations(page);
 });
 
-test("fee: a value that is not a plain decimal is refused and kept, one message at a time; $0 needs a confirmation", async ({ page }) => {
+test("fee: a value that is not a plain decimal is refused and kept, one message at a time; $0 needs a confirmation", async ({
+  page,
+}) => {
   await signInAdmin(page);
   const fee = page.getByLabel("Inquiry fee (USD)");
   await fee.fill("21.50");
@@ -75,7 +90,9 @@ test("fee: a value that is not a plain decimal is refused and kept, one message 
 
   await fee.fill("1e3");
   await page.getByRole("button", { name: "Update" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Enter the inquiry fee as a plain amount in dollars, such as 19.99.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "Enter the inquiry fee as a plain amount in dollars, such as 19.99.",
+  );
   await expect(page.getByText("Inquiry fee updated successfully!")).toHaveCount(0);
   await expect(page.getByLabel("Inquiry fee (USD)")).toHaveValue("1e3");
   await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$21.50");
@@ -94,7 +111,10 @@ test("fee: a value that is not a plain decimal is refused and kept, one message 
   await expect(page.locator("[data-stat='Inquiry Fee']")).toHaveText("$19.99");
 });
 
-test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({ page, javaScriptOn }) => {
+test("add a domain through the modal; a duplicate explains itself and keeps the form", async ({
+  page,
+  javaScriptOn,
+}) => {
   const name = uniqueDomainName("modal");
   await signInAdmin(page);
   await page.getByRole("link", { name: "Add Domain" }).click();
@@ -111,7 +131,10 @@ test("add a domain through the modal; a duplicate explains itself and keeps the 
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("$4,321");
   await expect(row).toContainText("0 paid");
-  await expect(row.getByRole("link", { name, exact: true })).toHaveAttribute("href", `/domain/${name.replace(/\.com$/, "")}`);
+  await expect(row.getByRole("link", { name, exact: true })).toHaveAttribute(
+    "href",
+    `/domain/${name.replace(/\.com$/, "")}`,
+  );
 
   await page.getByRole("link", { name: "Add Domain" }).click();
   await dialog.getByLabel("Domain name").fill(name);
@@ -158,8 +181,15 @@ test("inline price edit: Save, Cancel and an invalid price", async ({ page, app 
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("$2,750.50");
 });
 
-test("with JavaScript, Escape cancels the inline price edit and a new sort applies at once", async ({ page, app, javaScriptOn }) => {
-  test.skip(!javaScriptOn, "Keyboard shortcuts and applying a select on change need JavaScript; without it Cancel and Search do this.");
+test("with JavaScript, Escape cancels the inline price edit and a new sort applies at once", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
+  test.skip(
+    !javaScriptOn,
+    "Keyboard shortcuts and applying a select on change need JavaScript; without it Cancel and Search do this.",
+  );
   const name = uniqueDomainName("escape");
   insertDomain(app.db(), { name, priceCents: 150_000 });
   await signInAdmin(page);
@@ -171,7 +201,9 @@ test("with JavaScript, Escape cancels the inline price edit and a new sort appli
   await input.press("Escape");
   await expect(input).toBeHidden();
   await expect(row).toContainText("$1,500");
-  expect(app.db().prepare("SELECT asking_price_cents FROM domains WHERE domain_name = ?").pluck().get(name)).toBe(150_000);
+  expect(app.db().prepare("SELECT asking_price_cents FROM domains WHERE domain_name = ?").pluck().get(name)).toBe(
+    150_000,
+  );
 
   await page.getByLabel("Sort by").selectOption("price-asc");
   await expect(page).toHaveURL(/sort=price-asc/);
@@ -202,7 +234,12 @@ test("the domains table links to page numbers, the current one marked", async ({
   const tag = `tbl${Date.now().toString(36)}`;
   // 50 a page: 6 pages; newest first, so the oldest (000) is on the last page. Dated in the past, so these 260
   // never push other tests' newest domains off the first page of this worker's shared server.
-  for (let i = 0; i < 260; i++) insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 10_000, createdAt: new Date(Date.UTC(2001, 0, 1, 0, i)).toISOString() });
+  for (let i = 0; i < 260; i++)
+    insertDomain(app.db(), {
+      name: `${tag}-${String(i).padStart(3, "0")}.com`,
+      priceCents: 10_000,
+      createdAt: new Date(Date.UTC(2001, 0, 1, 0, i)).toISOString(),
+    });
   await signInAdmin(page);
   await page.goto(`/admin?q=${tag}`);
   const pages = page.getByRole("navigation", { name: "Pagination" });
@@ -218,7 +255,11 @@ test("the domains table links to page numbers, the current one marked", async ({
   await expect(page.getByRole("row").filter({ hasText: `${tag}-100.com` })).toBeVisible();
 });
 
-test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({ page, app, javaScriptOn }) => {
+test("delete asks first, keeps the domain on cancel, and removes it on confirm", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
   const name = uniqueDomainName("delete");
   const id = insertDomain(app.db(), { name, priceCents: 10_000 });
   await signInAdmin(page);
@@ -248,7 +289,9 @@ test("delete asks first, keeps the domain on cancel, and removes it on confirm",
   }
   await page.reload();
   await expect(page.getByText("No domains match your search.")).toBeVisible();
-  expect(app.db().prepare("SELECT deleted_at FROM domains WHERE id = ?").get(id)).toEqual({ deleted_at: expect.any(String) });
+  expect(app.db().prepare("SELECT deleted_at FROM domains WHERE id = ?").get(id)).toEqual({
+    deleted_at: expect.any(String),
+  });
 });
 
 test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
@@ -277,7 +320,11 @@ test("refund: the fee goes back through the payment provider and the inquiry sho
   const name = uniqueDomainName("refundui");
   insertDomain(app.db(), { name, priceCents: 10_000 });
   const { inquiryId, paymentId } = await payInquiry(app, name.replace(/\.com$/, ""), {
-    name: "Linus Buyer", email: "linus@example.test", phone: "", offer: "", message: "Please refund me later.",
+    name: "Linus Buyer",
+    email: "linus@example.test",
+    phone: "",
+    offer: "",
+    message: "Please refund me later.",
   });
   await signInAdmin(page);
   await page.goto(`/admin/inquiries?domain=${name}`);
@@ -290,7 +337,10 @@ test("refund: the fee goes back through the payment provider and the inquiry sho
   await card.getByRole("link", { name: "Cancel" }).click();
   await expect(card.getByText(/^Refund \$[\d.]+ to Linus Buyer\?/)).toHaveCount(0);
   await expect(card).toContainText("Awaiting answer");
-  const inquiriesBefore = app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE domain_name = ?").get(name) as { n: number };
+  const inquiriesBefore = app
+    .db()
+    .prepare("SELECT inquiry_count AS n FROM domains WHERE domain_name = ?")
+    .get(name) as { n: number };
   expect(inquiriesBefore.n).toBe(1);
 
   await card.getByRole("link", { name: /^Refund \$/ }).click();
@@ -305,12 +355,18 @@ test("refund: the fee goes back through the payment provider and the inquiry sho
   await page.goto(`/admin/inquiries?domain=${name}`);
   await expectNoA11yViolations(page);
   expect(app.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "refunded" });
-  expect(app.db().prepare("SELECT status FROM test_payments WHERE id = ?").get(paymentId)).toEqual({ status: "refunded" });
+  expect(app.db().prepare("SELECT status FROM test_payments WHERE id = ?").get(paymentId)).toEqual({
+    status: "refunded",
+  });
 });
 
-test("an owner email on an internationalized domain is accepted, stored in its ASCII form (add form and CSV import)", async ({ page, app }) => {
+test("an owner email on an internationalized domain is accepted, stored in its ASCII form (add form and CSV import)", async ({
+  page,
+  app,
+}) => {
   const name = uniqueDomainName("idnmail");
-  const ownerOf = (domain: string) => app.db().prepare("SELECT owner_email FROM domains WHERE domain_name = ?").pluck().get(domain);
+  const ownerOf = (domain: string) =>
+    app.db().prepare("SELECT owner_email FROM domains WHERE domain_name = ?").pluck().get(domain);
   await signInAdmin(page);
   await page.getByRole("link", { name: "Add Domain" }).click();
   const dialog = page.getByRole("dialog", { name: "Add Domain" });
@@ -327,7 +383,11 @@ test("an owner email on an internationalized domain is accepted, stored in its A
 
   const imported = uniqueDomainName("idncsv");
   await page.getByRole("link", { name: "Import / Export" }).click();
-  await page.getByLabel("CSV file").setInputFiles({ name: "idn.csv", mimeType: "text/csv", buffer: Buffer.from(`domain,price,tracking id,owner email\n${imported},700,csv-idn,kontakt@bücher.example\n`) });
+  await page.getByLabel("CSV file").setInputFiles({
+    name: "idn.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`domain,price,tracking id,owner email\n${imported},700,csv-idn,kontakt@bücher.example\n`),
+  });
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toHaveText("Import complete: 1 added, 0 updated.");
   expect(ownerOf(imported)).toBe("kontakt@xn--bcher-kva.example");
@@ -338,32 +398,54 @@ test("the owner email field and the server accept and refuse the same addresses"
   await signInAdmin(page);
   await page.goto("/admin?add=1");
   const field = page.getByRole("dialog", { name: "Add Domain" }).getByLabel("Owner email");
-  const addresses = ["owner@münchen.de", " Owner@BÜCHER.example ", "owner@example.com", "a!#$%&*/=?^_`{|}~-@example.com", "owner@mail-server",
-    "nope", "owner@", "owner@münchen.de/x", "owner@-bad.com", "owner@a..com", "müller@example.com", "owner@münchen.de."];
+  const addresses = [
+    "owner@münchen.de",
+    " Owner@BÜCHER.example ",
+    "owner@example.com",
+    "a!#$%&*/=?^_`{|}~-@example.com",
+    "owner@mail-server",
+    "nope",
+    "owner@",
+    "owner@münchen.de/x",
+    "owner@-bad.com",
+    "owner@a..com",
+    "müller@example.com",
+    "owner@münchen.de.",
+  ];
   // The page hydrates after it shows: wait until the scripts have run, so React does not reset a value typed before.
   await page.waitForLoadState("networkidle");
   for (const address of addresses) {
     await field.fill(address);
-    const browser = await field.evaluate((input: HTMLInputElement) => ({ valid: input.validity.valid, value: input.value }));
+    const browser = await field.evaluate((input: HTMLInputElement) => ({
+      valid: input.validity.valid,
+      value: input.value,
+    }));
     const server = DomainEntrySchema.shape.ownerEmail.safeParse(address);
     expect({ address, valid: server.success }).toEqual({ address, valid: browser.valid });
     if (browser.valid) expect(server.data).toBe(browser.value);
   }
 });
 
-test("CSV import: a file with a bad row imports nothing and says which line; the fixed file imports", async ({ page, app }) => {
+test("CSV import: a file with a bad row imports nothing and says which line; the fixed file imports", async ({
+  page,
+  app,
+}) => {
   const good = uniqueDomainName("csvui");
   await signInAdmin(page);
   await page.getByRole("link", { name: "Import / Export" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Import / Export" })).toBeVisible();
   await expectNoA11yViolations(page);
   const upload = async (text: string) => {
-    await page.getByLabel("CSV file").setInputFiles({ name: "portfolio.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "portfolio.csv", mimeType: "text/csv", buffer: Buffer.from(text) });
     await page.getByRole("button", { name: "Import" }).click();
   };
   await upload(`domain,price,tracking id,owner email\n${good},1200,csv-seller,\nbad domain!,5,x,\n`);
   await expect(page.getByRole("alert")).toContainText("Nothing was imported from portfolio.csv");
-  await expect(page.getByRole("row").filter({ hasText: "3" }).filter({ hasText: "is not a valid domain name" })).toBeVisible();
+  await expect(
+    page.getByRole("row").filter({ hasText: "3" }).filter({ hasText: "is not a valid domain name" }),
+  ).toBeVisible();
   expect(app.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(good)).toEqual({ n: 0 });
 
   await upload(`domain,price,tracking id,owner email\n${good},1200,csv-seller,\n`);
@@ -372,30 +454,48 @@ test("CSV import: a file with a bad row imports nothing and says which line; the
   await expect(page.getByRole("row").filter({ hasText: good })).toContainText("$1,200");
 
   await page.getByRole("link", { name: "Import / Export" }).click();
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download portfolio (CSV)" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download portfolio (CSV)" }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^portfolio-\d{4}-\d{2}-\d{2}\.csv$/);
   const { readFile } = await import("node:fs/promises");
   expect(await readFile((await download.path())!, "utf8")).toContain(`${good},1200.00,csv-seller,`);
 });
 
-test("CSV round trip: a downloaded export imports back unchanged, formula-like cells and accents included", async ({ page, app }) => {
+test("CSV round trip: a downloaded export imports back unchanged, formula-like cells and accents included", async ({
+  page,
+  app,
+}) => {
   const name = uniqueDomainName("csvtrip");
-  const id = insertDomain(app.db(), { name, priceCents: 45_600, trackingId: "=1+2 José", ownerEmail: "-x@example.com" });
+  const id = insertDomain(app.db(), {
+    name,
+    priceCents: 45_600,
+    trackingId: "=1+2 José",
+    ownerEmail: "-x@example.com",
+  });
   await signInAdmin(page);
   await page.goto("/admin/portfolio");
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download portfolio (CSV)" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download portfolio (CSV)" }).click(),
+  ]);
   const { readFile } = await import("node:fs/promises");
   const exported = await readFile((await download.path())!);
   expect([...exported.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   await page.getByLabel("CSV file").setInputFiles({ name: "export.csv", mimeType: "text/csv", buffer: exported });
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toContainText("Import complete: 0 added,");
-  expect(app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(id)).toEqual({
+  expect(
+    app.db().prepare("SELECT tracking_id, owner_email, asking_price_cents FROM domains WHERE id = ?").get(id),
+  ).toEqual({
     tracking_id: "=1+2 José",
     owner_email: "-x@example.com",
     asking_price_cents: 45_600,
   });
-  await page.getByLabel("CSV file").setInputFiles({ name: "semi.csv", mimeType: "text/csv", buffer: Buffer.from(`domain;price\n${name};1\n`) });
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "semi.csv", mimeType: "text/csv", buffer: Buffer.from(`domain;price\n${name};1\n`) });
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("alert")).toContainText("The file separates columns with ; instead of commas.");
 });

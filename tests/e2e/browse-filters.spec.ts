@@ -6,7 +6,14 @@ const letters = (i: number) => `${String.fromCharCode(97 + (i % 26))}${i >= 26 ?
 
 function seed(app: { db: () => import("better-sqlite3").Database }, tag: string) {
   const at = new Date().toISOString();
-  const row = (name: string, dollars: number) => ({ domain_name: name, asking_price_cents: dollars * 100, tracking_id: "t", owner_email: "", created_at: at, updated_at: at });
+  const row = (name: string, dollars: number) => ({
+    domain_name: name,
+    asking_price_cents: dollars * 100,
+    tracking_id: "t",
+    owner_email: "",
+    created_at: at,
+    updated_at: at,
+  });
   insertRows(app.db(), "domains", [
     // 30 .io names without digits at $100, $200, ... $3,000; three with digits; three .com names.
     ...Array.from({ length: 30 }, (_, i) => row(`${tag}x${letters(i)}.io`, (i + 1) * 100)),
@@ -41,9 +48,17 @@ for (const viewport of [
 
       await expect(page).toHaveURL(/sort=price-asc/);
       const params = new URL(page.url()).searchParams;
-      expect([params.get("q"), params.get("ext"), params.get("min"), params.get("nodigit")]).toEqual([tag, "io", "300", "1"]);
+      expect([params.get("q"), params.get("ext"), params.get("min"), params.get("nodigit")]).toEqual([
+        tag,
+        "io",
+        "300",
+        "1",
+      ]);
       await expect(page.getByText(`28 names matching "${tag}"`)).toBeVisible();
-      const cards = page.getByRole("list").filter({ has: page.getByText("Guiding Price").first() }).getByRole("link");
+      const cards = page
+        .getByRole("list")
+        .filter({ has: page.getByText("Guiding Price").first() })
+        .getByRole("link");
       await expect(cards).toHaveCount(24);
       await expect(cards.first()).toContainText(`${tag}xc.io`);
       await expect(cards.first()).toContainText("$300");

@@ -10,14 +10,18 @@ test("splash shows the brand, the tagline and the domains for sale", async ({ pa
   await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: "DomainVault" })).toBeVisible();
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
-  await expect(page.getByRole("link", { name: new RegExp(name.replace(/\./g, "\\.")) })).toHaveAttribute("href", `/domain/${name.replace(/\.com$/, "")}`);
+  await expect(page.getByRole("link", { name: new RegExp(name.replace(/\./g, "\\.")) })).toHaveAttribute(
+    "href",
+    `/domain/${name.replace(/\.com$/, "")}`,
+  );
   await expectNoA11yViolations(page);
 });
 
 test("browse: search as a GET form and pagination", async ({ page, app }) => {
   const db = app.db();
   const tag = `pager${Date.now().toString(36)}`;
-  for (let i = 0; i < 30; i++) insertDomain(db, { name: `${tag}-${String(i).padStart(2, "0")}.com`, priceCents: 100_000 + i });
+  for (let i = 0; i < 30; i++)
+    insertDomain(db, { name: `${tag}-${String(i).padStart(2, "0")}.com`, priceCents: 100_000 + i });
   await page.goto("/");
   await page.getByRole("searchbox", { name: "Search domains" }).fill(tag);
   await page.getByRole("button", { name: "Search" }).click();
@@ -35,7 +39,8 @@ test("browse: search as a GET form and pagination", async ({ page, app }) => {
 test("browse: a long list links to the first, the last and the pages around the current one", async ({ page, app }) => {
   const tag = `pages${Date.now().toString(36)}`;
   // 24 a page: 8 pages.
-  for (let i = 0; i < 24 * 7 + 5; i++) insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 100_000 + i });
+  for (let i = 0; i < 24 * 7 + 5; i++)
+    insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 100_000 + i });
   await page.goto(`/?q=${tag}`);
   const pages = page.getByRole("navigation", { name: "Pagination" });
   await expect(pages.getByRole("link", { name: "Page 1", exact: true })).toHaveAttribute("aria-current", "page");
@@ -80,13 +85,19 @@ test("domain page shows the price, the fee and the inquiry link", async ({ page,
   await expectNoA11yViolations(page);
 });
 
-test("a .com name with more labels links to its own page and inquiry, not to a shorter name's", async ({ page, app }) => {
+test("a .com name with more labels links to its own page and inquiry, not to a shorter name's", async ({
+  page,
+  app,
+}) => {
   // "shop.us.com" used to link to /domain/shop.us (missing) and "x.com.com" to /domain/x.com (another domain).
   const tag = `sl${Date.now().toString(36)}${test.info().parallelIndex}`;
   insertDomain(app.db(), { name: `${tag}.com`, priceCents: 100_000 });
   insertDomain(app.db(), { name: `${tag}.com.com`, priceCents: 4_321_00 });
   insertDomain(app.db(), { name: `${tag}.us.com`, priceCents: 7_654_00 });
-  for (const [name, price] of [[`${tag}.com.com`, "$4,321"], [`${tag}.us.com`, "$7,654"]] as const) {
+  for (const [name, price] of [
+    [`${tag}.com.com`, "$4,321"],
+    [`${tag}.us.com`, "$7,654"],
+  ] as const) {
     await page.goto(`/?q=${tag}`);
     await page.getByRole("link", { name: new RegExp(`^${name.replace(/\./g, "\\.")}`) }).click();
     await expect(page).toHaveURL(new RegExp(`/domain/${name.replace(/\./g, "\\.")}$`));
@@ -99,7 +110,10 @@ test("a .com name with more labels links to its own page and inquiry, not to a s
   }
 });
 
-test("with free inquiries (fee 0) the domain page promises no refund and calls nothing a guarantee", async ({ page, app }) => {
+test("with free inquiries (fee 0) the domain page promises no refund and calls nothing a guarantee", async ({
+  page,
+  app,
+}) => {
   const name = uniqueDomainName("freeui");
   insertDomain(app.db(), { name, priceCents: 300_000 });
   setFeeCents(app.db(), 0);

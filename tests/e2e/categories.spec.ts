@@ -4,7 +4,10 @@ import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 // Issue 24 items 2 and 3: the admin gives names categories and a pitch; buyers reach a category's page from a name's page
 // and filter the home page by it.
-test("categories and pitch: given in the Add Domain dialog and the edit form, browsed from a domain page", async ({ page, app }) => {
+test("categories and pitch: given in the Add Domain dialog and the edit form, browsed from a domain page", async ({
+  page,
+  app,
+}) => {
   const tag = `cx${Date.now().toString(36).replace(/\d/g, "")}${test.info().project.name === "js" ? "j" : "n"}`;
   const name = `${tag}one.com`;
   await signInAdmin(page);
@@ -38,7 +41,10 @@ test("categories and pitch: given in the Add Domain dialog and the edit form, br
   const similar = page.getByRole("region", { name: "More names like this" });
   await expect(similar.getByRole("link").first()).toContainText(second);
   await expectNoA11yViolations(page);
-  await page.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: `${tag} Travel` }).click();
+  await page
+    .getByRole("navigation", { name: "Categories" })
+    .getByRole("link", { name: `${tag} Travel` })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/category/${tag}-travel$`));
   await expect(page.getByRole("heading", { level: 1, name: `${tag} Travel domains for sale` })).toBeVisible();
   await expect(page.getByText(`2 names in ${tag} Travel.`)).toBeVisible();

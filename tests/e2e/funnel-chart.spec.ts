@@ -7,7 +7,7 @@ import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
-test("a domain nobody has seen shows \"No views yet\"", async ({ page, app }) => {
+test('a domain nobody has seen shows "No views yet"', async ({ page, app }) => {
   const name = uniqueDomainName("unseen");
   const id = insertDomain(app.db(), { name, priceCents: 100_000 });
   await signInAdmin(page);
@@ -17,7 +17,10 @@ test("a domain nobody has seen shows \"No views yet\"", async ({ page, app }) =>
   await expect(page.getByText("Daily numbers")).toHaveCount(0);
 });
 
-test("the funnel counts started and paid inquiries and lists only active days, dates readable at 390 px", async ({ page, app }, testInfo) => {
+test("the funnel counts started and paid inquiries and lists only active days, dates readable at 390 px", async ({
+  page,
+  app,
+}, testInfo) => {
   const name = uniqueDomainName("funnel-days");
   const id = insertDomain(app.db(), { name, priceCents: 100_000 });
   insertRows(app.db(), "domain_daily_views", [
@@ -38,7 +41,9 @@ test("the funnel counts started and paid inquiries and lists only active days, d
   await expect(page.locator('[data-funnel-count="paid"]')).toHaveText("1");
   const dates = page.locator("[data-funnel-dates] span");
   await expect(dates).toHaveCount(2);
-  for (const size of await dates.evaluateAll((spans) => spans.map((span) => parseFloat(getComputedStyle(span).fontSize))))
+  for (const size of await dates.evaluateAll((spans) =>
+    spans.map((span) => parseFloat(getComputedStyle(span).fontSize)),
+  ))
     expect(size, "date label font size in px").toBeGreaterThanOrEqual(12);
 
   await page.getByText("Daily numbers").click();
@@ -46,6 +51,9 @@ test("the funnel counts started and paid inquiries and lists only active days, d
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0).getByRole("cell")).toHaveText(["5", "2", "1"]);
   await expect(rows.nth(1).getByRole("cell")).toHaveText(["2", "0", "0"]);
-  await testInfo.attach(`funnel-390px-${testInfo.project.name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+  await testInfo.attach(`funnel-390px-${testInfo.project.name}.png`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: "image/png",
+  });
   await expectNoA11yViolations(page);
 });

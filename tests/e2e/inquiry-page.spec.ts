@@ -13,14 +13,10 @@ test("the success step links to the buyer's inquiry page, which shows where the 
   const domain = newDomain(app, { prefix: "buyerpage" });
   const inquiry = await payInquiry(app, domain);
   await page.goto(`/payment/${domain.short}?inquiry=${inquiry.public_id}`);
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Payment Successful!" }),
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
   await page.getByRole("link", { name: "View your inquiry" }).click();
 
-  await expect(page).toHaveURL(
-    new RegExp(`/inquiry/${inquiry.public_id}\\?sig=`),
-  );
+  await expect(page).toHaveURL(new RegExp(`/inquiry/${inquiry.public_id}\\?sig=`));
   await expect(page).toHaveTitle(/^Your inquiry \|/);
   await expect(
     page.getByRole("heading", {
@@ -28,28 +24,15 @@ test("the success step links to the buyer's inquiry page, which shows where the 
       name: `Your inquiry for ${domain.name}`,
     }),
   ).toBeVisible();
-  await expect(page.getByTestId("inquiry-status")).toHaveText(
-    "Waiting for the owner's reply",
-  );
+  await expect(page.getByTestId("inquiry-status")).toHaveText("Waiting for the owner's reply");
   await expect(page.getByText("$19.99")).toBeVisible();
-  await expect(
-    page.getByRole("heading", { level: 2, name: "Conversation" }),
-  ).toBeVisible();
-  await expect(
-    page
-      .getByRole("listitem")
-      .filter({ hasText: "I would like to buy this domain" }),
-  ).toContainText("You");
-  await expect(page.locator('meta[name="robots"]')).toHaveAttribute(
-    "content",
-    "noindex",
-  );
+  await expect(page.getByRole("heading", { level: 2, name: "Conversation" })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "I would like to buy this domain" })).toContainText("You");
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
   await expectNoA11yViolations(page);
 
   // One character of the signature changed: the site's plain 404.
-  const forged = page
-    .url()
-    .replace(/sig=(.)/, (_m, c: string) => `sig=${c === "Q" ? "R" : "Q"}`);
+  const forged = page.url().replace(/sig=(.)/, (_m, c: string) => `sig=${c === "Q" ? "R" : "Q"}`);
   const response = await page.goto(forged);
   expect(response?.status()).toBe(404);
   await expect(page.getByText("Waiting for the owner's reply")).toHaveCount(0);

@@ -13,7 +13,11 @@ async function browserResolving(names: string[], serverUrl: string, launchOption
   return chromium.launch({ ...base, args: [...(base.args ?? []), `--host-resolver-rules=${rules}`] });
 }
 
-test("a listed domain's own host shows its for-sale page, and the inquiry link stays on that host", async ({ app, launchOptions, javaScriptEnabled }) => {
+test("a listed domain's own host shows its for-sale page, and the inquiry link stays on that host", async ({
+  app,
+  launchOptions,
+  javaScriptEnabled,
+}) => {
   const name = uniqueDomainName("lander");
   insertDomain(app.db(), { name, priceCents: 1_750_000 });
   const short = name.replace(/\.com$/, "");

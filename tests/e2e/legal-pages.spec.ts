@@ -13,17 +13,30 @@ const PAGES = [
   { link: "Refund policy", path: "/refunds" },
 ];
 
-test("every public page has the footer; its pages exist, state the refund promise and pass axe", async ({ page, app }, testInfo) => {
+test("every public page has the footer; its pages exist, state the refund promise and pass axe", async ({
+  page,
+  app,
+}, testInfo) => {
   const name = uniqueDomainName("footer");
   insertDomain(app.db(), { name, priceCents: 500_000 });
-  const setting = app.db().prepare("INSERT INTO settings (key, value, created_at, updated_at) VALUES (?, ?, '', '') ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+  const setting = app
+    .db()
+    .prepare(
+      "INSERT INTO settings (key, value, created_at, updated_at) VALUES (?, ?, '', '') ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    );
   setting.run("response_window_days", "9");
   setting.run("contact_email", CONTACT);
-  for (const path of ["/", `/domain/${name.replace(/\.com$/, "")}`, `/payment/${name.replace(/\.com$/, "")}`, "/contact/nowhere-at-all"]) {
+  for (const path of [
+    "/",
+    `/domain/${name.replace(/\.com$/, "")}`,
+    `/payment/${name.replace(/\.com$/, "")}`,
+    "/contact/nowhere-at-all",
+  ]) {
     await page.goto(path);
     const footer = page.getByRole("contentinfo");
     await expect(footer.getByRole("link", { name: CONTACT })).toHaveAttribute("href", `mailto:${CONTACT}`);
-    for (const { link, path: target } of PAGES) await expect(footer.getByRole("link", { name: link })).toHaveAttribute("href", target);
+    for (const { link, path: target } of PAGES)
+      await expect(footer.getByRole("link", { name: link })).toHaveAttribute("href", target);
   }
   for (const width of [390, 1366]) {
     await page.setViewportSize({ width, height: 900 });
@@ -32,15 +45,21 @@ test("every public page has the footer; its pages exist, state the refund promis
       await page.getByRole("contentinfo").getByRole("link", { name: link }).click();
       await expect(page).toHaveURL(path);
       await expect(page.getByRole("heading", { level: 1, name: link })).toBeVisible();
-      if (path !== "/privacy") await expect(page.getByText("Refunded automatically if the owner doesn't reply within 9 days.")).toBeVisible();
+      if (path !== "/privacy")
+        await expect(page.getByText("Refunded automatically if the owner doesn't reply within 9 days.")).toBeVisible();
       await expect(page.getByRole("main").getByText(CONTACT)).toBeVisible();
-      await testInfo.attach(`${path.slice(1)}-${width}px-${testInfo.project.name}.png`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
+      await testInfo.attach(`${path.slice(1)}-${width}px-${testInfo.project.name}.png`, {
+        body: await page.screenshot({ fullPage: true }),
+        contentType: "image/png",
+      });
       if (width === 390) await expectNoA11yViolations(page);
     }
   }
 });
 
-test("the admin sets the contact address and rewrites the Terms in Markdown; HTML in it is shown, not run", async ({ page }) => {
+test("the admin sets the contact address and rewrites the Terms in Markdown; HTML in it is shown, not run", async ({
+  page,
+}) => {
   await signInAdmin(page);
   await page.getByRole("link", { name: "Edit the Terms, Privacy and Refund policy pages" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Pages" })).toBeVisible();

@@ -11,7 +11,8 @@ async function expectNoSideways(page: import("@playwright/test").Page, what: str
 }
 
 test("long names wrap on a 390 px screen: home card, domain page, payment page and inbox", async ({ page, app }) => {
-  const label = `averyveryverylongdomainnamewithoutanybreaks${Date.now().toString(36)}x${test.info().parallelIndex}`.slice(0, 63);
+  const label =
+    `averyveryverylongdomainnamewithoutanybreaks${Date.now().toString(36)}x${test.info().parallelIndex}`.slice(0, 63);
   const name = `${label}.com`;
   const domainId = insertDomain(app.db(), { name, priceCents: 1_234_500 });
   insertPaidInquiry(app.db(), {

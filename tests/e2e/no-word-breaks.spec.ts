@@ -47,7 +47,8 @@ function wordBreaks(page: Page): Promise<Break[]> {
             continue;
           }
           if (!Number.isNaN(lineTop) && top > lineTop + height / 2) {
-            const allowed = kind === "button" ? previous === " " || char === " " : kind === "domain" ? previous === "." : false;
+            const allowed =
+              kind === "button" ? previous === " " || char === " " : kind === "domain" ? previous === "." : false;
             if (!allowed) bad = true;
             lines.push("");
           }
@@ -75,7 +76,10 @@ async function checkPage(page: Page, testInfo: TestInfo, name: string, width: nu
   expect(await wordBreaks(page), `${name} at ${width}px`).toEqual([]);
 }
 
-test("no button, price or domain name breaks inside a word at 360, 390 and 1366 px", async ({ page, app }, testInfo) => {
+test("no button, price or domain name breaks inside a word at 360, 390 and 1366 px", async ({
+  page,
+  app,
+}, testInfo) => {
   const tag = `${Date.now().toString(36)}${testInfo.parallelIndex}`;
   // A long two-level name (a phone used to show "nordhaven.co / m"), a priced one and a 63-letter label.
   const long = `nordhavenpartners-${tag}.co.uk`;
@@ -90,7 +94,10 @@ test("no button, price or domain name breaks inside a word at 360, 390 and 1366 
     await page.goto(`/?q=${tag}`);
     await expect(page.getByText("3 names")).toBeVisible();
     await checkPage(page, testInfo, "home", width);
-    for (const [label, name] of [["domain", long], ["domain-huge", huge]] as const) {
+    for (const [label, name] of [
+      ["domain", long],
+      ["domain-huge", huge],
+    ] as const) {
       await page.goto(`/domain/${name}`);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await checkPage(page, testInfo, label, width);
@@ -122,7 +129,8 @@ test("opening a price editor does not reflow the admin table", async ({ page, ap
   await signInAdmin(page);
   await page.goto(`/admin?q=${tag}`);
   const headers = page.getByRole("columnheader");
-  const edges = () => headers.evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().left)));
+  const edges = () =>
+    headers.evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().left)));
   const before = await edges();
   expect(before.length).toBeGreaterThan(5);
   await page.getByRole("link", { name: `$26,000, edit the price of ${name}` }).click();
@@ -132,5 +140,7 @@ test("opening a price editor does not reflow the admin table", async ({ page, ap
   const cell = page.getByRole("cell").filter({ has: page.getByLabel(`New price for ${name}`) });
   const saveBox = await cell.getByRole("button", { name: "Save", exact: true }).boundingBox();
   const cellBox = await cell.boundingBox();
-  expect(saveBox!.x + saveBox!.width, "the Save button stays inside its cell").toBeLessThanOrEqual(cellBox!.x + cellBox!.width);
+  expect(saveBox!.x + saveBox!.width, "the Save button stays inside its cell").toBeLessThanOrEqual(
+    cellBox!.x + cellBox!.width,
+  );
 });

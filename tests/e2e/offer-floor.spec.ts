@@ -23,7 +23,11 @@ async function expectPaymentStep(page: import("@playwright/test").Page, javaScri
   else await expect(page.getByRole("heading", { name: "Checkout" })).toBeVisible();
 }
 
-test("an offer below the owner's minimum is warned about, and the buyer can continue anyway", async ({ page, app, javaScriptOn }) => {
+test("an offer below the owner's minimum is warned about, and the buyer can continue anyway", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
   const domain = domainWithFloor(app, 1_500_000);
   await page.goto(`/payment/${domain.short}`);
   await expect(page.getByText(WARNING)).toHaveCount(0);
@@ -36,7 +40,9 @@ test("an offer below the owner's minimum is warned about, and the buyer can cont
   await expectNoA11yViolations(page);
   await page.getByRole("button", { name: "Continue anyway" }).click();
   await expectPaymentStep(page, javaScriptOn);
-  expect(app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ?").all(domain.id)).toEqual([{ offer: "$9,000" }]);
+  expect(app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ?").all(domain.id)).toEqual([
+    { offer: "$9,000" },
+  ]);
 });
 
 test("after the warning the buyer can raise the offer and go on", async ({ page, app, javaScriptOn }) => {
@@ -48,5 +54,7 @@ test("after the warning the buyer can raise the offer and go on", async ({ page,
   await page.getByLabel("Your Offer").fill("$15,000");
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await expectPaymentStep(page, javaScriptOn);
-  expect(app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ?").all(domain.id)).toEqual([{ offer: "$15,000" }]);
+  expect(app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ?").all(domain.id)).toEqual([
+    { offer: "$15,000" },
+  ]);
 });

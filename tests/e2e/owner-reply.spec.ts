@@ -17,7 +17,9 @@ function mailFile(app: AppServer, kind: string, needle: string) {
   return waitFor(
     () => {
       if (!existsSync(mailDir)) return null;
-      for (const file of readdirSync(mailDir).filter((f) => f.includes(kind)).reverse()) {
+      for (const file of readdirSync(mailDir)
+        .filter((f) => f.includes(kind))
+        .reverse()) {
         const raw = readFileSync(path.join(mailDir, file), "utf8");
         if (raw.includes(needle)) return { raw, from: "", to: [] };
       }
@@ -38,11 +40,16 @@ async function paidInquiryWithLinks(app: AppServer) {
   return { domain, inquiry, ownerLink, buyerLink, email };
 }
 
-test("the owner replies from the email's link; the buyer reads it and answers; the owner sees the answer", async ({ page, app }) => {
+test("the owner replies from the email's link; the buyer reads it and answers; the owner sees the answer", async ({
+  page,
+  app,
+}) => {
   const { domain, inquiry, ownerLink, buyerLink, email } = await paidInquiryWithLinks(app);
   const opened = await page.goto(ownerLink);
   expect(opened?.status()).toBe(200);
-  await expect(page.getByRole("heading", { level: 1, name: `Inquiry from Ada Buyer about ${domain.name}` })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: `Inquiry from Ada Buyer about ${domain.name}` }),
+  ).toBeVisible();
   await expect(page.getByTestId("inquiry-status")).toHaveText("Waiting for the owner's reply");
   await expectNoA11yViolations(page);
   expect(inquiryRow(app, inquiry.public_id).answered_at).toBeNull();
@@ -65,7 +72,9 @@ test("the owner replies from the email's link; the buyer reads it and answers; t
 
   await page.goto(buyerLink);
   await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
-  await expect(page.getByRole("listitem").filter({ hasText: "the domain is yours for $20,000" })).toContainText("The owner");
+  await expect(page.getByRole("listitem").filter({ hasText: "the domain is yours for $20,000" })).toContainText(
+    "The owner",
+  );
   await page.getByLabel("Your reply to the owner").fill("Would you take $15,000?");
   await page.getByRole("button", { name: "Send reply" }).click();
   await expect(page.getByRole("status")).toHaveText("Your reply was sent.");
@@ -76,7 +85,7 @@ test("the owner replies from the email's link; the buyer reads it and answers; t
   await expect(page.getByRole("listitem").filter({ hasText: "Would you take $15,000?" })).toContainText("Ada Buyer");
 });
 
-test("\"I have replied by email\" marks the inquiry answered; the conversation says so", async ({ page, app }) => {
+test('"I have replied by email" marks the inquiry answered; the conversation says so', async ({ page, app }) => {
   const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app);
   await page.goto(ownerLink);
   await page.getByRole("button", { name: "I have replied by email" }).click();

@@ -17,7 +17,12 @@ const test = base.extend<{}, { fakeStripe: FakeStripe }>({
   ],
   appEnv: [
     async ({ fakeStripe }, use) =>
-      use({ STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_PUBLISHABLE_KEY: "pk_test_fake", STRIPE_WEBHOOK_SECRET: "whsec_e2e", STRIPE_API_BASE: fakeStripe.url }),
+      use({
+        STRIPE_SECRET_KEY: "sk_test_fake",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+        STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+        STRIPE_API_BASE: fakeStripe.url,
+      }),
     { scope: "worker" },
   ],
 });
@@ -28,7 +33,11 @@ test.beforeEach(async ({ app, page }) => {
   await page.route(/^https:\/\/([a-z0-9-]+\.)*stripe\.(com|network)\//, (route) => route.abort());
 });
 
-test("pays through Checkout, with the Payment Element unavailable or without JavaScript", async ({ page, app, javaScriptOn }) => {
+test("pays through Checkout, with the Payment Element unavailable or without JavaScript", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
   const name = uniqueDomainName("stripe-e2e");
   const domainId = insertDomain(app.db(), { name, priceCents: 300_000 });
   const short = name.replace(/\.com$/, "");
@@ -60,14 +69,20 @@ const noKeyTest = test.extend({
   ],
 });
 
-noKeyTest("without a publishable key the payment step names the configuration error", async ({ page, app, javaScriptOn }) => {
-  noKeyTest.skip(!javaScriptOn, "The Payment Element needs JavaScript; without it Checkout is used and needs no publishable key.");
-  const name = uniqueDomainName("nokey");
-  insertDomain(app.db(), { name, priceCents: 300_000 });
-  await page.goto(`/payment/${name.replace(/\.com$/, "")}`);
-  await page.getByLabel("Full Name").fill(BUYER.name);
-  await page.getByLabel("Email Address").fill(BUYER.email);
-  await page.getByLabel("Message to Owner").fill(BUYER.message);
-  await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Stripe configuration error: Missing publishable key");
-});
+noKeyTest(
+  "without a publishable key the payment step names the configuration error",
+  async ({ page, app, javaScriptOn }) => {
+    noKeyTest.skip(
+      !javaScriptOn,
+      "The Payment Element needs JavaScript; without it Checkout is used and needs no publishable key.",
+    );
+    const name = uniqueDomainName("nokey");
+    insertDomain(app.db(), { name, priceCents: 300_000 });
+    await page.goto(`/payment/${name.replace(/\.com$/, "")}`);
+    await page.getByLabel("Full Name").fill(BUYER.name);
+    await page.getByLabel("Email Address").fill(BUYER.email);
+    await page.getByLabel("Message to Owner").fill(BUYER.message);
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await expect(page.getByRole("alert")).toHaveText("Stripe configuration error: Missing publishable key");
+  },
+);

@@ -38,7 +38,10 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
   await page.getByRole("link", { name: "Start Inquiry ($19.99)" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Domain Inquiry" })).toBeVisible();
   await expect(page.getByText("Test mode - no real charge")).toBeVisible();
-  await expect(page.getByRole("link", { name: `Back to ${domain.name}` })).toHaveAttribute("href", `/domain/${domain.short}`);
+  await expect(page.getByRole("link", { name: `Back to ${domain.name}` })).toHaveAttribute(
+    "href",
+    `/domain/${domain.short}`,
+  );
   await expectNoA11yViolations(page);
   await fillInquiry(page);
   await page.getByRole("button", { name: "Continue to Payment" }).click();
@@ -106,7 +109,9 @@ test("missing required fields show the spec's message and create nothing", async
   await expect(page.getByLabel("Full Name")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Email Address")).toHaveValue(BUYER.email);
   await expectNoA11yViolations(page);
-  const count = app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(domain.id) as { n: number };
+  const count = app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(domain.id) as {
+    n: number;
+  };
   expect(count.n).toBe(0);
 });
 
@@ -119,7 +124,11 @@ test("an unknown domain shows 'Domain not found.' with a way home", async ({ pag
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
 });
 
-test("back from the payment step, or Edit details, shows the form with what was typed", async ({ page, app, javaScriptOn }) => {
+test("back from the payment step, or Edit details, shows the form with what was typed", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
   const domain = newDomain(app.db());
   await page.goto(`/payment/${domain.short}`);
   await fillInquiry(page);
@@ -140,7 +149,9 @@ test("back from the payment step, or Edit details, shows the form with what was 
   } else {
     // Without JavaScript the buyer is on the checkout page; the payment step is where a cancel returns.
     await expect(page).toHaveURL(/\/test-checkout\/tcs_/);
-    const { public_id } = app.db().prepare("SELECT public_id FROM inquiries WHERE domain_id = ?").get(domain.id) as { public_id: string };
+    const { public_id } = app.db().prepare("SELECT public_id FROM inquiries WHERE domain_id = ?").get(domain.id) as {
+      public_id: string;
+    };
     await page.goto(`/payment/${domain.short}?inquiry=${public_id}`);
   }
   await expect(page.getByRole("heading", { level: 1, name: "Complete Payment" })).toBeVisible();
@@ -148,7 +159,9 @@ test("back from the payment step, or Edit details, shows the form with what was 
   await expectFilled();
   await page.getByLabel("Your Offer").fill("$20,000");
   await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: javaScriptOn ? "Complete Payment" : "Checkout" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: javaScriptOn ? "Complete Payment" : "Checkout" }),
+  ).toBeVisible();
   const offers = app.db().prepare("SELECT offer FROM inquiries WHERE domain_id = ? ORDER BY id").pluck().all(domain.id);
   expect(offers).toEqual([BUYER.offer, "$20,000"]);
 });

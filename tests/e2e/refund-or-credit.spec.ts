@@ -2,14 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { setFeeCents, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  newDomain,
-  payInquiry,
-  testClock,
-} from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, newDomain, payInquiry, testClock } from "../support/refund-promise";
 
 // Refund or credit (issue 23 item 3) with JavaScript on and off: the owner stays silent past the
 // deadline (test clock), the buyer takes a credit on their page and sees its code once.
@@ -32,9 +25,7 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
       existsSync(mailDir) &&
       readdirSync(mailDir)
         .map((f) => readFileSync(path.join(mailDir, f), "utf8"))
-        .find(
-          (raw) => raw.includes(inquiry.public_id) && raw.includes("Receipt"),
-        ),
+        .find((raw) => raw.includes(inquiry.public_id) && raw.includes("Receipt")),
     10_000,
     "receipt",
   );
@@ -44,25 +35,17 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
     await clock.set(7 * DAY_MS + 60_000);
     await page.goto(link);
     await expect(page.getByTestId("inquiry-status")).toHaveText("Closed");
-    await expect(
-      page.getByRole("button", { name: "Refund my fee" }),
-    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Refund my fee" })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.getByRole("button", { name: "Take a credit instead" }).click();
     await expect(page.getByRole("status")).toHaveText("Your credit is ready.");
     await expect(page.getByTestId("inquiry-status")).toHaveText("Credited");
     code = (await page.getByTestId("credit-code").textContent())!;
     expect(code).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
-    await expect(
-      page.getByRole("button", { name: "Refund my fee" }),
-    ).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Refund my fee" })).toHaveCount(0);
     await expectNoA11yViolations(page);
     await page.goto(link);
-    await expect(
-      page.getByText(
-        "You took a credit for this fee. Its code was emailed to you.",
-      ),
-    ).toBeVisible();
+    await expect(page.getByText("You took a credit for this fee. Its code was emailed to you.")).toBeVisible();
     await expect(page.getByText(code)).toHaveCount(0);
     expect(inquiryRow(app, inquiry.public_id).status).toBe("paid");
   } finally {
@@ -77,16 +60,9 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
   await page.getByLabel("Message to Owner").fill("Paid with my credit.");
   await page.getByLabel("Credit code").fill(code.toLowerCase());
   await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await expect(
-    page.getByRole("heading", { level: 1, name: "Payment Successful!" }),
-  ).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
   expect(
-    (
-      app
-        .db()
-        .prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?")
-        .get(second.id) as { n: number }
-    ).n,
+    (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(second.id) as { n: number }).n,
   ).toBe(1);
 
   // Used: the same code again is refused, and the form keeps what was typed.
@@ -96,9 +72,7 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
   await page.getByLabel("Message to Owner").fill("Again.");
   await page.getByLabel("Credit code").fill(code);
   await page.getByRole("button", { name: "Continue to Payment" }).click();
-  await expect(page.getByRole("alert")).toContainText(
-    "That credit code is unknown, expired or already used.",
-  );
+  await expect(page.getByRole("alert")).toContainText("That credit code is unknown, expired or already used.");
   await expect(page.getByLabel("Message to Owner")).toHaveValue("Again.");
   await expect(page.getByLabel("Credit code")).toHaveValue(code);
   await expectNoA11yViolations(page);

@@ -12,7 +12,9 @@ test("the admin sets the response window in Settings", async ({ page, app }) => 
   await settings.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("status")).toHaveText("Response window updated.");
   await expect(page.getByRole("region", { name: "Settings" }).getByLabel("Response window (days)")).toHaveValue(days);
-  const stored = app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as { value: string };
+  const stored = app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as {
+    value: string;
+  };
   expect(stored.value).toBe(days);
   await expectNoA11yViolations(page);
 
@@ -20,5 +22,8 @@ test("the admin sets the response window in Settings", async ({ page, app }) => 
   await page.getByRole("region", { name: "Settings" }).getByLabel("Response window (days)").fill("61");
   await page.getByRole("region", { name: "Settings" }).getByRole("button", { name: "Save" }).click();
   await page.waitForTimeout(300);
-  expect((app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as { value: string }).value).toBe(days);
+  expect(
+    (app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as { value: string })
+      .value,
+  ).toBe(days);
 });

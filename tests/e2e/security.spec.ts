@@ -2,7 +2,11 @@ import { runScript } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { expect, test } from "../support/fixtures";
 
-test("under the Content-Security-Policy pages hydrate, navigate client-side and get the live fee, with no violation", async ({ page, app, javaScriptOn }) => {
+test("under the Content-Security-Policy pages hydrate, navigate client-side and get the live fee, with no violation", async ({
+  page,
+  app,
+  javaScriptOn,
+}) => {
   test.skip(!javaScriptOn, "The policy matters for scripts; without JavaScript nothing runs.");
   const violations: string[] = [];
   page.on("console", (message) => {
@@ -23,7 +27,9 @@ test("under the Content-Security-Policy pages hydrate, navigate client-side and 
   // A client-side navigation (hydrated React Router) keeps the window object; a full page load would not.
   await page.getByRole("link", { name: new RegExp(name.replace(/\./g, "\\.")) }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { keptAcrossNavigation?: boolean }).keptAcrossNavigation)).toBe(true);
+  expect(
+    await page.evaluate(() => (window as unknown as { keptAcrossNavigation?: boolean }).keptAcrossNavigation),
+  ).toBe(true);
 
   // The live fee (EventSource to /events/fee) still works under connect-src 'self'.
   const cents = 4000 + Math.floor(Math.random() * 900);

@@ -9,7 +9,14 @@ import { testClock } from "../support/refund-promise";
 let server: AppServer | undefined;
 const clock = testClock();
 test.beforeEach(async () => {
-  server = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, SEED_DEMO: "false", TEST_CLOCK_FILE: clock.file } });
+  server = await startAppServer({
+    env: {
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      SEED_DEMO: "false",
+      TEST_CLOCK_FILE: clock.file,
+    },
+  });
 });
 test.afterEach(async () => {
   await server?.stop();
@@ -20,7 +27,11 @@ test("the lockout message gives the wait that is left, as Retry-After does", asy
   test.setTimeout(120_000);
   const url = new URL("/admin", server!.url).href;
   for (let i = 0; i < 10; i++) {
-    const wrong = await fetch(url, { method: "POST", redirect: "manual", body: new URLSearchParams({ intent: "login", email: `nobody${i}@example.test`, password: "wrong-password" }) });
+    const wrong = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ intent: "login", email: `nobody${i}@example.test`, password: "wrong-password" }),
+    });
     expect(wrong.status).toBe(401);
   }
   await page.goto(url);
@@ -38,7 +49,9 @@ test("the lockout message gives the wait that is left, as Retry-After does", asy
   const first = await signIn();
   expect(first).toBeGreaterThan(840);
   await expect(page.getByRole("alert")).toHaveText(loginLimitedText(first));
-  await expect(page.getByRole("alert")).toHaveText("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+  );
 
   await clock.advance((first - 270) * 1000); // about 4.5 minutes left
   const later = await signIn();

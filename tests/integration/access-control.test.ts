@@ -19,7 +19,12 @@ const adminPaths = [...new Set(flatten(routes as RouteEntry[]))]
   .filter((path) => /^\/admin(\/|$)/.test(path))
   .map((path) => path.replace(/:[^/]+/g, "1").replace(/\*$/, "anything"));
 
-const SECRETS = { owner: "owner-secret@example.test", tracker: "tracker-secret-42", buyer: "buyer-secret@example.test", message: "inquiry-secret-message" };
+const SECRETS = {
+  owner: "owner-secret@example.test",
+  tracker: "tracker-secret-42",
+  buyer: "buyer-secret@example.test",
+  message: "inquiry-secret-message",
+};
 const POSTED_FORMS = [
   { intent: "fee", fee: "0.01" },
   { intent: "price", id: "{id}", price: "1" },
@@ -64,13 +69,17 @@ function expectNoAdminData(label: string, status: number, body: string, location
   expect(status, label).toBeLessThan(500);
   // The login screen as a page, or as the data of a React Router data request ({signedIn: false}).
   const loginScreen = body.includes("Admin Login") || /"signedIn",false[\],]/.test(body);
-  const redirectToLogin = status >= 300 && status < 400 && location !== null && new URL(location, app.url).pathname === "/admin";
+  const redirectToLogin =
+    status >= 300 && status < 400 && location !== null && new URL(location, app.url).pathname === "/admin";
   // React Router data requests carry a redirect inside the body (status 202) instead of a Location.
   const dataRedirect = status === 202 && /"\/admin"/.test(body);
   // 405: a route without an action (an export) cannot be posted to at all; 415: multipart is taken
   // only by the portfolio import.
   const refused = status === 401 || status === 403 || status === 405 || status === 415;
-  expect(loginScreen || redirectToLogin || dataRedirect || refused, `${label}: ${status} ${location ?? ""} ${body.slice(0, 200)}`).toBe(true);
+  expect(
+    loginScreen || redirectToLogin || dataRedirect || refused,
+    `${label}: ${status} ${location ?? ""} ${body.slice(0, 200)}`,
+  ).toBe(true);
   notes.push(`${label} -> ${status}${location ? ` ${location}` : ""}`);
 }
 
@@ -80,17 +89,23 @@ describe("admin routes refuse anonymous visitors", () => {
     expect(adminPaths.length).toBeGreaterThan(1);
   });
 
-  it.each(adminPaths)("GET %s (page and data request) shows the login screen or redirects, never data", async (path) => {
-    for (const target of [path, `${path}.data`, `${path}?q=guarded&page=1`]) {
-      const response = await fetch(new URL(target, app.url), { redirect: "manual" });
-      expectNoAdminData(`GET ${target}`, response.status, await response.text(), response.headers.get("location"));
-    }
-  });
+  it.each(adminPaths)(
+    "GET %s (page and data request) shows the login screen or redirects, never data",
+    async (path) => {
+      for (const target of [path, `${path}.data`, `${path}?q=guarded&page=1`]) {
+        const response = await fetch(new URL(target, app.url), { redirect: "manual" });
+        expectNoAdminData(`GET ${target}`, response.status, await response.text(), response.headers.get("location"));
+      }
+    },
+  );
 
   it.each(adminPaths)("POST %s with every admin form changes nothing and shows no data", async (path) => {
     for (const fields of POSTED_FORMS) {
       const body = new URLSearchParams(
-        Object.entries(fields).map(([key, value]) => [key, value.replace("{id}", String(domainId)).replace("{inquiry}", String(inquiryId))]),
+        Object.entries(fields).map(([key, value]) => [
+          key,
+          value.replace("{id}", String(domainId)).replace("{inquiry}", String(inquiryId)),
+        ]),
       );
       for (const target of [path, `${path}.data`]) {
         const response = await fetch(new URL(target, app.url), {
@@ -99,7 +114,12 @@ describe("admin routes refuse anonymous visitors", () => {
           headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.origin },
           body,
         });
-        expectNoAdminData(`POST ${target} intent=${fields.intent}`, response.status, await response.text(), response.headers.get("location"));
+        expectNoAdminData(
+          `POST ${target} intent=${fields.intent}`,
+          response.status,
+          await response.text(),
+          response.headers.get("location"),
+        );
       }
     }
     const boundary = "----guard";
@@ -119,7 +139,13 @@ describe("admin routes refuse anonymous visitors", () => {
     expect(domain).toEqual({ asking_price_cents: 777_700, deleted_at: null });
     expect(db.prepare("SELECT value, updated_at FROM settings WHERE key = 'inquiry_fee'").get()).toEqual(feeBefore);
     expect(db.prepare("SELECT count(*) AS n FROM domains WHERE domain_name LIKE 'hijack%'").get()).toEqual({ n: 0 });
-    expect(db.prepare("SELECT status, answered_at, refunded_at FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ status: "paid", answered_at: null, refunded_at: null });
-    console.log(`access control: ${adminPaths.length} admin routes (${adminPaths.join(", ")}), ${notes.length} anonymous requests, all refused`);
+    expect(db.prepare("SELECT status, answered_at, refunded_at FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({
+      status: "paid",
+      answered_at: null,
+      refunded_at: null,
+    });
+    console.log(
+      `access control: ${adminPaths.length} admin routes (${adminPaths.join(", ")}), ${notes.length} anonymous requests, all refused`,
+    );
   });
 });

@@ -44,12 +44,21 @@ describe("files in the data folder are the server user's alone", () => {
   // The modes of the SQLite file and its WAL, and of a backup (scripts/backup.ts copies the SQLite file).
   it.skipIf(onPostgres)("data folder 0700; database, session secret, mail and backups 0600", async () => {
     const dataDir = freshDataDir();
-    const app = await startAppServer({ dataDir, env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "a-long-enough-password" } });
+    const app = await startAppServer({
+      dataDir,
+      env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "a-long-enough-password" },
+    });
     try {
       await payInquiry(app, "velora"); // an owner email, written to data/mail without SMTP
       const mailDir = path.join(dataDir, "mail");
       // The folder appears with the first mail, which the outbox writes a moment after the payment.
-      const mail = await waitFor(() => existsSync(mailDir) && readdirSync(mailDir, { withFileTypes: true }).find((entry) => entry.name.endsWith(".eml")), 20_000, "a mail file");
+      const mail = await waitFor(
+        () =>
+          existsSync(mailDir) &&
+          readdirSync(mailDir, { withFileTypes: true }).find((entry) => entry.name.endsWith(".eml")),
+        20_000,
+        "a mail file",
+      );
       const backup = await runScript(app, "backup.ts");
       expect(backup.code, backup.output).toBe(0);
       const backupFile = readdirSync(path.join(dataDir, "backups"))[0]!;
@@ -63,7 +72,16 @@ describe("files in the data folder are the server user's alone", () => {
         backupDir: mode(path.join(dataDir, "backups")),
         backup: mode(path.join(dataDir, "backups", backupFile)),
       };
-      expect(modes).toEqual({ dataDir: "700", database: "600", wal: "600", secret: "600", mailDir: "700", mail: "600", backupDir: "700", backup: "600" });
+      expect(modes).toEqual({
+        dataDir: "700",
+        database: "600",
+        wal: "600",
+        secret: "600",
+        mailDir: "700",
+        mail: "600",
+        backupDir: "700",
+        backup: "600",
+      });
     } finally {
       await app.stop();
     }
@@ -87,7 +105,10 @@ describe("files in the data folder are the server user's alone", () => {
 describe("a new admin password needs 12 characters and may not be a common one", () => {
   it.each([
     { password: "eleven-char", says: "ADMIN_PASSWORD: the new password must be at least 12 characters" },
-    { password: "qwerty123456", says: "ADMIN_PASSWORD: the new password is one of the most common passwords; choose another" },
+    {
+      password: "qwerty123456",
+      says: "ADMIN_PASSWORD: the new password is one of the most common passwords; choose another",
+    },
     { password: "1q2w3e4r5t6y", says: "is one of the most common passwords" },
   ])("ADMIN_PASSWORD=$password stops the start", async ({ password, says }) => {
     const output = await startFailure({ ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: password });
@@ -97,14 +118,24 @@ describe("a new admin password needs 12 characters and may not be a common one",
   it("an existing admin whose password is already ADMIN_PASSWORD starts as before (the sign-in form keeps the 6-character rule)", async () => {
     const dataDir = freshDataDir();
     const first = await startAppServer({ dataDir, env: { SEED_DEMO: "false" } });
-    first.db().prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?)").run("old@example.test", await hashPassword("sixsix"), "2026-01-01", "2026-01-01");
+    first
+      .db()
+      .prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?)")
+      .run("old@example.test", await hashPassword("sixsix"), "2026-01-01", "2026-01-01");
     await first.stop();
-    const again = await startAppServer({ dataDir, env: { SEED_DEMO: "false", ADMIN_EMAIL: "old@example.test", ADMIN_PASSWORD: "sixsix" } });
+    const again = await startAppServer({
+      dataDir,
+      env: { SEED_DEMO: "false", ADMIN_EMAIL: "old@example.test", ADMIN_PASSWORD: "sixsix" },
+    });
     try {
-      expect(await signedIn(again, await adminCookie(again.url, { email: "old@example.test", password: "sixsix" }))).toBe(true);
+      expect(
+        await signedIn(again, await adminCookie(again.url, { email: "old@example.test", password: "sixsix" })),
+      ).toBe(true);
       const refused = await runScript(again, "create-admin.ts", ["old@example.test", "password1234"]);
       expect(refused.code).toBe(2);
-      expect(refused.output).toContain("Password refused: the new password is one of the most common passwords; choose another.");
+      expect(refused.output).toContain(
+        "Password refused: the new password is one of the most common passwords; choose another.",
+      );
       const short = await runScript(again, "create-admin.ts", ["old@example.test", "short-pass"]);
       expect(short.code).toBe(2);
       expect(short.output).toContain("must be at least 12 characters");
@@ -118,12 +149,18 @@ describe("sessions end when the password changes", () => {
   it("create-admin and ADMIN_PASSWORD end every session of that admin; a restart with the same password does not", async () => {
     const dataDir = freshDataDir();
     const admin = { email: "owner@example.test", password: "first-long-password" };
-    let app = await startAppServer({ dataDir, env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password } });
+    let app = await startAppServer({
+      dataDir,
+      env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    });
     const phone = await adminCookie(app.url, admin);
     const laptop = await adminCookie(app.url, admin);
     await app.stop();
 
-    app = await startAppServer({ dataDir, env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password } });
+    app = await startAppServer({
+      dataDir,
+      env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    });
     expect([await signedIn(app, phone), await signedIn(app, laptop)]).toEqual([true, true]);
 
     const changed = await runScript(app, "create-admin.ts", [admin.email, "second-long-password"]);
@@ -133,7 +170,10 @@ describe("sessions end when the password changes", () => {
     const afterScript = await adminCookie(app.url, { ...admin, password: "second-long-password" });
     await app.stop();
 
-    app = await startAppServer({ dataDir, env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: "third-long-password" } });
+    app = await startAppServer({
+      dataDir,
+      env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: "third-long-password" },
+    });
     try {
       expect(await signedIn(app, afterScript)).toBe(false);
       expect(await signedIn(app, await adminCookie(app.url, { ...admin, password: "third-long-password" }))).toBe(true);
@@ -144,7 +184,10 @@ describe("sessions end when the password changes", () => {
 
   it("Sign out everywhere ends the admin's other sessions too", async () => {
     const admin = { email: "owner@example.test", password: "everywhere-password" };
-    const app = await startAppServer({ dataDir: freshDataDir(), env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password } });
+    const app = await startAppServer({
+      dataDir: freshDataDir(),
+      env: { SEED_DEMO: "false", ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password },
+    });
     try {
       const here = await adminCookie(app.url, admin);
       const there = await adminCookie(app.url, admin);

@@ -25,11 +25,16 @@ function newDomain(prefix: string) {
   return { id: insertDomain(app.db(), { name, priceCents: 800_000 }), name, short: name.replace(/\.com$/, "") };
 }
 const totalViews = (id: number) =>
-  (app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as { views: number } | undefined)?.views ?? 0;
+  (
+    app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as
+      { views: number } | undefined
+  )?.views ?? 0;
 
 /** The table row of one domain on the admin page, as text. */
 function rowText(html: string, name: string): string {
-  const row = [...html.matchAll(/<tr[\s\S]*?<\/tr>/g)].map((match) => match[0]).find((tr) => withoutSpans(tr).includes(`>${name}</a>`));
+  const row = [...html.matchAll(/<tr[\s\S]*?<\/tr>/g)]
+    .map((match) => match[0])
+    .find((tr) => withoutSpans(tr).includes(`>${name}</a>`));
   return row ? visibleText(row) : "";
 }
 
@@ -47,14 +52,20 @@ describe("per-domain funnel in the admin", () => {
     const quiet = newDomain("quiet");
     for (let i = 0; i < 4; i++) await requestWithHost(app.url, `/domain/${popular.short}`, "localhost");
     await requestWithHost(app.url, "/", popular.name);
-    await requestWithHost(app.url, `/domain/${popular.short}`, "localhost", { headers: { "User-Agent": BOT_USER_AGENT } });
+    await requestWithHost(app.url, `/domain/${popular.short}`, "localhost", {
+      headers: { "User-Agent": BOT_USER_AGENT },
+    });
     await requestWithHost(app.url, `/domain/${quiet.short}`, "localhost");
     // Two inquiries started through the no-JavaScript form; one of them paid with the test card.
     const first = await postForm(app, `/payment/${popular.short}`, { intent: "inquiry", ...BUYER });
     expect(first.status).toBe(303);
     await postForm(app, `/payment/${popular.short}`, { intent: "inquiry", ...BUYER, offer: "" });
     await payWithTestCard(first.headers.get("location")!);
-    await waitFor(() => app.db().prepare("SELECT 1 FROM inquiries WHERE domain_id = ? AND status = 'paid'").get(popular.id), 10_000, "paid inquiry");
+    await waitFor(
+      () => app.db().prepare("SELECT 1 FROM inquiries WHERE domain_id = ? AND status = 'paid'").get(popular.id),
+      10_000,
+      "paid inquiry",
+    );
     await waitFor(() => totalViews(popular.id) === 5 && totalViews(quiet.id) === 1, 10_000, "view counts");
 
     const byViews = await http(app, "/admin?sort=views-desc", { cookie });
@@ -64,7 +75,9 @@ describe("per-domain funnel in the admin", () => {
     expect(byViewsNames.indexOf(`>${popular.name}</a>`)).toBeGreaterThan(0);
     expect(rowText(byViews.body, popular.name)).toMatch(/ 1 paid 5 2 /);
     expect(rowText(byViews.body, quiet.name)).toMatch(/ 0 paid 1 0 /);
-    const detailLink = new RegExp(`<a aria-label="5 views, funnel and minimum offer of ${popular.name}"[^>]*href="/admin/domains/${popular.id}"`);
+    const detailLink = new RegExp(
+      `<a aria-label="5 views, funnel and minimum offer of ${popular.name}"[^>]*href="/admin/domains/${popular.id}"`,
+    );
     expect(byViews.body).toMatch(detailLink);
     expect(byViews.body).toMatch(/<th[^>]*aria-sort="descending"[^>]*><a[^>]*>Views/);
 
@@ -82,16 +95,27 @@ describe("per-domain funnel in the admin", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(detail.body).toContain(`data-day="${today}" data-views="5"`);
     expect(detail.body.match(/data-day="/g)).toHaveLength(30);
-    expect(detail.body).toMatch(/<svg[^>]*role="img"[^>]*aria-label="Page views per day from [^"]+: 5 in total, at most 5 a day."/);
+    expect(detail.body).toMatch(
+      /<svg[^>]*role="img"[^>]*aria-label="Page views per day from [^"]+: 5 in total, at most 5 a day."/,
+    );
   });
 
   it("counts a refunded inquiry as paid", async () => {
     const domain = newDomain("refunded");
     const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
     await payWithTestCard(started.headers.get("location")!);
-    await waitFor(() => app.db().prepare("SELECT 1 FROM inquiries WHERE domain_id = ? AND status = 'paid'").get(domain.id), 10_000, "paid");
-    app.db().prepare("UPDATE inquiries SET status = 'refunded', refunded_at = ? WHERE domain_id = ?").run(new Date().toISOString(), domain.id);
-    expect(visibleText((await http(app, `/admin/domains/${domain.id}`, { cookie })).body)).toContain("Inquiries paid 1");
+    await waitFor(
+      () => app.db().prepare("SELECT 1 FROM inquiries WHERE domain_id = ? AND status = 'paid'").get(domain.id),
+      10_000,
+      "paid",
+    );
+    app
+      .db()
+      .prepare("UPDATE inquiries SET status = 'refunded', refunded_at = ? WHERE domain_id = ?")
+      .run(new Date().toISOString(), domain.id);
+    expect(visibleText((await http(app, `/admin/domains/${domain.id}`, { cookie })).body)).toContain(
+      "Inquiries paid 1",
+    );
   });
 
   it("is for the admin only", async () => {
@@ -99,9 +123,14 @@ describe("per-domain funnel in the admin", () => {
     const anonymous = await http(app, `/admin/domains/${domain.id}`);
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toBe("/admin");
-    const post = await http(app, `/admin/domains/${domain.id}`, { form: { intent: "min-offer", minOffer: "1" }, headers: { Origin: app.origin } });
+    const post = await http(app, `/admin/domains/${domain.id}`, {
+      form: { intent: "min-offer", minOffer: "1" },
+      headers: { Origin: app.origin },
+    });
     expect(post.status).toBe(303);
-    expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(domain.id)).toEqual({ min_offer_cents: null });
+    expect(app.db().prepare("SELECT min_offer_cents FROM domains WHERE id = ?").get(domain.id)).toEqual({
+      min_offer_cents: null,
+    });
     expect((await http(app, "/admin/domains/999999999", { cookie })).status).toBe(404);
     expect((await http(app, "/admin/domains/abc", { cookie })).status).toBe(404);
   });
@@ -111,9 +140,18 @@ describe("setting the minimum offer (no JavaScript)", () => {
   it("saves, refuses a bad amount, and clears", async () => {
     const domain = newDomain("minimum");
     const origin = { Origin: app.origin };
-    const minOffer = () => (app.db().prepare("SELECT min_offer_cents AS cents FROM domains WHERE id = ?").get(domain.id) as { cents: number | null }).cents;
+    const minOffer = () =>
+      (
+        app.db().prepare("SELECT min_offer_cents AS cents FROM domains WHERE id = ?").get(domain.id) as {
+          cents: number | null;
+        }
+      ).cents;
 
-    const saved = await http(app, `/admin/domains/${domain.id}`, { cookie, headers: origin, form: { intent: "min-offer", minOffer: "12,500" } });
+    const saved = await http(app, `/admin/domains/${domain.id}`, {
+      cookie,
+      headers: origin,
+      form: { intent: "min-offer", minOffer: "12,500" },
+    });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`/admin/domains/${domain.id}?notice=min-offer-saved`);
     expect(minOffer()).toBe(1_250_000);
@@ -123,12 +161,20 @@ describe("setting the minimum offer (no JavaScript)", () => {
     // Still not on the buyer's pages.
     expect((await http(app, `/domain/${domain.short}`)).body).not.toMatch(/12,500|12500/);
 
-    const bad = await http(app, `/admin/domains/${domain.id}`, { cookie, headers: origin, form: { intent: "min-offer", minOffer: "lots" } });
+    const bad = await http(app, `/admin/domains/${domain.id}`, {
+      cookie,
+      headers: origin,
+      form: { intent: "min-offer", minOffer: "lots" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatch(/role="alert"[^>]*>Please enter a valid amount, or leave it empty for no minimum/);
     expect(minOffer()).toBe(1_250_000);
 
-    const cleared = await http(app, `/admin/domains/${domain.id}`, { cookie, headers: origin, form: { intent: "min-offer", minOffer: "" } });
+    const cleared = await http(app, `/admin/domains/${domain.id}`, {
+      cookie,
+      headers: origin,
+      form: { intent: "min-offer", minOffer: "" },
+    });
     expect(cleared.location).toBe(`/admin/domains/${domain.id}?notice=min-offer-cleared`);
     expect(minOffer()).toBeNull();
   });

@@ -11,7 +11,13 @@ export interface HttpResult {
 export async function http(
   app: AppServer,
   path: string,
-  options: { method?: string; cookie?: string; form?: Record<string, string>; body?: BodyInit; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    cookie?: string;
+    form?: Record<string, string>;
+    body?: BodyInit;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<HttpResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.Cookie = options.cookie;
@@ -26,7 +32,12 @@ export async function http(
     headers,
     body,
   });
-  return { status: response.status, headers: response.headers, body: await response.text(), location: response.headers.get("location") };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: await response.text(),
+    location: response.headers.get("location"),
+  };
 }
 
 /** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */

@@ -12,7 +12,17 @@ let domainPath = "";
 let device = "";
 const clock = testClock();
 beforeAll(async () => {
-  app = await startAppServer({ env: { TEST_CLOCK_FILE: clock.file, ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, TRUST_PROXY: "true", SEED_DEMO: "false", PUBLIC_URL: "https://domains.example", PAYMENTS: "test" } });
+  app = await startAppServer({
+    env: {
+      TEST_CLOCK_FILE: clock.file,
+      ADMIN_EMAIL: TEST_ADMIN.email,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      TRUST_PROXY: "true",
+      SEED_DEMO: "false",
+      PUBLIC_URL: "https://domains.example",
+      PAYMENTS: "test",
+    },
+  });
   domainPath = `/domain/${uniqueDomainName("limits").replace(/\.com$/, "")}`;
   insertDomain(app.db(), { name: `${domainPath.slice("/domain/".length)}.com`, priceCents: 100_000 });
 });
@@ -22,7 +32,10 @@ afterAll(async () => {
 });
 
 const login = (ip: string, email: string, password: string, cookie?: string) =>
-  http(app, "/admin", { form: { intent: "login", email, password }, headers: { "X-Forwarded-For": ip, ...(cookie ? { Cookie: cookie } : {}) } });
+  http(app, "/admin", {
+    form: { intent: "login", email, password },
+    headers: { "X-Forwarded-For": ip, ...(cookie ? { Cookie: cookie } : {}) },
+  });
 
 /** The admin_device cookie a successful sign-in gives the admin's browser. */
 function deviceCookieOf(setCookie: string | null): string {
@@ -47,11 +60,14 @@ describe("behind https (PUBLIC_URL)", () => {
 // Each failed sign-in costs a full scrypt run (slow on a busy machine).
 describe("failed sign-ins are limited to 10 in 15 minutes", { timeout: 180_000 }, () => {
   it("per email, from browsers the admin never signed in with: the 11th attempt is refused with 429", async () => {
-    for (let i = 0; i < 10; i++) expect((await login(`10.0.1.${i}`, TEST_ADMIN.email, `wrong-${i}-password`)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login(`10.0.1.${i}`, TEST_ADMIN.email, `wrong-${i}-password`)).status).toBe(401);
     const limited = await login("10.0.1.200", TEST_ADMIN.email, TEST_ADMIN.password);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
-    expect(visibleText(limited.body)).toContain("Too many failed sign-in attempts. Please wait 15 minutes and try again.");
+    expect(visibleText(limited.body)).toContain(
+      "Too many failed sign-in attempts. Please wait 15 minutes and try again.",
+    );
     expect(limited.headers.get("set-cookie")).toBeNull();
   });
 
@@ -70,7 +86,9 @@ describe("failed sign-ins are limited to 10 in 15 minutes", { timeout: 180_000 }
     await clock.advance((later.seconds - 40) * 1000); // under a minute left
     const lastMinute = await left("10.0.1.204");
     expect(lastMinute.seconds).toBeLessThan(60);
-    expect(lastMinute.text).toContain(`Too many failed sign-in attempts. Please wait ${lastMinute.seconds} seconds and try again.`);
+    expect(lastMinute.text).toContain(
+      `Too many failed sign-in attempts. Please wait ${lastMinute.seconds} seconds and try again.`,
+    );
   });
 
   it("but those failures do not lock the admin's own browser out, from any address (OWASP device cookies)", async () => {
@@ -79,21 +97,33 @@ describe("failed sign-ins are limited to 10 in 15 minutes", { timeout: 180_000 }
     expect(own.status).toBe(303);
     expect(own.headers.get("set-cookie")).toMatch(/admin_session=/);
     // That browser has a limit of its own: 10 wrong passwords from it, then it waits too.
-    for (let i = 0; i < 10; i++) expect((await login(`10.0.3.${i}`, TEST_ADMIN.email, "wrong-password", device)).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login(`10.0.3.${i}`, TEST_ADMIN.email, "wrong-password", device)).status).toBe(401);
     expect((await login("10.0.3.100", TEST_ADMIN.email, TEST_ADMIN.password, device)).status).toBe(429);
     // A device cookie made up by the attacker is not the admin's: it is refused like no cookie.
-    expect((await login("10.0.3.101", TEST_ADMIN.email, TEST_ADMIN.password, "admin_device=eyJlbWFpbCI6ImFkbWluQGV4YW1wbGUudGVzdCIsImlkIjoieCJ9")).status).toBe(429);
+    expect(
+      (
+        await login(
+          "10.0.3.101",
+          TEST_ADMIN.email,
+          TEST_ADMIN.password,
+          "admin_device=eyJlbWFpbCI6ImFkbWluQGV4YW1wbGUudGVzdCIsImlkIjoieCJ9",
+        )
+      ).status,
+    ).toBe(429);
   });
 
   it("per address: ten failures with different emails block that address, not others", async () => {
-    for (let i = 0; i < 10; i++) expect((await login("10.0.2.1", `nobody${i}@example.test`, "wrong-password")).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await login("10.0.2.1", `nobody${i}@example.test`, "wrong-password")).status).toBe(401);
     expect((await login("10.0.2.1", `someone-else@example.test`, "wrong-password")).status).toBe(429);
     expect((await login("10.0.2.2", `someone-else@example.test`, "wrong-password")).status).toBe(401);
   });
 });
 
 describe("a flood of sign-ins", { timeout: 180_000 }, () => {
-  const health = async () => (await (await fetch(new URL("/healthz", app.url))).json()) as { signIns: { verifications: { running: number } } };
+  const health = async () =>
+    (await (await fetch(new URL("/healthz", app.url))).json()) as { signIns: { verifications: { running: number } } };
 
   /** A cached domain page and a static file (express.static uses libuv's thread pool, as scrypt does), 3 times each. */
   async function probe(): Promise<{ status: number; medianMs: number; slowestMs: number }> {
@@ -120,18 +150,28 @@ describe("a flood of sign-ins", { timeout: 180_000 }, () => {
       }),
     );
     // "Meanwhile": the refusals are out (a few bytes each) and scrypt runs for the ones let through.
-    while (answered < count - 20 || (await health()).signIns.verifications.running === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (answered < count - 20 || (await health()).signIns.verifications.running === 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const page = await probe();
     const stillVerifying = answered < count;
     const statuses = (await Promise.all(answers)).map((answer) => answer.status);
-    const byStatus = statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+    const byStatus = statuses.reduce<Record<number, number>>(
+      (counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+      {},
+    );
     expect(stillVerifying).toBe(true);
     return { byStatus, pageStatus: page.status, pageMs: page.medianMs, slowestMs: page.slowestMs };
   }
 
   it("300 at once from one address: the attempts are counted before verifying, so at most 10 are verified", async () => {
-    const { byStatus, pageStatus, pageMs, slowestMs } = await flood(300, () => "10.0.4.1", (i) => `flood${i}@example.test`);
-    console.log(`sign-in flood, one address: ${JSON.stringify(byStatus)}; a domain page and a static file meanwhile: ${pageStatus}, median ${pageMs.toFixed(0)} ms, slowest ${slowestMs.toFixed(0)} ms`);
+    const { byStatus, pageStatus, pageMs, slowestMs } = await flood(
+      300,
+      () => "10.0.4.1",
+      (i) => `flood${i}@example.test`,
+    );
+    console.log(
+      `sign-in flood, one address: ${JSON.stringify(byStatus)}; a domain page and a static file meanwhile: ${pageStatus}, median ${pageMs.toFixed(0)} ms, slowest ${slowestMs.toFixed(0)} ms`,
+    );
     expect(byStatus[401]).toBeLessThanOrEqual(10);
     expect((byStatus[429] ?? 0) + (byStatus[503] ?? 0) + (byStatus[401] ?? 0)).toBe(300);
     expect(byStatus[429]).toBeGreaterThanOrEqual(290);
@@ -140,8 +180,14 @@ describe("a flood of sign-ins", { timeout: 180_000 }, () => {
   });
 
   it("300 at once from 300 addresses: 2 verifications run, 8 wait, the rest get 503 at once", async () => {
-    const { byStatus, pageStatus, pageMs, slowestMs } = await flood(300, (i) => `10.5.${Math.floor(i / 250)}.${i % 250}`, (i) => `spread${i}@example.test`);
-    console.log(`sign-in flood, 300 addresses: ${JSON.stringify(byStatus)}; a domain page and a static file meanwhile: ${pageStatus}, median ${pageMs.toFixed(0)} ms, slowest ${slowestMs.toFixed(0)} ms`);
+    const { byStatus, pageStatus, pageMs, slowestMs } = await flood(
+      300,
+      (i) => `10.5.${Math.floor(i / 250)}.${i % 250}`,
+      (i) => `spread${i}@example.test`,
+    );
+    console.log(
+      `sign-in flood, 300 addresses: ${JSON.stringify(byStatus)}; a domain page and a static file meanwhile: ${pageStatus}, median ${pageMs.toFixed(0)} ms, slowest ${slowestMs.toFixed(0)} ms`,
+    );
     expect(Object.keys(byStatus).sort()).toEqual(["401", "503"]);
     expect(byStatus[503]).toBeGreaterThan(200);
     expect(pageStatus).toBe(200);
@@ -151,7 +197,9 @@ describe("a flood of sign-ins", { timeout: 180_000 }, () => {
   });
 
   it("a refused (503) attempt says so and when to come back", async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(`10.7.0.${i}`, `late${i}@example.test`, "wrong-password")));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => login(`10.7.0.${i}`, `late${i}@example.test`, "wrong-password")),
+    );
     const busy = answers.find((answer) => answer.status === 503);
     expect(busy).toBeDefined();
     expect(busy!.headers.get("retry-after")).toBe("5");

@@ -11,7 +11,9 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
-const fee = () => (app.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined)?.value;
+const fee = () =>
+  (app.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined)
+    ?.value;
 const domainRow = (name: string) =>
   app.db().prepare("SELECT * FROM domains WHERE domain_name = ? ORDER BY id DESC").get(name) as
     | { id: number; asking_price_cents: number; deleted_at: string | null; owner_email: string; tracking_id: string }
@@ -31,7 +33,9 @@ describe("sign-in and sessions", () => {
   });
 
   it("refuses a wrong password with a message and a short password as invalid", async () => {
-    const wrong = await http(app, "/admin", { form: { intent: "login", email: TEST_ADMIN.email, password: "wrong-password" } });
+    const wrong = await http(app, "/admin", {
+      form: { intent: "login", email: TEST_ADMIN.email, password: "wrong-password" },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatch(/role="alert"[^>]*>Invalid email or password\./);
     expect(wrong.headers.get("set-cookie")).toBeNull();
@@ -41,7 +45,9 @@ describe("sign-in and sessions", () => {
   });
 
   it("signs in with an httpOnly, SameSite=Lax session cookie (not Secure over http) and redirects to the panel", async () => {
-    const response = await http(app, "/admin", { form: { intent: "login", email: "ADMIN@example.test", password: TEST_ADMIN.password } });
+    const response = await http(app, "/admin", {
+      form: { intent: "login", email: "ADMIN@example.test", password: TEST_ADMIN.password },
+    });
     expect(response.status).toBe(303);
     expect(response.location).toBe("/admin");
     const setCookie = response.headers.get("set-cookie")!;
@@ -85,7 +91,13 @@ describe("sign-in and sessions", () => {
 });
 
 describe("anonymous requests get the login screen or a redirect to it, never data", () => {
-  const pages = ["/admin/inquiries", "/admin/portfolio", "/admin/export/domains.csv", "/admin/export/inquiries.csv", "/admin/inquiries?status=refunded"];
+  const pages = [
+    "/admin/inquiries",
+    "/admin/portfolio",
+    "/admin/export/domains.csv",
+    "/admin/export/inquiries.csv",
+    "/admin/inquiries?status=refunded",
+  ];
   for (const path of pages) {
     it(`GET ${path}`, async () => {
       const response = await http(app, path);
@@ -137,7 +149,10 @@ describe("anonymous requests get the login screen or a redirect to it, never dat
 
 describe("panel actions over HTTP (no JavaScript)", () => {
   it("computes the stat cards in SQL", async () => {
-    const { n, value } = app.db().prepare("SELECT count(*) AS n, sum(asking_price_cents) AS value FROM domains WHERE deleted_at IS NULL").get() as { n: number; value: number };
+    const { n, value } = app
+      .db()
+      .prepare("SELECT count(*) AS n, sum(asking_price_cents) AS value FROM domains WHERE deleted_at IS NULL")
+      .get() as { n: number; value: number };
     const text = visibleText((await http(app, "/admin", { cookie })).body);
     expect(text).toContain(`Total Domains ${n}`);
     expect(text).toContain(`Total Value $${(value / 100).toLocaleString("en-US")}`);
@@ -177,7 +192,12 @@ describe("panel actions over HTTP (no JavaScript)", () => {
 
   it("npm run set-fee uses the form's rules: no fee a card cannot be charged, no third decimal", async () => {
     await http(app, "/admin", { cookie, form: { intent: "fee", fee: "19.99" } });
-    for (const [typed, message] of [["0.10", "at least $0.50"], ["0.001", "at most two decimals"], ["1e3", "plain amount"], ["20000", "more than $10,000"]] as const) {
+    for (const [typed, message] of [
+      ["0.10", "at least $0.50"],
+      ["0.001", "at most two decimals"],
+      ["1e3", "plain amount"],
+      ["20000", "more than $10,000"],
+    ] as const) {
       const result = await runScript(app, "set-fee.ts", [typed]);
       expect(result.code, typed).toBe(2);
       expect(result.output).toContain(message);
@@ -211,42 +231,70 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     const id = insertDomain(app.db(), { name, priceCents: 100_000 });
     const editPage = await http(app, `/admin?edit=${id}`, { cookie });
     expect(editPage.body).toContain(`aria-label="New price for ${name}"`);
-    const bad = await http(app, `/admin?edit=${id}`, { cookie, form: { intent: "price", id: String(id), price: "-5", returnTo: "/admin" } });
+    const bad = await http(app, `/admin?edit=${id}`, {
+      cookie,
+      form: { intent: "price", id: String(id), price: "-5", returnTo: "/admin" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatch(/role="alert"[^>]*>Please enter a valid price/);
-    const good = await http(app, `/admin?edit=${id}`, { cookie, form: { intent: "price", id: String(id), price: "2500.75", returnTo: `/admin?q=price&edit=${id}` } });
+    const good = await http(app, `/admin?edit=${id}`, {
+      cookie,
+      form: { intent: "price", id: String(id), price: "2500.75", returnTo: `/admin?q=price&edit=${id}` },
+    });
     expect(good.status).toBe(303);
     expect(good.location).toBe("/admin?q=price&notice=price-updated");
     expect(domainRow(name)!.asking_price_cents).toBe(250_075);
-    const offsite = await http(app, "/admin", { cookie, form: { intent: "price", id: String(id), price: "1", returnTo: "//evil.example/admin" } });
+    const offsite = await http(app, "/admin", {
+      cookie,
+      form: { intent: "price", id: String(id), price: "1", returnTo: "//evil.example/admin" },
+    });
     expect(offsite.location).toBe("/admin?notice=price-updated");
   });
 
   it("adds a domain, and explains a duplicate or an invalid name keeping what was typed", async () => {
     const name = uniqueDomainName("added");
-    const form = { intent: "add", domainName: ` ${name.toUpperCase()} `, askingPrice: "1234.5", trackingId: "seller1", ownerEmail: "owner@example.test" };
+    const form = {
+      intent: "add",
+      domainName: ` ${name.toUpperCase()} `,
+      askingPrice: "1234.5",
+      trackingId: "seller1",
+      ownerEmail: "owner@example.test",
+    };
     const ok = await http(app, "/admin?add=1", { cookie, form });
     expect(ok.status).toBe(303);
     expect(ok.location).toBe("/admin?notice=domain-added");
-    expect(domainRow(name)).toMatchObject({ asking_price_cents: 123_450, tracking_id: "seller1", owner_email: "owner@example.test" });
+    expect(domainRow(name)).toMatchObject({
+      asking_price_cents: 123_450,
+      tracking_id: "seller1",
+      owner_email: "owner@example.test",
+    });
 
     const duplicate = await http(app, "/admin?add=1", { cookie, form });
     expect(duplicate.status).toBe(409);
     expect(visibleText(duplicate.body)).toContain(`Error adding domain: ${name} is already in your portfolio.`);
 
-    const invalid = await http(app, "/admin?add=1", { cookie, form: { ...form, domainName: "not a domain", trackingId: "kept-tracking" } });
+    const invalid = await http(app, "/admin?add=1", {
+      cookie,
+      form: { ...form, domainName: "not a domain", trackingId: "kept-tracking" },
+    });
     expect(invalid.status).toBe(400);
     expect(visibleText(invalid.body)).toContain('Error adding domain: "not a domain" is not a valid domain name');
     expect(invalid.body).toContain('value="kept-tracking"');
     expect(invalid.body).toContain('value="owner@example.test"');
     expect(invalid.body).toMatch(/<dialog[^>]*open=""/);
 
-    const empty = await http(app, "/admin", { cookie, form: { intent: "add", domainName: uniqueDomainName("e"), askingPrice: "", trackingId: "", ownerEmail: "" } });
+    const empty = await http(app, "/admin", {
+      cookie,
+      form: { intent: "add", domainName: uniqueDomainName("e"), askingPrice: "", trackingId: "", ownerEmail: "" },
+    });
     expect(empty.status).toBe(400);
 
     // Posted as typed (a script, or a browser that does not convert it): stored as a browser sends it.
     const idn = uniqueDomainName("idnowner");
-    const unicodeOwner = await http(app, "/admin?add=1", { cookie, form: { ...form, domainName: idn, ownerEmail: "owner@münchen.de" } });
+    const unicodeOwner = await http(app, "/admin?add=1", {
+      cookie,
+      form: { ...form, domainName: idn, ownerEmail: "owner@münchen.de" },
+    });
     expect(unicodeOwner.status).toBe(303);
     expect(domainRow(idn)).toMatchObject({ owner_email: "owner@xn--mnchen-3ya.de" });
   });
@@ -254,7 +302,8 @@ describe("panel actions over HTTP (no JavaScript)", () => {
   it("opens the Add Domain modal by URL", async () => {
     const page = await http(app, "/admin?add=1", { cookie });
     expect(page.body).toMatch(/<dialog[^>]*open=""/);
-    for (const label of ["Domain name", "Asking price", "Tracking ID (username)", "Owner email"]) expect(page.body).toContain(`>${label}</label>`);
+    for (const label of ["Domain name", "Asking price", "Tracking ID (username)", "Owner email"])
+      expect(page.body).toContain(`>${label}</label>`);
   });
 
   it("deletes softly: the domain leaves the list, its paid inquiries stay, and the name can be listed again", async () => {
@@ -263,20 +312,30 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     const inquiryId = insertPaidInquiry(app.db(), { domainId: id, domainName: name });
     const confirmPage = visibleText((await http(app, `/admin?delete=${id}`, { cookie })).body);
     expect(confirmPage).toContain("Are you sure you want to delete this domain?");
-    const response = await http(app, `/admin?delete=${id}`, { cookie, form: { intent: "delete", id: String(id), returnTo: `/admin?delete=${id}` } });
+    const response = await http(app, `/admin?delete=${id}`, {
+      cookie,
+      form: { intent: "delete", id: String(id), returnTo: `/admin?delete=${id}` },
+    });
     expect(response.status).toBe(303);
     expect(response.location).toBe("/admin?notice=domain-deleted");
     expect(domainRow(name)!.deleted_at).not.toBeNull();
-    expect(app.db().prepare("SELECT domain_name FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({ domain_name: name });
+    expect(app.db().prepare("SELECT domain_name FROM inquiries WHERE id = ?").get(inquiryId)).toEqual({
+      domain_name: name,
+    });
     expect((await http(app, `/domain/${name}`)).status).toBe(404);
     expect(visibleText((await http(app, "/admin/inquiries", { cookie })).body)).toContain(name);
-    const again = await http(app, "/admin", { cookie, form: { intent: "add", domainName: name, askingPrice: "10", trackingId: "t", ownerEmail: "" } });
+    const again = await http(app, "/admin", {
+      cookie,
+      form: { intent: "add", domainName: name, askingPrice: "10", trackingId: "t", ownerEmail: "" },
+    });
     expect(again.status).toBe(303);
   });
 
   it("answers an unknown intent with 400", async () => {
     expect((await http(app, "/admin", { cookie, form: { intent: "drop-tables" } })).status).toBe(400);
-    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "drop-tables", id: "1" } })).status).toBe(400);
+    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "drop-tables", id: "1" } })).status).toBe(
+      400,
+    );
   });
 
   it("refuses a cross-site form post to every admin action", async () => {
@@ -289,7 +348,9 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     body.set("file", new Blob([`${name},1,x,\n`], { type: "text/csv" }), "p.csv");
     expect((await http(app, "/admin/portfolio", { cookie, body, headers: evil })).status).toBeGreaterThanOrEqual(400);
     expect(domainRow(name)).toBeUndefined();
-    expect((await http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: "1" }, headers: evil })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (await http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: "1" }, headers: evil })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 
   it("finds names containing the search term, whether few or many match", async () => {
@@ -303,7 +364,14 @@ describe("panel actions over HTTP (no JavaScript)", () => {
     insertRows(
       app.db(),
       "domains",
-      Array.from({ length: 6000 }, (_, i) => ({ domain_name: `${many}-${i}.com`, asking_price_cents: i, tracking_id: "t", owner_email: "", created_at: at, updated_at: at })),
+      Array.from({ length: 6000 }, (_, i) => ({
+        domain_name: `${many}-${i}.com`,
+        asking_price_cents: i,
+        tracking_id: "t",
+        owner_email: "",
+        created_at: at,
+        updated_at: at,
+      })),
     );
     const manyPage = visibleText((await http(app, `/admin?q=${many}&sort=price-desc&page=2`, { cookie })).body);
     expect(manyPage).toContain(`6,000 domains matching "${many}"`);
@@ -325,7 +393,9 @@ describe("admin search: a tracking ID or owner email finds the domain too", () =
     const tracking = visibleText((await http(app, `/admin?q=seller-${tag}`, { cookie })).body);
     expect(tracking).toContain(`1 domain matching "seller-${tag}"`);
     expect(tracking).toContain(byTracking);
-    const email = visibleText((await http(app, `/admin?q=${encodeURIComponent(`JANE.${tag}@owners`)}`, { cookie })).body);
+    const email = visibleText(
+      (await http(app, `/admin?q=${encodeURIComponent(`JANE.${tag}@owners`)}`, { cookie })).body,
+    );
     expect(email).toContain(`1 domain matching "JANE.${tag}@owners"`);
     expect(email).toContain(byEmail);
     const both = visibleText((await http(app, `/admin?q=${tag}`, { cookie })).body);
@@ -333,7 +403,9 @@ describe("admin search: a tracking ID or owner email finds the domain too", () =
     // An owner email on an internationalized domain is stored in its ASCII form and found by either form.
     const idn = uniqueDomainName("idnowner");
     insertDomain(app.db(), { name: idn, priceCents: 100, ownerEmail: `${tag}@xn--mnchen-3ya.de` });
-    expect(visibleText((await http(app, `/admin?q=${encodeURIComponent(`${tag}@münchen.de`)}`, { cookie })).body)).toContain(idn);
+    expect(
+      visibleText((await http(app, `/admin?q=${encodeURIComponent(`${tag}@münchen.de`)}`, { cookie })).body),
+    ).toContain(idn);
     // Many matches (beyond the id list): the sort index is walked with the same three conditions.
     const many = `mt${Date.now().toString(36)}`;
     const at = "2031-01-01T00:00:00.000Z";
@@ -360,7 +432,12 @@ describe("admin search: a tracking ID or owner email finds the domain too", () =
 describe("domains table: pages of 50, search and sort as GET parameters", () => {
   it("pages, searches and sorts", async () => {
     const tag = `pg${Date.now().toString(36)}`;
-    for (let i = 0; i < 120; i++) insertDomain(app.db(), { name: `${tag}-${String(i).padStart(3, "0")}.com`, priceCents: 10_000 + ((i * 37) % 120) * 100, createdAt: new Date(Date.UTC(2030, 0, 1, 0, i)).toISOString() });
+    for (let i = 0; i < 120; i++)
+      insertDomain(app.db(), {
+        name: `${tag}-${String(i).padStart(3, "0")}.com`,
+        priceCents: 10_000 + ((i * 37) % 120) * 100,
+        createdAt: new Date(Date.UTC(2030, 0, 1, 0, i)).toISOString(),
+      });
     const first = visibleText((await http(app, `/admin?q=${tag}`, { cookie })).body);
     expect(first).toContain(`120 domains matching "${tag}"`);
     expect(first).toContain("Page 1 of 3");

@@ -4,7 +4,16 @@ import { removeDataDir, startAppServer, type AppServer } from "../support/app-se
 import { setSilencePolicy } from "../support/refund-promise";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { BUYER, postForm, postJson, setFeeCents, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, mailText, newDomain, onServer, replyLinkIn, subjectOf, testClock } from "../support/refund-promise";
+import {
+  DAY_MS,
+  inquiryRow,
+  mailText,
+  newDomain,
+  onServer,
+  replyLinkIn,
+  subjectOf,
+  testClock,
+} from "../support/refund-promise";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
 
@@ -47,18 +56,31 @@ afterAll(async () => {
 async function payWithStripe(server: AppServer) {
   const domain = newDomain(server, { prefix: "autorefund" });
   const buyerEmail = `buyer-${domain.id}@buyer.example`;
-  const created = await postJson(server, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, email: buyerEmail } });
+  const created = await postJson(server, "/api/create-payment-intent", {
+    domain_name: domain.short,
+    customer_info: { ...BUYER, email: buyerEmail },
+  });
   expect(created.status).toBe(200);
   const intentId = created.json.payment_intent_id as string;
   fake.confirm(intentId, "pm_card_visa");
-  const confirmed = await postJson(server, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short, customer_info: BUYER });
+  const confirmed = await postJson(server, "/api/confirm-payment", {
+    payment_intent_id: intentId,
+    domain_name: domain.short,
+    customer_info: BUYER,
+  });
   expect(confirmed.json.ok).toBe(true);
-  const publicId = (server.db().prepare("SELECT public_id FROM inquiries WHERE payment_intent_id = ?").get(intentId) as { public_id: string }).public_id;
+  const publicId = (
+    server.db().prepare("SELECT public_id FROM inquiries WHERE payment_intent_id = ?").get(intentId) as {
+      public_id: string;
+    }
+  ).public_id;
   return { domain, intentId, buyerEmail, publicId };
 }
 
-const refundsFor = (intentId: string) => [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
-const refundMails = (buyerEmail: string) => smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).includes("has been refunded"));
+const refundsFor = (intentId: string) =>
+  [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+const refundMails = (buyerEmail: string) =>
+  smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).includes("has been refunded"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("automatic refunds", () => {
@@ -66,7 +88,8 @@ describe("automatic refunds", () => {
     const unanswered = await payWithStripe(app);
     const answered = await payWithStripe(app);
     const ownerMail = await waitFor(
-      () => smtp.messages.find((m) => subjectOf(m).startsWith("New inquiry") && mailText(m).includes(answered.publicId)),
+      () =>
+        smtp.messages.find((m) => subjectOf(m).startsWith("New inquiry") && mailText(m).includes(answered.publicId)),
       10_000,
       "owner email",
     );
@@ -80,21 +103,35 @@ describe("automatic refunds", () => {
 
     try {
       await clock.set(PAST_DEADLINE);
-      const refunded = await waitFor(() => inquiryRow(app, unanswered.publicId).status === "refunded" && inquiryRow(app, unanswered.publicId), 10_000, "refund");
+      const refunded = await waitFor(
+        () => inquiryRow(app, unanswered.publicId).status === "refunded" && inquiryRow(app, unanswered.publicId),
+        10_000,
+        "refund",
+      );
       expect(refunded.refunded_at).toBeTruthy();
       expect(refunded.refund_attempts).toBe(1);
-      const [mail] = await waitFor(() => refundMails(unanswered.buyerEmail).length > 0 && refundMails(unanswered.buyerEmail), 10_000, "refund email");
+      const [mail] = await waitFor(
+        () => refundMails(unanswered.buyerEmail).length > 0 && refundMails(unanswered.buyerEmail),
+        10_000,
+        "refund email",
+      );
       expect(subjectOf(mail!)).toBe(`Your inquiry fee for ${unanswered.domain.name} has been refunded`);
       expect(mailText(mail!)).toContain("your inquiry fee of $19.99 has been refunded in full");
 
       // More passes later: still one refund at the provider, one email; the answered inquiry is untouched.
       await sleep(1_000);
       expect(refundsFor(unanswered.intentId)).toHaveLength(1);
-      expect(fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === unanswered.intentId)[0]!.headers["idempotency-key"]).toBe(
-        `refund-${unanswered.publicId}`,
-      );
+      expect(
+        fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === unanswered.intentId)[0]!.headers[
+          "idempotency-key"
+        ],
+      ).toBe(`refund-${unanswered.publicId}`);
       expect(refundMails(unanswered.buyerEmail)).toHaveLength(1);
-      expect(inquiryRow(app, answered.publicId)).toMatchObject({ status: "paid", refund_attempts: 0, refunded_at: null });
+      expect(inquiryRow(app, answered.publicId)).toMatchObject({
+        status: "paid",
+        refund_attempts: 0,
+        refunded_at: null,
+      });
       expect(refundsFor(answered.intentId)).toHaveLength(0);
       expect(refundMails(answered.buyerEmail)).toHaveLength(0);
     } finally {
@@ -105,14 +142,24 @@ describe("automatic refunds", () => {
   it("a provider failure is retried with backoff, shown in the inbox, and refunded once in the end", async () => {
     const inquiry = await payWithStripe(app);
     // The fake refuses the next two refunds (a 400 is not retried by the SDK itself).
-    fake.failNext({ method: "POST", path: "/v1/refunds", status: 400, times: 2, error: { type: "invalid_request_error", message: "Refunds are unavailable (test outage)" } });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/refunds",
+      status: 400,
+      times: 2,
+      error: { type: "invalid_request_error", message: "Refunds are unavailable (test outage)" },
+    });
     try {
       await clock.set(PAST_DEADLINE);
       // The claim counts the attempt before the provider answers; the failure is recorded after it.
-      const failed = await waitFor(() => {
-        const row = inquiryRow(app, inquiry.publicId);
-        return row.refund_attempts >= 1 && row.refund_last_error !== null && row;
-      }, 10_000, "first failure");
+      const failed = await waitFor(
+        () => {
+          const row = inquiryRow(app, inquiry.publicId);
+          return row.refund_attempts >= 1 && row.refund_last_error !== null && row;
+        },
+        10_000,
+        "first failure",
+      );
       expect(failed.status).toBe("paid");
       expect(failed.refund_last_error).toContain("Refunds are unavailable (test outage)");
       expect(Date.parse(failed.refund_next_attempt_at!)).toBeGreaterThan(Date.parse(failed.reply_deadline_at!));
@@ -122,7 +169,11 @@ describe("automatic refunds", () => {
       expect(inbox).toContain("Refunds are unavailable (test outage)");
       expect(inbox, inbox).toMatch(/Automatic refund: [12] failed attempts?, next attempt/);
 
-      const refunded = await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded" && inquiryRow(app, inquiry.publicId), 20_000, "refund after retries");
+      const refunded = await waitFor(
+        () => inquiryRow(app, inquiry.publicId).status === "refunded" && inquiryRow(app, inquiry.publicId),
+        20_000,
+        "refund after retries",
+      );
       expect(refunded.refund_attempts).toBe(3);
       expect(refunded.refund_last_error).toBeNull();
       await waitFor(() => refundMails(inquiry.buyerEmail).length > 0, 10_000, "refund email");
@@ -139,16 +190,29 @@ describe("automatic refunds", () => {
     const second = await startAppServer({ dataDir: app.dataDir, env: env() });
     try {
       await clock.set(PAST_DEADLINE);
-      await waitFor(() => inquiries.every((i) => inquiryRow(app, i.publicId).status === "refunded"), 15_000, "all refunded");
-      await Promise.all(inquiries.map((i) => waitFor(() => refundMails(i.buyerEmail).length > 0, 10_000, "refund email")));
+      await waitFor(
+        () => inquiries.every((i) => inquiryRow(app, i.publicId).status === "refunded"),
+        15_000,
+        "all refunded",
+      );
+      await Promise.all(
+        inquiries.map((i) => waitFor(() => refundMails(i.buyerEmail).length > 0, 10_000, "refund email")),
+      );
       await sleep(1_000);
       for (const i of inquiries) {
         expect(inquiryRow(app, i.publicId).refund_attempts).toBe(1);
         expect(refundsFor(i.intentId)).toHaveLength(1);
-        expect(fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === i.intentId)).toHaveLength(1);
+        expect(fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === i.intentId)).toHaveLength(
+          1,
+        );
         // Queued once. (Delivery is the outbox's job; with two processes draining one outbox it may
         // send a message twice, which is outside this scheduler.)
-        const queued = app.db().prepare("SELECT count(*) AS n FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.public_id = ? AND o.kind = 'refund'").get(i.publicId) as { n: number };
+        const queued = app
+          .db()
+          .prepare(
+            "SELECT count(*) AS n FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.public_id = ? AND o.kind = 'refund'",
+          )
+          .get(i.publicId) as { n: number };
         expect(queued.n).toBe(1);
       }
     } finally {

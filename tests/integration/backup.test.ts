@@ -63,7 +63,9 @@ describe("npm run backup", () => {
     } finally {
       copy.close();
     }
-    console.log(`backup under load: ${committedBeforeBackup.length} rows before, ${writtenDuring} commits during the backup, ${statuses.length} pages served; ${result.output.trim()}`);
+    console.log(
+      `backup under load: ${committedBeforeBackup.length} rows before, ${writtenDuring} commits during the backup, ${statuses.length} pages served; ${result.output.trim()}`,
+    );
   });
 
   it("writes to data/backups/<timestamp>.db by default and never overwrites an existing file", async () => {
@@ -81,7 +83,10 @@ describe("npm run backup", () => {
   it("refuses a PostgreSQL DATABASE_URL and points to pg_dump, with or without SESSION_SECRET", async () => {
     const postgresUrl = "postgres://app:secret@127.0.0.1:1/app";
     const { SESSION_SECRET: _unused, ...withoutSecret } = app.env;
-    for (const env of [{ ...withoutSecret, DATABASE_URL: postgresUrl }, { ...app.env, DATABASE_URL: postgresUrl, SESSION_SECRET: "s".repeat(32) }]) {
+    for (const env of [
+      { ...withoutSecret, DATABASE_URL: postgresUrl },
+      { ...app.env, DATABASE_URL: postgresUrl, SESSION_SECRET: "s".repeat(32) },
+    ]) {
       const result = await runScript({ env }, "backup.ts");
       expect(result.code, result.output).toBe(1);
       expect(result.output).toContain("DATABASE_URL names a PostgreSQL database");

@@ -7,7 +7,11 @@ import { http, visibleText } from "./admin-helpers";
 const app = useAppServer();
 
 // Short names of one tag, so a length filter can tell them apart: the tag is letters only.
-const tag = `qz${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 3).padEnd(3, "x")}`;
+const tag = `qz${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, "")
+  .slice(0, 3)
+  .padEnd(3, "x")}`;
 const at = (minute: number) => `2030-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
 const NAMES = [
   { name: `${tag}.io`, cents: 50_000_00, minute: 1 }, // 5 characters
@@ -26,7 +30,12 @@ function seed() {
     app.db(),
     "domains",
     NAMES.map(({ name, cents, minute }) => ({
-      domain_name: name, asking_price_cents: cents, tracking_id: "t", owner_email: "", created_at: at(minute), updated_at: at(minute),
+      domain_name: name,
+      asking_price_cents: cents,
+      tracking_id: "t",
+      owner_email: "",
+      created_at: at(minute),
+      updated_at: at(minute),
     })),
   );
 }
@@ -73,7 +82,10 @@ describe("home page filters", () => {
 
   it("sorts by most viewed", async () => {
     seed();
-    const ids = app.db().prepare(`SELECT id, domain_name FROM domains WHERE domain_name IN (?, ?)`).all(NAMES[1]!.name, NAMES[4]!.name) as {
+    const ids = app
+      .db()
+      .prepare(`SELECT id, domain_name FROM domains WHERE domain_name IN (?, ?)`)
+      .all(NAMES[1]!.name, NAMES[4]!.name) as {
       id: number;
       domain_name: string;
     }[];
@@ -88,18 +100,34 @@ describe("home page filters", () => {
   it("offers the extensions present with their counts, and the sort options", async () => {
     const page = await browse("");
     const count = (tld: string) =>
-      (app.db().prepare(`SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL AND domain_name LIKE ?`).get(`%.${tld}`) as { n: number }).n;
+      (
+        app
+          .db()
+          .prepare(`SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL AND domain_name LIKE ?`)
+          .get(`%.${tld}`) as { n: number }
+      ).n;
     for (const tld of ["com", "io", "ai"]) {
-      expect(page.body).toContain(`<option value="${tld}">.${tld} (${Number(count(tld)).toLocaleString("en-US")})</option>`);
+      expect(page.body).toContain(
+        `<option value="${tld}">.${tld} (${Number(count(tld)).toLocaleString("en-US")})</option>`,
+      );
     }
     expect(page.body).not.toContain('<option value="xyz">');
-    for (const label of ["Newest", "Price: low to high", "Price: high to low", "Shortest first", "Name A-Z", "Most viewed"]) {
+    for (const label of [
+      "Newest",
+      "Price: low to high",
+      "Price: high to low",
+      "Shortest first",
+      "Name A-Z",
+      "Most viewed",
+    ]) {
       expect(page.body).toContain(`>${label}</option>`);
     }
     for (const label of ["Extension", "Min price", "Max price", "Max length", "No hyphens", "No digits", "Sort by"]) {
       expect(page.text).toContain(label);
     }
-    const total = (app.db().prepare(`SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL`).get() as { n: number }).n;
+    const total = (
+      app.db().prepare(`SELECT count(*) AS n FROM domains WHERE deleted_at IS NULL`).get() as { n: number }
+    ).n;
     expect(page.text).toContain(`${Number(total).toLocaleString("en-US")} names`);
     // An extension alone is counted from the extension counts: the same figure.
     const io = await browse("ext=io");
@@ -115,13 +143,19 @@ describe("home page filters", () => {
       "domains",
       Array.from({ length: 30 }, (_, i) => ({
         domain_name: `${many}${String.fromCharCode(97 + (i % 26))}${"x".repeat(Math.floor(i / 26))}.io`,
-        asking_price_cents: 100_00 + i, tracking_id: "t", owner_email: "", created_at: at(10), updated_at: at(10),
+        asking_price_cents: 100_00 + i,
+        tracking_id: "t",
+        owner_email: "",
+        created_at: at(10),
+        updated_at: at(10),
       })),
     );
     const page = await browse(`q=${many}&ext=io&min=100&sort=price-asc&nodigit=1`);
     expect(page.text).toContain(`30 names matching "${many}"`);
     expect(page.listed).toHaveLength(24);
-    expect(page.body).toContain(`href="/?q=${many}&amp;ext=io&amp;min=100&amp;nodigit=1&amp;sort=price-asc&amp;page=2#domains"`);
+    expect(page.body).toContain(
+      `href="/?q=${many}&amp;ext=io&amp;min=100&amp;nodigit=1&amp;sort=price-asc&amp;page=2#domains"`,
+    );
     expect(page.body).toMatch(/<option value="io" selected="">/);
     expect(page.body).toMatch(/<option value="price-asc" selected="">/);
     expect(page.body).toMatch(/id="nodigit"[^>]*checked=""/);
@@ -134,7 +168,11 @@ describe("home page filters", () => {
     const cases: Array<[string, string, string[]]> = [
       [`q=${tag}&min=abc`, '"abc" is not a usable min price, so it was ignored.', names(5, 4, 3, 2, 1, 0)],
       [`q=${tag}&max=12x&ext=io`, '"12x" is not a usable max price, so it was ignored.', names(5, 0)],
-      [`q=${tag}&min=9000&max=1000`, "The min price is above the max price, so both were ignored.", names(5, 4, 3, 2, 1, 0)],
+      [
+        `q=${tag}&min=9000&max=1000`,
+        "The min price is above the max price, so both were ignored.",
+        names(5, 4, 3, 2, 1, 0),
+      ],
       [`q=${tag}&ext=nope`, 'There is no extension ".nope" here, so it was ignored.', names(5, 4, 3, 2, 1, 0)],
       [`q=${tag}&len=0`, '"0" is not a length from 1 to 63, so it was ignored.', names(5, 4, 3, 2, 1, 0)],
       [`q=${tag}&len=6&sort=cheapest`, '"cheapest" is not a sort order, so the newest come first.', names(3, 1, 0)],

@@ -12,7 +12,10 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
-const tag = `ct${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 4)}`;
+const tag = `ct${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, "")
+  .slice(0, 4)}`;
 
 function csvUpload(text: string) {
   const body = new FormData();
@@ -20,12 +23,16 @@ function csvUpload(text: string) {
   return http(app, "/admin/portfolio", { cookie, body });
 }
 
-const idOf = (name: string) => (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number }).id;
+const idOf = (name: string) =>
+  (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number })
+    .id;
 const categoriesOf = (name: string) =>
   (
     app
       .db()
-      .prepare("SELECT c.name FROM domain_categories dc JOIN categories c ON c.id = dc.category_id WHERE dc.domain_id = ? ORDER BY c.name")
+      .prepare(
+        "SELECT c.name FROM domain_categories dc JOIN categories c ON c.id = dc.category_id WHERE dc.domain_id = ? ORDER BY c.name",
+      )
       .all(idOf(name)) as { name: string }[]
   ).map((row) => row.name);
 
@@ -34,7 +41,14 @@ describe("categories", () => {
     const name = `${tag}alpha.com`;
     const added = await http(app, "/admin?add=1", {
       cookie,
-      form: { intent: "add", domainName: name, askingPrice: "5000", trackingId: "t", ownerEmail: "", categories: ` Food & Drink | ${tag} Tech |food & drink ` },
+      form: {
+        intent: "add",
+        domainName: name,
+        askingPrice: "5000",
+        trackingId: "t",
+        ownerEmail: "",
+        categories: ` Food & Drink | ${tag} Tech |food & drink `,
+      },
     });
     expect(added.status).toBe(303);
     expect(categoriesOf(name)).toEqual(["Food & Drink", `${tag} Tech`]);
@@ -45,11 +59,17 @@ describe("categories", () => {
     expect(domainPage.body).toMatch(/href="\/category\/food-drink"[^>]*>Food &amp; Drink</);
 
     insertDomain(app.db(), { name: `${tag}beta.io`, priceCents: 100_00 });
-    await http(app, `/admin/domains/${idOf(`${tag}beta.io`)}`, { cookie, form: { intent: "listing", categories: `${tag} Tech` } });
+    await http(app, `/admin/domains/${idOf(`${tag}beta.io`)}`, {
+      cookie,
+      form: { intent: "listing", categories: `${tag} Tech` },
+    });
     const home = await http(app, "/");
     expect(home.body).toContain(`<option value="${techSlug}">${tag} Tech (2)</option>`);
     const filtered = await http(app, `/?cat=${techSlug}&sort=name`);
-    expect([...filtered.body.matchAll(/href="\/domain\/([^"]+)"/g)].map((m) => m[1])).toEqual([`${tag}alpha`, `${tag}beta.io`]);
+    expect([...filtered.body.matchAll(/href="\/domain\/([^"]+)"/g)].map((m) => m[1])).toEqual([
+      `${tag}alpha`,
+      `${tag}beta.io`,
+    ]);
     expect(visibleText(filtered.body)).toContain("2 names");
     const unknown = await http(app, "/?cat=no-such-category");
     expect(unknown.status).toBe(200);
@@ -58,12 +78,16 @@ describe("categories", () => {
     const page = await http(app, `/category/${techSlug}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<title>${tag} Tech domains for sale | DomainVault</title>`);
-    expect(page.body).toMatch(new RegExp(`<meta name="description" content="2 premium ${tag} Tech domain names for sale at DomainVault`));
+    expect(page.body).toMatch(
+      new RegExp(`<meta name="description" content="2 premium ${tag} Tech domain names for sale at DomainVault`),
+    );
     expect(page.body).toMatch(new RegExp(`<link rel="canonical" href="http://[^"]+/category/${techSlug}"/>`));
     expect(page.body).toContain(`<meta property="og:title" content="${tag} Tech domains for sale | DomainVault"/>`);
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page.body)![1]!);
     expect(jsonLd["@type"]).toBe("ItemList");
-    expect(jsonLd.itemListElement.map((item: { name: string; position: number }) => [item.position, item.name])).toEqual([
+    expect(
+      jsonLd.itemListElement.map((item: { name: string; position: number }) => [item.position, item.name]),
+    ).toEqual([
       [1, `${tag}beta.io`],
       [2, `${tag}alpha.com`],
     ]);
@@ -77,13 +101,19 @@ describe("categories", () => {
   it("are set in the domain's edit form, and a category without live names has no page", async () => {
     const name = `${tag}gamma.com`;
     const id = insertDomain(app.db(), { name, priceCents: 100_00 });
-    const saved = await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: `Solo ${tag}` } });
+    const saved = await http(app, `/admin/domains/${id}`, {
+      cookie,
+      form: { intent: "listing", categories: `Solo ${tag}` },
+    });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`/admin/domains/${id}?notice=listing-saved`);
     const edit = await http(app, `/admin/domains/${id}`, { cookie });
     expect(edit.body).toMatch(new RegExp(`id="categories"[^>]*value="Solo ${tag}"`));
     expect((await http(app, `/category/solo-${tag}`)).status).toBe(200);
-    const tooLong = await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "x".repeat(41) } });
+    const tooLong = await http(app, `/admin/domains/${id}`, {
+      cookie,
+      form: { intent: "listing", categories: "x".repeat(41) },
+    });
     expect(tooLong.status).toBe(400);
     expect(visibleText(tooLong.body)).toContain("is longer than 40 characters");
     await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "" } });
@@ -118,7 +148,9 @@ describe("categories", () => {
     const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
     expect((await csvUpload([header, ...lines].join("\n"))).location).toBe("/admin/portfolio?added=0&updated=3");
     expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
-    const edited = lines.map((line) => (line.startsWith(`${tag}csv3`) ? line.replace(/Travel,$/, "Travel | Beach,") : line));
+    const edited = lines.map((line) =>
+      line.startsWith(`${tag}csv3`) ? line.replace(/Travel,$/, "Travel | Beach,") : line,
+    );
     await csvUpload([header, ...edited].join("\n"));
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
     expect(categoriesOf(`${tag}csv2.net`)).toEqual([]);
@@ -126,7 +158,9 @@ describe("categories", () => {
     // A file without the column keeps every name's categories.
     await csvUpload(`${tag}csv3.org,350,t3,`);
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
-    const bad = await csvUpload(["domain,price,tracking_id,owner_email,categories", `${tag}csv4.com,1,t,,${"y".repeat(50)}`].join("\n"));
+    const bad = await csvUpload(
+      ["domain,price,tracking_id,owner_email,categories", `${tag}csv4.com,1,t,,${"y".repeat(50)}`].join("\n"),
+    );
     expect(visibleText(bad.body + (bad.location ?? ""))).not.toContain("added=1");
   });
 });

@@ -14,15 +14,22 @@ afterAll(() => {
   else process.env.NODE_TLS_REJECT_UNAUTHORIZED = previousTls;
 });
 
-it("three processes on PostgreSQL behind nginx: every confirmed inquiry paid once, changes seen everywhere within 1 s, one owner email each", { timeout: 240_000 }, async () => {
-  const result = await runCluster({ seconds: Number(process.env.CLUSTER_SECONDS ?? 20), buyers: Number(process.env.CLUSTER_BUYERS ?? 12) });
-  console.log(formatClusterResult(result));
-  expect([...result.load.mismatchSamples, ...result.feeLate]).toEqual([]);
-  expect(result.load.rowsLost).toBe(0);
-  expect(result.load.inquiriesCompleted).toBeGreaterThan(0);
-  expect(result.feeChecks).toBeGreaterThan(0);
-  expect(result.priceLagMs.every((lag) => lag <= 1_000)).toBe(true);
-  expect(result.ownerEmailsDelivered + result.ownerEmailsLeased).toBe(result.ownerEmails);
-  expect(result.ownerEmailsTwice).toBe(0);
-  expect(result.ok).toBe(true);
-});
+it(
+  "three processes on PostgreSQL behind nginx: every confirmed inquiry paid once, changes seen everywhere within 1 s, one owner email each",
+  { timeout: 240_000 },
+  async () => {
+    const result = await runCluster({
+      seconds: Number(process.env.CLUSTER_SECONDS ?? 20),
+      buyers: Number(process.env.CLUSTER_BUYERS ?? 12),
+    });
+    console.log(formatClusterResult(result));
+    expect([...result.load.mismatchSamples, ...result.feeLate]).toEqual([]);
+    expect(result.load.rowsLost).toBe(0);
+    expect(result.load.inquiriesCompleted).toBeGreaterThan(0);
+    expect(result.feeChecks).toBeGreaterThan(0);
+    expect(result.priceLagMs.every((lag) => lag <= 1_000)).toBe(true);
+    expect(result.ownerEmailsDelivered + result.ownerEmailsLeased).toBe(result.ownerEmails);
+    expect(result.ownerEmailsTwice).toBe(0);
+    expect(result.ok).toBe(true);
+  },
+);

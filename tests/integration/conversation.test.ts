@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  startAppServer,
-  type AppServer,
-} from "../support/app-server";
+import { startAppServer, type AppServer } from "../support/app-server";
 import { BUYER, request, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  mailText,
-  newDomain,
-  payInquiry,
-  subjectOf,
-} from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import type { ReceivedMail } from "../support/smtp";
 import { http, visibleText } from "./admin-helpers";
 import { adminCookie } from "../support/admin";
@@ -37,26 +26,16 @@ const mailWith = (to: string, subject: string, text?: string) =>
   waitFor(
     () =>
       harness.smtp.messages.find(
-        (m) =>
-          m.to.includes(to) &&
-          subjectOf(m).startsWith(subject) &&
-          (!text || mailText(m).includes(text)),
+        (m) => m.to.includes(to) && subjectOf(m).startsWith(subject) && (!text || mailText(m).includes(text)),
       ),
     10_000,
     `${subject} to ${to}`,
   );
 const statusOf = (body: string) =>
-  /data-testid="inquiry-status"[^>]*>([^<]*)</
-    .exec(body)?.[1]
-    ?.replace(/&#x27;/g, "'");
+  /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
 
 /** A form post as a browser sends it from a page with Referrer-Policy: no-referrer. */
-function postFromPage(
-  server: AppServer,
-  path: string,
-  fields: Record<string, string>,
-  site = "same-origin",
-) {
+function postFromPage(server: AppServer, path: string, fields: Record<string, string>, site = "same-origin") {
   return request(server, path, {
     method: "POST",
     headers: {
@@ -73,10 +52,7 @@ async function paidConversation(prefix: string) {
   const domain = newDomain(harness.app, { ownerEmail: owner, prefix });
   const buyerEmail = `${prefix}-${domain.id}@buyer.example`;
   const inquiry = await payInquiry(harness.app, domain, { email: buyerEmail });
-  const ownerLink = linkIn(
-    await mailWith(owner, `New inquiry for ${domain.name}`),
-    "/owner-reply/",
-  );
+  const ownerLink = linkIn(await mailWith(owner, `New inquiry for ${domain.name}`), "/owner-reply/");
   const buyerLink = linkIn(await mailWith(buyerEmail, "Receipt"), "/inquiry/");
   return { owner, domain, buyerEmail, inquiry, ownerLink, buyerLink };
 }
@@ -84,8 +60,7 @@ async function paidConversation(prefix: string) {
 describe("replies inside the product", () => {
   it("the owner replies from the email's link, the buyer reads it and answers, the owner gets the answer", async () => {
     const c = await paidConversation("talk");
-    const ownerReply =
-      "Thanks for your interest. The domain is available for $20,000.\nShall we talk?";
+    const ownerReply = "Thanks for your interest. The domain is available for $20,000.\nShall we talk?";
     const sent = await postFromPage(harness.app, c.ownerLink, {
       intent: "reply",
       message: ownerReply,
@@ -101,10 +76,7 @@ describe("replies inside the product", () => {
     expect(row.answered_at).toBeTruthy();
     expect(row.answered_via).toBe("page");
 
-    const toBuyer = await mailWith(
-      c.buyerEmail,
-      `Reply from the owner of ${c.domain.name}`,
-    );
+    const toBuyer = await mailWith(c.buyerEmail, `Reply from the owner of ${c.domain.name}`);
     expect(header(toBuyer, "From")).toContain("domains@site.example.test");
     expect(header(toBuyer, "Reply-To")).toBe(c.owner);
     expect(mailText(toBuyer)).toContain("Shall we talk?");
@@ -113,9 +85,7 @@ describe("replies inside the product", () => {
     const buyerPage = await request(harness.app, c.buyerLink);
     expect(statusOf(buyerPage.body)).toBe("The owner replied");
     const text = visibleText(buyerPage.body);
-    expect(text.indexOf(BUYER.message)).toBeLessThan(
-      text.indexOf("The domain is available for $20,000."),
-    );
+    expect(text.indexOf(BUYER.message)).toBeLessThan(text.indexOf("The domain is available for $20,000."));
     expect(text).toContain("Your reply to the owner");
 
     const buyerReply = "Would you take $15,000?";
@@ -124,33 +94,21 @@ describe("replies inside the product", () => {
       message: buyerReply,
     });
     expect(answered.status).toBe(303);
-    const toOwner = await mailWith(
-      c.owner,
-      `Reply from ${BUYER.name} about ${c.domain.name}`,
-    );
+    const toOwner = await mailWith(c.owner, `Reply from ${BUYER.name} about ${c.domain.name}`);
     expect(header(toOwner, "Reply-To")).toBe(c.buyerEmail);
     expect(mailText(toOwner)).toContain(buyerReply);
     expect(linkIn(toOwner, "/owner-reply/")).toBe(c.ownerLink);
     // The answer time of the first reply is kept; the conversation grows in order on both pages.
-    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBe(
-      row.answered_at,
-    );
+    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBe(row.answered_at);
     for (const link of [c.buyerLink, c.ownerLink]) {
       const page = visibleText((await request(harness.app, link)).body);
-      expect(page.indexOf("Shall we talk?")).toBeLessThan(
-        page.indexOf(buyerReply),
-      );
+      expect(page.indexOf("Shall we talk?")).toBeLessThan(page.indexOf(buyerReply));
     }
   });
 
   it("a cross-site post (Origin null from another site) is refused and stores nothing", async () => {
     const c = await paidConversation("csrf");
-    const forged = await postFromPage(
-      harness.app,
-      c.buyerLink,
-      { intent: "reply", message: "forged" },
-      "cross-site",
-    );
+    const forged = await postFromPage(harness.app, c.buyerLink, { intent: "reply", message: "forged" }, "cross-site");
     expect(forged.status).not.toBe(303);
     expect(forged.status).not.toBe(404);
     const missing = await request(harness.app, c.buyerLink, {
@@ -162,9 +120,7 @@ describe("replies inside the product", () => {
       body: "intent=reply&message=forged",
     });
     expect(missing.status).not.toBe(303);
-    expect(visibleText((await request(harness.app, c.buyerLink)).body)).not.toContain(
-      "forged",
-    );
+    expect(visibleText((await request(harness.app, c.buyerLink)).body)).not.toContain("forged");
   });
 
   it("refuses an empty reply, one over 5,000 characters and NUL bytes with a message, keeping the text", async () => {
@@ -172,11 +128,7 @@ describe("replies inside the product", () => {
     const cases: [string, string, string][] = [
       ["", "Write your reply before sending it.", ""],
       ["   \n  ", "Write your reply before sending it.", ""],
-      [
-        "x".repeat(5001),
-        "Your reply is 5,001 characters long; the limit is 5,000.",
-        "x".repeat(5001),
-      ],
+      ["x".repeat(5001), "Your reply is 5,001 characters long; the limit is 5,000.", "x".repeat(5001)],
       ["Hello\0 there", "Your reply contained NUL characters", "Hello there"],
     ];
     for (const [message, error, kept] of cases) {
@@ -186,10 +138,7 @@ describe("replies inside the product", () => {
       });
       expect(reply.status, error).toBe(400);
       expect(visibleText(reply.body)).toContain(error);
-      const field =
-        /<textarea[^>]*id="reply-message"[^>]*>([\s\S]*?)<\/textarea>/.exec(
-          reply.body,
-        )?.[1] ?? "";
+      const field = /<textarea[^>]*id="reply-message"[^>]*>([\s\S]*?)<\/textarea>/.exec(reply.body)?.[1] ?? "";
       if (kept.trim()) expect(field).toBe(kept);
     }
     expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBeNull();
@@ -219,9 +168,7 @@ describe("replies inside the product", () => {
     });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(visibleText(refused.body)).toContain(
-      "Too many replies on this inquiry for now.",
-    );
+    expect(visibleText(refused.body)).toContain("Too many replies on this inquiry for now.");
     expect(refused.body).toContain(">one too many</textarea>");
     const other = await paidConversation("limit-other");
     expect(
@@ -244,9 +191,7 @@ describe("replies inside the product", () => {
           message: "Sorry for the delay",
         });
         expect(late.status).toBe(409);
-        expect(visibleText(late.body)).toContain(
-          "This inquiry is closed: your reply was not sent.",
-        );
+        expect(visibleText(late.body)).toContain("This inquiry is closed: your reply was not sent.");
         expect(late.body).toContain(">Sorry for the delay</textarea>");
       }
       expect(inquiryRow(harness.app, c.inquiry.public_id).answered_at).toBeNull();
@@ -267,9 +212,7 @@ describe("replies inside the product", () => {
           })
         ).status,
       ).toBe(303);
-      expect(visibleText((await request(harness.app, c.buyerLink)).body)).toContain(
-        "Posted on the second process",
-      );
+      expect(visibleText((await request(harness.app, c.buyerLink)).body)).toContain("Posted on the second process");
       expect(
         (
           await postFromPage(harness.app, c.buyerLink, {
@@ -278,9 +221,7 @@ describe("replies inside the product", () => {
           })
         ).status,
       ).toBe(303);
-      expect(visibleText((await request(second, c.ownerLink)).body)).toContain(
-        "Answered on the first",
-      );
+      expect(visibleText((await request(second, c.ownerLink)).body)).toContain("Answered on the first");
     } finally {
       await second.stop();
     }
@@ -299,12 +240,9 @@ describe("the admin inbox", () => {
       ).status,
     ).toBe(303);
     const cookie = await adminCookie(harness.app.url, ADMIN);
-    const inbox = () =>
-      http(harness.app, `/admin/inquiries?domain=${c.domain.name}`, { cookie });
+    const inbox = () => http(harness.app, `/admin/inquiries?domain=${c.domain.name}`, { cookie });
     const before = visibleText((await inbox()).body);
-    expect(before).toContain(
-      "Conversation: Waiting for the owner's reply (1 after the first message)",
-    );
+    expect(before).toContain("Conversation: Waiting for the owner's reply (1 after the first message)");
     expect(before).toContain("Any news from the owner?");
 
     const post = (message: string) =>
@@ -320,40 +258,24 @@ describe("the admin inbox", () => {
       });
     const empty = await post("  ");
     expect(empty.status).toBe(400);
-    expect(visibleText(empty.body)).toContain(
-      "Write your reply before sending it.",
-    );
+    expect(visibleText(empty.body)).toContain("Write your reply before sending it.");
     const tooLong = await post("y".repeat(5001));
     expect(tooLong.status).toBe(400);
     expect(tooLong.body).toContain(`>${"y".repeat(5001)}</textarea>`);
 
-    const sent = await post(
-      "The owner is travelling and will answer on Monday.",
-    );
+    const sent = await post("The owner is travelling and will answer on Monday.");
     expect(sent.status).toBe(303);
     expect(sent.location).toContain("notice=inquiry-replied");
     expect(inquiryRow(harness.app, c.inquiry.public_id).answered_via).toBe("site");
-    const after = visibleText(
-      (await http(harness.app, sent.location!, { cookie })).body,
-    );
+    const after = visibleText((await http(harness.app, sent.location!, { cookie })).body);
     expect(after).toContain("Reply sent to the buyer.");
-    expect(after).toContain(
-      "Conversation: The owner replied (2 after the first message)",
-    );
+    expect(after).toContain("Conversation: The owner replied (2 after the first message)");
     expect(after).toContain("Sent by the site on behalf of the owner.");
 
-    const toBuyer = await mailWith(
-      c.buyerEmail,
-      `Reply from the owner of ${c.domain.name}`,
-      "travelling",
-    );
-    expect(mailText(toBuyer)).toContain(
-      "This reply was sent by Premium Names on behalf of the owner.",
-    );
+    const toBuyer = await mailWith(c.buyerEmail, `Reply from the owner of ${c.domain.name}`, "travelling");
+    expect(mailText(toBuyer)).toContain("This reply was sent by Premium Names on behalf of the owner.");
     const page = visibleText((await request(harness.app, c.buyerLink)).body);
-    expect(page).toContain(
-      "The owner is travelling and will answer on Monday.",
-    );
+    expect(page).toContain("The owner is travelling and will answer on Monday.");
     expect(page).toContain("Sent by the site on behalf of the owner.");
   });
 
@@ -373,9 +295,7 @@ describe("the admin inbox", () => {
         headers: { Origin: harness.app.origin },
       });
       expect(late.status).toBe(409);
-      expect(visibleText(late.body)).toContain(
-        "This inquiry is closed: your reply was not sent.",
-      );
+      expect(visibleText(late.body)).toContain("This inquiry is closed: your reply was not sent.");
       expect(late.body).toContain(">Too late</textarea>");
     } finally {
       await clock.set(0);

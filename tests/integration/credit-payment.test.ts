@@ -2,15 +2,7 @@ import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
 import { startAppServer } from "../support/app-server";
 import { BUYER, postForm, request, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  mailText,
-  newDomain,
-  payInquiry,
-  subjectOf,
-} from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 import { usePromiseServer } from "../support/promise-server";
 
@@ -25,26 +17,18 @@ const mailTo = (to: string, subject: string, text = "") =>
   waitFor(
     () =>
       harness.smtp.messages.find(
-        (m) =>
-          m.to.includes(to) &&
-          subjectOf(m).startsWith(subject) &&
-          mailText(m).includes(text),
+        (m) => m.to.includes(to) && subjectOf(m).startsWith(subject) && mailText(m).includes(text),
       ),
     10_000,
     `${subject} to ${to}`,
   );
-const inquiryForm = (
-  domain: { short: string },
-  creditCode: string,
-  email = BUYER.email,
-) => ({
+const inquiryForm = (domain: { short: string }, creditCode: string, email = BUYER.email) => ({
   intent: "inquiry",
   ...BUYER,
   email,
   credit_code: creditCode,
 });
-const publicIdOf = (location: string | null) =>
-  new URL(location!, harness.app.url).searchParams.get("inquiry")!;
+const publicIdOf = (location: string | null) => new URL(location!, harness.app.url).searchParams.get("inquiry")!;
 
 /** A credit the real way: an inquiry whose owner stays silent, and the buyer's "Take a credit instead". */
 async function earnCredit(prefix: string): Promise<string> {
@@ -97,19 +81,13 @@ describe("paying with a credit", () => {
       provider: "credit",
       payment_intent_id: null,
     });
-    expect(Date.parse(row.reply_deadline_at!) - Date.parse(row.paid_at!)).toBe(
-      7 * DAY_MS,
-    );
+    expect(Date.parse(row.reply_deadline_at!) - Date.parse(row.paid_at!)).toBe(7 * DAY_MS);
     const success = await request(harness.app, sent.headers.get("location")!);
     expect(success.body).toContain("Payment Successful!");
     // Counted in the domain's "N paid", the owner emailed as for a paid inquiry, marked as paid with credit.
     expect(
-      (
-        harness.app
-          .db()
-          .prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?")
-          .get(domain.id) as { n: number }
-      ).n,
+      (harness.app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number })
+        .n,
     ).toBe(1);
     const ownerMail = await mailTo(owner, `New inquiry for ${domain.name}`);
     expect(subjectOf(ownerMail)).toContain("(paid with credit)");
@@ -123,11 +101,7 @@ describe("paying with a credit", () => {
     // The same code again, and an unknown one: refused with a message, the form kept, nothing stored.
     const other = newDomain(harness.app, { prefix: "again" });
     for (const attempt of [code, "CR-2222-3333-4444", "not a code"]) {
-      const again = await postForm(
-        harness.app,
-        `/payment/${other.short}`,
-        inquiryForm(other, attempt),
-      );
+      const again = await postForm(harness.app, `/payment/${other.short}`, inquiryForm(other, attempt));
       expect(again.status, attempt).toBe(400);
       const text = visibleText(again.body);
       expect(text).toContain(REFUSED);
@@ -136,10 +110,9 @@ describe("paying with a credit", () => {
     }
     expect(
       (
-        harness.app
-          .db()
-          .prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?")
-          .get(other.id) as { n: number }
+        harness.app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(other.id) as {
+          n: number;
+        }
       ).n,
     ).toBe(0);
   });
@@ -149,29 +122,20 @@ describe("paying with a credit", () => {
     try {
       for (let round = 0; round < 2; round++) {
         const code = await earnCredit(`race${round}`);
-        const [a, b] = [
-          newDomain(harness.app, { prefix: "racea" }),
-          newDomain(harness.app, { prefix: "raceb" }),
-        ];
+        const [a, b] = [newDomain(harness.app, { prefix: "racea" }), newDomain(harness.app, { prefix: "raceb" })];
         const replies = await Promise.all([
           postForm(harness.app, `/payment/${a.short}`, inquiryForm(a, code)),
           postForm(second, `/payment/${b.short}`, inquiryForm(b, code)),
         ]);
         expect(replies.map((r) => r.status).sort()).toEqual([303, 400]);
-        expect(
-          visibleText(replies.find((r) => r.status === 400)!.body),
-        ).toContain(REFUSED);
+        expect(visibleText(replies.find((r) => r.status === 400)!.body)).toContain(REFUSED);
         const used = harness.app
           .db()
-          .prepare(
-            "SELECT used_by_inquiry_id AS id FROM credits WHERE code = ?",
-          )
+          .prepare("SELECT used_by_inquiry_id AS id FROM credits WHERE code = ?")
           .get(code) as { id: number };
         const paidWithIt = harness.app
           .db()
-          .prepare(
-            "SELECT id FROM inquiries WHERE provider = 'credit' AND domain_id IN (?, ?)",
-          )
+          .prepare("SELECT id FROM inquiries WHERE provider = 'credit' AND domain_id IN (?, ?)")
           .all(a.id, b.id) as { id: number }[];
         expect(paidWithIt.map((r) => r.id)).toEqual([used.id]);
       }
@@ -184,25 +148,16 @@ describe("paying with a credit", () => {
     const code = await earnCredit("silent");
     const domain = newDomain(harness.app, { prefix: "silentspend" });
     const email = `silent-spender-${domain.id}@buyer.example`;
-    const sent = await postForm(
-      harness.app,
-      `/payment/${domain.short}`,
-      inquiryForm(domain, code, email),
-    );
+    const sent = await postForm(harness.app, `/payment/${domain.short}`, inquiryForm(domain, code, email));
     const publicId = publicIdOf(sent.headers.get("location"));
     await clock.set(7 * DAY_MS + 60_000);
     try {
       const fresh = await mailTo(email, "Your credit for one inquiry");
-      const newCode = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
-        mailText(fresh),
-      )?.[0];
+      const newCode = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(mailText(fresh))?.[0];
       expect(newCode).toBeTruthy();
       expect(newCode).not.toBe(code);
       expect(
-        harness.smtp.messages.filter(
-          (m) =>
-            m.to.includes(email) && subjectOf(m).startsWith("Refund or credit"),
-        ),
+        harness.smtp.messages.filter((m) => m.to.includes(email) && subjectOf(m).startsWith("Refund or credit")),
       ).toHaveLength(0);
       await clock.set(30 * DAY_MS);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -221,17 +176,11 @@ describe("paying with a credit", () => {
       .prepare("SELECT count(*) AS issued, count(used_at) AS used FROM credits")
       .get() as { issued: number; used: number };
     const text = visibleText(inbox.body);
-    expect(text).toMatch(
-      new RegExp(
-        `Credits: ${credits.issued} issued, ${credits.used} used, \\d+ open\\.`,
-      ),
-    );
+    expect(text).toMatch(new RegExp(`Credits: ${credits.issued} issued, ${credits.used} used, \\d+ open\\.`));
     const creditPaid = (
       harness.app
         .db()
-        .prepare(
-          "SELECT count(*) AS n FROM inquiries WHERE provider = 'credit' AND status = 'paid'",
-        )
+        .prepare("SELECT count(*) AS n FROM inquiries WHERE provider = 'credit' AND status = 'paid'")
         .get() as { n: number }
     ).n;
     expect(text).toContain(`${creditPaid} inquiries paid with credit`);

@@ -36,7 +36,12 @@ async function expectStartFailure(env: Record<string, string>): Promise<string> 
   return failure.message;
 }
 
-const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+const visible = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, " ");
 const TEST_SITE_BANNER = "Test site: payments here use test cards only, and no money moves.";
 
 describe("bad settings stop the start with a message naming the variable", () => {
@@ -104,15 +109,28 @@ describe("payments are never fake by accident", () => {
     expect(started.status).toBe(303);
     const checkout = new URL(started.headers.get("location")!, server.url);
     expect(visible((await request(server, checkout.pathname)).body)).toContain("Test mode - no real charge");
-    const paid = await postForm(server, checkout.pathname, { card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+    const paid = await postForm(server, checkout.pathname, {
+      card_number: "4242424242424242",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(paid.status).toBe(303);
-    await request(server, new URL(paid.headers.get("location")!, server.url).pathname + new URL(paid.headers.get("location")!).search);
+    await request(
+      server,
+      new URL(paid.headers.get("location")!, server.url).pathname + new URL(paid.headers.get("location")!).search,
+    );
     const mailDir = path.join(server.dataDir, "mail");
-    const mails = await waitFor(() => {
-      const files = readdirSync(mailDir, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".eml"));
-      // Header lines unfolded (a long Subject is folded onto the next line).
-      return files.length >= 2 ? files.map((entry) => readFileSync(path.join(mailDir, entry.name), "utf8").replace(/\r?\n[ \t]+/g, " ")) : null;
-    }, 10_000, "owner and buyer emails");
+    const mails = await waitFor(
+      () => {
+        const files = readdirSync(mailDir, { withFileTypes: true }).filter((entry) => entry.name.endsWith(".eml"));
+        // Header lines unfolded (a long Subject is folded onto the next line).
+        return files.length >= 2
+          ? files.map((entry) => readFileSync(path.join(mailDir, entry.name), "utf8").replace(/\r?\n[ \t]+/g, " "))
+          : null;
+      },
+      10_000,
+      "owner and buyer emails",
+    );
     for (const mail of mails) {
       expect(mail).toMatch(/^Subject: .*\[test mode - no real charge\]/m);
       expect(mail).toContain("TEST MODE: a test payment, no money was charged or moved.");
@@ -124,27 +142,47 @@ describe("payments are never fake by accident", () => {
     try {
       const name = uniqueDomainName("switch");
       insertDomain(server!.db(), { name, priceCents: 300_000, ownerEmail: "owner@example.test" });
-      const started = await postForm(server!, `/payment/${name.replace(/\.com$/, "")}`, { intent: "inquiry", ...BUYER });
+      const started = await postForm(server!, `/payment/${name.replace(/\.com$/, "")}`, {
+        intent: "inquiry",
+        ...BUYER,
+      });
       const checkoutPath = new URL(started.headers.get("location")!, server!.url).pathname;
       // The buyer pays with the test card and closes the tab before the return: the test payment
       // succeeded, the inquiry is not recorded yet.
-      const paid = await postForm(server!, checkoutPath, { card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+      const paid = await postForm(server!, checkoutPath, {
+        card_number: "4242424242424242",
+        expiry: "12/40",
+        cvc: "123",
+      });
       expect(paid.status).toBe(303);
       const successUrl = new URL(paid.headers.get("location")!, server!.url);
       await server!.stop();
       server = await startAppServer({
         dataDir: server!.dataDir,
-        env: { SEED_DEMO: "false", STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_PUBLISHABLE_KEY: "pk_test_fake", STRIPE_API_BASE: fake.url },
+        env: {
+          SEED_DEMO: "false",
+          STRIPE_SECRET_KEY: "sk_test_fake",
+          STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+          STRIPE_API_BASE: fake.url,
+        },
       });
       expect(server.output()).toContain("STRIPE_WEBHOOK_SECRET is not set");
       expect((await request(server, checkoutPath)).status).toBe(404);
-      expect((await postForm(server, checkoutPath, { card_number: "4242424242424242", expiry: "12/40", cvc: "123" })).status).toBe(404);
-      const confirm = await request(server, "/api/test-payments/confirm", { method: "POST", headers: { "Content-Type": "application/json", Origin: server.origin }, body: "{}" });
+      expect(
+        (await postForm(server, checkoutPath, { card_number: "4242424242424242", expiry: "12/40", cvc: "123" })).status,
+      ).toBe(404);
+      const confirm = await request(server, "/api/test-payments/confirm", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: server.origin },
+        body: "{}",
+      });
       expect(confirm.status).toBe(404);
       // Coming back later, after Stripe was configured, records nothing: no money ever moved.
       const back = await request(server, successUrl.pathname + successUrl.search);
       expect(visible(back.body)).not.toContain("Payment Successful!");
-      const row = server.db().prepare("SELECT status FROM inquiries WHERE domain_name = ?").get(name) as { status: string };
+      const row = server.db().prepare("SELECT status FROM inquiries WHERE domain_name = ?").get(name) as {
+        status: string;
+      };
       expect(row.status).toBe("pending");
       expect(visible((await request(server, "/")).body)).not.toContain(TEST_SITE_BANNER);
     } finally {

@@ -148,15 +148,17 @@ describe("npm run dev and npm start", () => {
     const streams = [production, development].map((server) => {
       const controller = new AbortController();
       const text = { value: "" };
-      const done = fetch(new URL("/events/fee", server.url), { signal: controller.signal }).then(async (response) => {
-        expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-        const reader = response.body!.getReader();
-        for (;;) {
-          const { value, done: ended } = await reader.read();
-          if (ended) return;
-          text.value += new TextDecoder().decode(value);
-        }
-      }).catch(() => {});
+      const done = fetch(new URL("/events/fee", server.url), { signal: controller.signal })
+        .then(async (response) => {
+          expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+          const reader = response.body!.getReader();
+          for (;;) {
+            const { value, done: ended } = await reader.read();
+            if (ended) return;
+            text.value += new TextDecoder().decode(value);
+          }
+        })
+        .catch(() => {});
       return { controller, text, done };
     });
     const fees = (text: string) =>

@@ -8,7 +8,9 @@ import { requestWithHost } from "../support/raw-http";
 import { useAppServer } from "../support/vitest-server";
 import { withoutSpans } from "./admin-helpers";
 
-const app = useAppServer({ env: { SEED_DEMO: "false", ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
+const app = useAppServer({
+  env: { SEED_DEMO: "false", ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password },
+});
 
 // Names whose old short form was wrong, with the link each must get; velora.com is the name
 // "velora.com.com" used to be confused with, shop.us the one "shop.us.com" used to be.
@@ -23,7 +25,8 @@ const CASES: Array<{ name: string; path: string; priceCents: number }> = [
 const ids = new Map<string, number>();
 
 beforeAll(() => {
-  for (const entry of CASES) ids.set(entry.name, insertDomain(app.db(), { name: entry.name, priceCents: entry.priceCents }));
+  for (const entry of CASES)
+    ids.set(entry.name, insertDomain(app.db(), { name: entry.name, priceCents: entry.priceCents }));
 });
 
 function priceText(cents: number): string {
@@ -92,10 +95,18 @@ describe("internationalized names (issue #12 item 10)", () => {
     const added = await request(app, "/admin", {
       method: "POST",
       headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
-      body: new URLSearchParams({ intent: "add", domainName: "München.de", askingPrice: "9000", trackingId: "idn", ownerEmail: "" }).toString(),
+      body: new URLSearchParams({
+        intent: "add",
+        domainName: "München.de",
+        askingPrice: "9000",
+        trackingId: "idn",
+        ownerEmail: "",
+      }).toString(),
     });
     expect(added.status).toBe(303);
-    expect(app.db().prepare("SELECT domain_name FROM domains WHERE tracking_id = 'idn'").pluck().get()).toBe("xn--mnchen-3ya.de");
+    expect(app.db().prepare("SELECT domain_name FROM domains WHERE tracking_id = 'idn'").pluck().get()).toBe(
+      "xn--mnchen-3ya.de",
+    );
 
     for (const q of ["münchen", "xn--mnchen"]) {
       const home = await request(app, `/?q=${encodeURIComponent(q)}`);
@@ -118,7 +129,14 @@ describe("internationalized names (issue #12 item 10)", () => {
     const added = await request(app, "/admin", {
       method: "POST",
       headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
-      body: new URLSearchParams({ intent: "add", domainName: "1.2.3.4", askingPrice: "9000", trackingId: "ip", ownerEmail: "", js: "1" }).toString(),
+      body: new URLSearchParams({
+        intent: "add",
+        domainName: "1.2.3.4",
+        askingPrice: "9000",
+        trackingId: "ip",
+        ownerEmail: "",
+        js: "1",
+      }).toString(),
     });
     expect(added.status).toBe(400);
     expect(added.body).toContain("is not a valid domain name");

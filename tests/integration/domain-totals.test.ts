@@ -10,7 +10,12 @@ const app = useAppServer();
 
 function expectTotalsToMatchTheRows() {
   const kept = app.db().prepare("SELECT live_count AS count, live_value_cents AS value FROM domain_totals").get();
-  const counted = app.db().prepare("SELECT count(*) AS count, coalesce(sum(asking_price_cents), 0) AS value FROM domains WHERE deleted_at IS NULL").get();
+  const counted = app
+    .db()
+    .prepare(
+      "SELECT count(*) AS count, coalesce(sum(asking_price_cents), 0) AS value FROM domains WHERE deleted_at IS NULL",
+    )
+    .get();
   expect(kept).toEqual(counted);
   return kept as { count: number; value: number };
 }

@@ -8,14 +8,22 @@ import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
 const app = useAppServer();
 
 function viewsIn(db: Database.Database, domainId: number) {
-  const daily = db.prepare("SELECT day, views FROM domain_daily_views WHERE domain_id = ?").all(domainId) as { day: string; views: number }[];
-  const total = (db.prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(domainId) as { views: number } | undefined)?.views ?? 0;
+  const daily = db.prepare("SELECT day, views FROM domain_daily_views WHERE domain_id = ?").all(domainId) as {
+    day: string;
+    views: number;
+  }[];
+  const total =
+    (
+      db.prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(domainId) as
+        { views: number } | undefined
+    )?.views ?? 0;
   return { daily, total };
 }
 
 async function waitForViews(domainId: number, expected: number) {
   const deadline = Date.now() + 10_000;
-  while (viewsIn(app.db(), domainId).total < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  while (viewsIn(app.db(), domainId).total < expected && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 200));
   return viewsIn(app.db(), domainId);
 }
 

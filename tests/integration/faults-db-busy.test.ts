@@ -43,7 +43,9 @@ function holdWriteLock(server: AppServer) {
   // It really writes: its row must be there after COMMIT, next to everything the server stored.
   const name = uniqueDomainName("holder");
   holder
-    .prepare("INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)")
+    .prepare(
+      "INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at) VALUES (?, 100, 't', '', ?, ?)",
+    )
     .run(name, new Date().toISOString(), new Date().toISOString());
   return {
     holder,
@@ -63,9 +65,13 @@ function adminPost(server: AppServer, cookie: string, fields: Record<string, str
   });
 }
 
-const feeText = (server: AppServer) => (server.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined)?.value;
-const priceOf = (server: AppServer, id: number) => (server.db().prepare("SELECT asking_price_cents AS c FROM domains WHERE id = ?").get(id) as { c: number }).c;
-const inquiriesNamed = (server: AppServer, name: string) => server.db().prepare("SELECT * FROM inquiries WHERE name = ?").all(name) as any[];
+const feeText = (server: AppServer) =>
+  (server.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").get() as { value: string } | undefined)
+    ?.value;
+const priceOf = (server: AppServer, id: number) =>
+  (server.db().prepare("SELECT asking_price_cents AS c FROM domains WHERE id = ?").get(id) as { c: number }).c;
+const inquiriesNamed = (server: AppServer, name: string) =>
+  server.db().prepare("SELECT * FROM inquiries WHERE name = ?").all(name) as any[];
 
 describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", () => {
   it("buyers' inquiries and the admin's fee and price edits wait, then all succeed; every row is there", async () => {
@@ -78,9 +84,18 @@ describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", ()
       return { result, ms: Date.now() - startedAt };
     };
     const jsBuyers = [0, 1, 2, 3, 4, 5].map((i) =>
-      timed(postJson(patient, "/api/create-payment-intent", { domain_name: domains[i % 3]!.short, customer_info: { ...BUYER, name: `Busy JS ${i}` } })),
+      timed(
+        postJson(patient, "/api/create-payment-intent", {
+          domain_name: domains[i % 3]!.short,
+          customer_info: { ...BUYER, name: `Busy JS ${i}` },
+        }),
+      ),
     );
-    const formBuyers = [0, 1, 2, 3].map((i) => timed(postForm(patient, `/payment/${domains[i % 3]!.short}`, { intent: "inquiry", ...BUYER, name: `Busy Form ${i}` })));
+    const formBuyers = [0, 1, 2, 3].map((i) =>
+      timed(
+        postForm(patient, `/payment/${domains[i % 3]!.short}`, { intent: "inquiry", ...BUYER, name: `Busy Form ${i}` }),
+      ),
+    );
     const fee = timed(adminPost(patient, cookie, { intent: "fee", fee: "24.99" }));
     const price = timed(adminPost(patient, cookie, { intent: "price", id: String(domains[0]!.id), price: "15000" }));
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -107,27 +122,49 @@ describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", ()
       if (rows.length === 0) rowsLost += 1;
       expect(rows, name).toHaveLength(1);
       expect([1999, 2499]).toContain(rows[0].amount_cents);
-      const payments = patient.db().prepare("SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ?").all(rows[0].public_id) as { amount_cents: number }[];
+      const payments = patient
+        .db()
+        .prepare("SELECT amount_cents FROM test_payments WHERE inquiry_public_id = ?")
+        .all(rows[0].public_id) as { amount_cents: number }[];
       expect(payments.map((p) => p.amount_cents)).toEqual([rows[0].amount_cents]);
     }
     expect(feeText(patient)).toBe("24.99");
     expect(priceOf(patient, domains[0]!.id)).toBe(1_500_000);
-    expect(patient.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(lock.name)).toEqual({ n: 1 });
+    expect(patient.db().prepare("SELECT count(*) AS n FROM domains WHERE domain_name = ?").get(lock.name)).toEqual({
+      n: 1,
+    });
 
     // The buyers can finish paying: one paid inquiry per completed payment.
     for (const [i, { result }] of js.entries()) {
-      const card = await postJson(patient, "/api/test-payments/confirm", { client_secret: result.json.client_secret, card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+      const card = await postJson(patient, "/api/test-payments/confirm", {
+        client_secret: result.json.client_secret,
+        card_number: "4242424242424242",
+        expiry: "12/40",
+        cvc: "123",
+      });
       expect(card.json.status).toBe("succeeded");
-      const confirmed = await postJson(patient, "/api/confirm-payment", { payment_intent_id: result.json.payment_intent_id, domain_name: domains[i % 3]!.short });
+      const confirmed = await postJson(patient, "/api/confirm-payment", {
+        payment_intent_id: result.json.payment_intent_id,
+        domain_name: domains[i % 3]!.short,
+      });
       expect(confirmed.json).toMatchObject({ ok: true });
     }
     for (const domain of domains) {
-      const paid = (patient.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ? AND status = 'paid'").get(domain.id) as { n: number }).n;
+      const paid = (
+        patient
+          .db()
+          .prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ? AND status = 'paid'")
+          .get(domain.id) as { n: number }
+      ).n;
       expect(paid).toBe(2);
-      expect((patient.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number }).n).toBe(paid);
+      expect(
+        (patient.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number }).n,
+      ).toBe(paid);
     }
     const waited = Math.max(...[...js, ...forms, ...admin].map(({ ms }) => ms));
-    console.log(`faults (db busy within busy_timeout): lock held 1500 ms, ${names.length + 2} writes waited up to ${waited} ms, 0 failed, rows lost ${rowsLost}`);
+    console.log(
+      `faults (db busy within busy_timeout): lock held 1500 ms, ${names.length + 2} writes waited up to ${waited} ms, 0 failed, rows lost ${rowsLost}`,
+    );
   });
 });
 
@@ -136,9 +173,17 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
     const domain = newDomain(impatient);
     const cookie = await adminCookie(impatient.url, ADMIN);
     // A buyer who paid on the checkout page and comes back while the database is locked.
-    const paying = await postForm(impatient, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Busy Returning" });
+    const paying = await postForm(impatient, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      name: "Busy Returning",
+    });
     const checkoutPath = paying.headers.get("location")!;
-    const paid = await postForm(impatient, checkoutPath, { card_number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" });
+    const paid = await postForm(impatient, checkoutPath, {
+      card_number: "4242 4242 4242 4242",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(paid.status).toBe(303);
     const returnUrl = new URL(paid.headers.get("location")!, impatient.url);
     const feeBefore = feeText(impatient) ?? "19.99";
@@ -146,12 +191,19 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
     const lock = holdWriteLock(impatient);
     const replies: { what: string; status: number }[] = [];
     try {
-      const js = await postJson(impatient, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, name: "Busy Late JS" } });
+      const js = await postJson(impatient, "/api/create-payment-intent", {
+        domain_name: domain.short,
+        customer_info: { ...BUYER, name: "Busy Late JS" },
+      });
       replies.push({ what: "JSON inquiry", status: js.status });
       expect(js).toMatchObject({ status: 503, json: { error: BUSY_TEXT } });
       expect(js.headers.get("retry-after")).toBe("5");
 
-      const form = await postForm(impatient, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Busy Late Form" });
+      const form = await postForm(impatient, `/payment/${domain.short}`, {
+        intent: "inquiry",
+        ...BUYER,
+        name: "Busy Late Form",
+      });
       replies.push({ what: "form inquiry", status: form.status });
       expect(form.status).toBe(503);
       expect(form.headers.get("retry-after")).toBe("5");
@@ -189,7 +241,11 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
       expect(page.status).toBe(200);
 
       // Nothing half-stored, seen from the lock holder's own connection.
-      expect(lock.holder.prepare("SELECT count(*) AS n FROM inquiries WHERE name IN ('Busy Late JS', 'Busy Late Form')").get()).toEqual({ n: 0 });
+      expect(
+        lock.holder
+          .prepare("SELECT count(*) AS n FROM inquiries WHERE name IN ('Busy Late JS', 'Busy Late Form')")
+          .get(),
+      ).toEqual({ n: 0 });
     } finally {
       lock.release();
     }
@@ -200,18 +256,34 @@ describe("a second writer holds the lock longer than busy_timeout", () => {
     expect(inquiriesNamed(impatient, "Busy Returning")[0].status).toBe("pending");
 
     // Retry-After honoured: the same requests now succeed, once.
-    expect((await postJson(impatient, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, name: "Busy Late JS" } })).status).toBe(200);
-    expect((await postForm(impatient, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Busy Late Form" })).status).toBe(303);
+    expect(
+      (
+        await postJson(impatient, "/api/create-payment-intent", {
+          domain_name: domain.short,
+          customer_info: { ...BUYER, name: "Busy Late JS" },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await postForm(impatient, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Busy Late Form" }))
+        .status,
+    ).toBe(303);
     expect((await request(impatient, returnUrl.pathname + returnUrl.search)).body).toContain("Payment Successful!");
     expect((await adminPost(impatient, cookie, { intent: "fee", fee: "31.00" })).status).toBe(303);
-    expect((await adminPost(impatient, cookie, { intent: "price", id: String(domain.id), price: "777" })).status).toBe(303);
+    expect((await adminPost(impatient, cookie, { intent: "price", id: String(domain.id), price: "777" })).status).toBe(
+      303,
+    );
     expect(inquiriesNamed(impatient, "Busy Late JS")).toHaveLength(1);
     expect(inquiriesNamed(impatient, "Busy Late Form")).toHaveLength(1);
     expect(feeText(impatient)).toBe("31.00");
     expect(priceOf(impatient, domain.id)).toBe(77_700);
-    expect((impatient.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number }).n).toBe(1);
+    expect(
+      (impatient.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domain.id) as { n: number }).n,
+    ).toBe(1);
     expect(impatient.output()).toMatch(/"method":"POST","path":"\/admin","msg":"database busy"/);
     const refused = replies.filter((r) => r.status === 503).length;
-    console.log(`faults (db busy past busy_timeout): ${replies.length} requests, ${refused} answered 503 + Retry-After, ${replies.filter((r) => r.status >= 500 && r.status !== 503).length} other 5xx, rows half-stored 0`);
+    console.log(
+      `faults (db busy past busy_timeout): ${replies.length} requests, ${refused} answered 503 + Retry-After, ${replies.filter((r) => r.status >= 500 && r.status !== 503).length} other 5xx, rows half-stored 0`,
+    );
   });
 });

@@ -58,18 +58,31 @@ it("a server killed with SIGKILL under load loses no paid inquiry and double-cou
     const buyer = async (b: number) => {
       for (let n = 0; !killed; n++) {
         const address = `10.9.${b}.${n + 1}`;
-        const attempt: Attempt = { domainShort: domains[(b + n) % domains.length]!.short, cardPaid: false, confirmed: false };
+        const attempt: Attempt = {
+          domainShort: domains[(b + n) % domains.length]!.short,
+          cardPaid: false,
+          confirmed: false,
+        };
         attempts.push(attempt);
         const info = { ...BUYER, name: `Kill ${b}-${n}` };
         try {
           if (b % 2 === 0) {
-            const created = await post(address, "/api/create-payment-intent", { domain_name: attempt.domainShort, customer_info: info });
+            const created = await post(address, "/api/create-payment-intent", {
+              domain_name: attempt.domainShort,
+              customer_info: info,
+            });
             attempt.publicId = created.inquiry_id;
             attempt.paymentId = created.payment_intent_id;
-            const paid = await post(address, "/api/test-payments/confirm", { client_secret: created.client_secret, ...card });
+            const paid = await post(address, "/api/test-payments/confirm", {
+              client_secret: created.client_secret,
+              ...card,
+            });
             attempt.cardPaid = paid.status === "succeeded";
             if (b < 3 && n === 1) await killedSignal;
-            const confirmed = await post(address, "/api/confirm-payment", { payment_intent_id: created.payment_intent_id, domain_name: attempt.domainShort });
+            const confirmed = await post(address, "/api/confirm-payment", {
+              payment_intent_id: created.payment_intent_id,
+              domain_name: attempt.domainShort,
+            });
             attempt.confirmed = confirmed.ok === true;
           } else {
             const checkout = await postForm(address, `/payment/${attempt.domainShort}`, { intent: "inquiry", ...info });
@@ -87,7 +100,9 @@ it("a server killed with SIGKILL under load loses no paid inquiry and double-cou
     };
     const loops = Array.from({ length: BUYERS }, (_, b) => buyer(b));
     await waitFor(
-      () => attempts.filter((a) => a.confirmed).length >= 20 && attempts.filter((a) => a.cardPaid && !a.confirmed).length >= 3,
+      () =>
+        attempts.filter((a) => a.confirmed).length >= 20 &&
+        attempts.filter((a) => a.cardPaid && !a.confirmed).length >= 3,
       40_000,
       "20 confirmed inquiries and 3 paid ones waiting to confirm",
     );
@@ -105,11 +120,15 @@ it("a server killed with SIGKILL under load loses no paid inquiry and double-cou
 
     restarted = await startAppServer({ env, dataDir: server.dataDir });
     const db = restarted.db();
-    const paidOf = (publicId: string) => (db.prepare("SELECT status FROM inquiries WHERE public_id = ?").get(publicId) as { status: string } | undefined)?.status;
+    const paidOf = (publicId: string) =>
+      (db.prepare("SELECT status FROM inquiries WHERE public_id = ?").get(publicId) as { status: string } | undefined)
+        ?.status;
     const countsMatch = () =>
       domains.map((d) => {
         const row = db
-          .prepare("SELECT inquiry_count AS count, (SELECT count(*) FROM inquiries WHERE domain_id = ? AND status = 'paid') AS paid FROM domains WHERE id = ?")
+          .prepare(
+            "SELECT inquiry_count AS count, (SELECT count(*) FROM inquiries WHERE domain_id = ? AND status = 'paid') AS paid FROM domains WHERE id = ?",
+          )
           .get(d.id, d.id) as { count: number; paid: number };
         return row.count === row.paid;
       });

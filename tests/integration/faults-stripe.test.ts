@@ -49,10 +49,14 @@ function newDomain(server: AppServer = app) {
 function recorded(server: AppServer, domainId: number) {
   const db = server.db();
   const count = (db.prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(domainId) as { n: number }).n;
-  const paid = db.prepare("SELECT id FROM inquiries WHERE domain_id = ? AND status = 'paid'").all(domainId) as { id: number }[];
+  const paid = db.prepare("SELECT id FROM inquiries WHERE domain_id = ? AND status = 'paid'").all(domainId) as {
+    id: number;
+  }[];
   const ownerEmails = (
     db
-      .prepare("SELECT count(*) AS n FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.domain_id = ? AND o.kind = 'owner_inquiry'")
+      .prepare(
+        "SELECT count(*) AS n FROM outbox o JOIN inquiries i ON i.id = o.inquiry_id WHERE i.domain_id = ? AND o.kind = 'owner_inquiry'",
+      )
       .get(domainId) as { n: number }
   ).n;
   return { count, paid: paid.length, ownerEmails };
@@ -60,7 +64,11 @@ function recorded(server: AppServer, domainId: number) {
 
 function sendWebhook(server: AppServer, event: Record<string, any>) {
   const payload = JSON.stringify(event);
-  const header = stripeForSigning.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) });
+  const header = stripeForSigning.webhooks.generateTestHeaderString({
+    payload,
+    secret: WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   return request(server, "/webhooks/stripe", {
     method: "POST",
     headers: { "Content-Type": "application/json", "Stripe-Signature": header },
@@ -80,7 +88,10 @@ function expectPaidOnce(server: AppServer, domainId: number): void {
 describe("the browser closes right after paying", () => {
   it("JavaScript path: the signed payment_intent.succeeded webhook alone fulfils it, once", async () => {
     const domain = newDomain();
-    const created = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER });
+    const created = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: BUYER,
+    });
     expect(created.status).toBe(200);
     // Stripe.js confirms the card; the tab is closed before /api/confirm-payment or the return page.
     fake.confirm(created.json.payment_intent_id);
@@ -92,13 +103,29 @@ describe("the browser closes right after paying", () => {
     expect(JSON.parse(first.body)).toEqual({ received: true, duplicate: false });
     // Stripe delivers again (it did not see our 200 in time); nothing changes.
     const again = await Promise.all([sendWebhook(app, event), sendWebhook(app, event)]);
-    expect(again.map((reply) => [reply.status, JSON.parse(reply.body).duplicate])).toEqual([[200, true], [200, true]]);
+    expect(again.map((reply) => [reply.status, JSON.parse(reply.body).duplicate])).toEqual([
+      [200, true],
+      [200, true],
+    ]);
 
     expectPaidOnce(app, domain.id);
-    const inquiry = app.db().prepare("SELECT id, status, payment_intent_id FROM inquiries WHERE domain_id = ?").get(domain.id) as any;
+    const inquiry = app
+      .db()
+      .prepare("SELECT id, status, payment_intent_id FROM inquiries WHERE domain_id = ?")
+      .get(domain.id) as any;
     expect(inquiry).toMatchObject({ status: "paid", payment_intent_id: created.json.payment_intent_id });
     // The owner's email really goes out (no SMTP_URL: written to data/mail), once.
-    await waitFor(() => (app.db().prepare("SELECT sent_at FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'").get(inquiry.id) as any)?.sent_at, 15_000, "owner email sent");
+    await waitFor(
+      () =>
+        (
+          app
+            .db()
+            .prepare("SELECT sent_at FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'")
+            .get(inquiry.id) as any
+        )?.sent_at,
+      15_000,
+      "owner email sent",
+    );
     // Coming back days later shows the success page and records nothing more.
     expect((await request(app, created.json.redirect)).body).toContain("Payment Successful!");
     expect(recorded(app, domain.id)).toEqual({ count: 1, paid: 1, ownerEmails: 1 });
@@ -124,7 +151,10 @@ describe("SIGKILL between payment and confirm", () => {
     try {
       // Buyer 1 (JavaScript): the payment succeeded at Stripe; the confirm call never got through.
       const jsDomain = newDomain(server);
-      const created = await postJson(server, "/api/create-payment-intent", { domain_name: jsDomain.short, customer_info: BUYER });
+      const created = await postJson(server, "/api/create-payment-intent", {
+        domain_name: jsDomain.short,
+        customer_info: BUYER,
+      });
       expect(created.status).toBe(200);
       const intentId = created.json.payment_intent_id as string;
       fake.confirm(intentId);
@@ -163,8 +193,10 @@ describe("SIGKILL between payment and confirm", () => {
       ]);
       expect(replies[0]!.json).toMatchObject({ ok: true });
       expect(replies[1]!.json).toMatchObject({ ok: true });
-      for (const page of [replies[2], replies[5], replies[6]] as { body: string }[]) expect(page.body).toContain("Payment Successful!");
-      for (const hook of [replies[3], replies[4], replies[7], replies[8]] as { status: number }[]) expect(hook.status).toBe(200);
+      for (const page of [replies[2], replies[5], replies[6]] as { body: string }[])
+        expect(page.body).toContain("Payment Successful!");
+      for (const hook of [replies[3], replies[4], replies[7], replies[8]] as { status: number }[])
+        expect(hook.status).toBe(200);
 
       expectPaidOnce(app2, jsDomain.id);
       expectPaidOnce(app2, checkoutDomain.id);
@@ -191,17 +223,26 @@ describe("Stripe stops answering (slower than STRIPE_TIMEOUT_MS)", () => {
     expect(failed.json).toEqual({ error: "Failed to create payment intent" });
     expect(recorded(app, domain.id)).toEqual({ count: 0, paid: 0, ownerEmails: 0 });
 
-    const retry = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER });
+    const retry = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: BUYER,
+    });
     expect(retry.status).toBe(200);
     fake.confirm(retry.json.payment_intent_id);
-    const confirmed = await postJson(app, "/api/confirm-payment", { payment_intent_id: retry.json.payment_intent_id, domain_name: domain.short });
+    const confirmed = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: retry.json.payment_intent_id,
+      domain_name: domain.short,
+    });
     expect(confirmed.json).toMatchObject({ ok: true });
     expectPaidOnce(app, domain.id);
   });
 
   it("confirming: 'Payment processing failed', not paid; the retry records it once", async () => {
     const domain = newDomain();
-    const created = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER });
+    const created = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: BUYER,
+    });
     const intentId = created.json.payment_intent_id as string;
     fake.confirm(intentId);
     fake.delayNext({ method: "GET", path: `/v1/payment_intents/${intentId}`, ms: 4 * STRIPE_TIMEOUT_MS, times: 10 });
@@ -216,7 +257,11 @@ describe("Stripe stops answering (slower than STRIPE_TIMEOUT_MS)", () => {
     // The stalled call was retried by the SDK (maxNetworkRetries) before giving up.
     expect(fake.requestsTo("GET", `/v1/payment_intents/${intentId}`).length).toBeGreaterThanOrEqual(2);
 
-    const retries = await Promise.all([1, 2].map(() => postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short })));
+    const retries = await Promise.all(
+      [1, 2].map(() =>
+        postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short }),
+      ),
+    );
     for (const retry of retries) expect(retry.json).toMatchObject({ ok: true });
     expectPaidOnce(app, domain.id);
   });

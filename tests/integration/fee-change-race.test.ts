@@ -48,8 +48,14 @@ async function whileFeeChangesTo<T>(cents: number, send: () => Promise<T>): Prom
   return reply;
 }
 
-const unsentMails = () => (app.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL").get() as { n: number }).n;
-const inquiriesFor = (domainId: number) => app.db().prepare("SELECT status, amount_cents FROM inquiries WHERE domain_id = ?").all(domainId);
+const unsentMails = () =>
+  (
+    app.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL").get() as {
+      n: number;
+    }
+  ).n;
+const inquiriesFor = (domainId: number) =>
+  app.db().prepare("SELECT status, amount_cents FROM inquiries WHERE domain_id = ?").all(domainId);
 
 describe("the fee switches between free and paid during an inquiry", () => {
   it("paid to free (no JavaScript): 409 asking to review, the form kept, nothing stored; sent again, it is free", async () => {

@@ -65,7 +65,10 @@ describe("another process's fee change reaches the open pages", () => {
   let app: AppServer;
   beforeAll(async () => {
     app = await startAppServer();
-    cleanups.push(() => removeDataDir(app), () => app.stop());
+    cleanups.push(
+      () => removeDataDir(app),
+      () => app.stop(),
+    );
   });
 
   it("and /healthz says how the process hears it", async () => {
@@ -140,7 +143,10 @@ describe.runIf(onPostgres)("PostgreSQL: the LISTEN connection is replaced when i
         LISTEN_CHECK_INTERVAL_MS: String(CHECK_MS),
       },
     });
-    cleanups.push(() => removeDataDir(app), () => app.stop());
+    cleanups.push(
+      () => removeDataDir(app),
+      () => app.stop(),
+    );
     stream = await openFeeStream(app);
     await until(async () => (await changes(app)).listening, "the process listens");
   });

@@ -5,7 +5,9 @@ import { useAppServer } from "../support/vitest-server";
 // One host must not hold every file descriptor: live-fee streams per address and in total.
 const PER_ADDRESS = 20;
 const TOTAL = 30;
-const app = useAppServer({ env: { TRUST_PROXY: "true", FEE_STREAM_MAX_PER_ADDRESS: String(PER_ADDRESS), FEE_STREAM_MAX_TOTAL: String(TOTAL) } });
+const app = useAppServer({
+  env: { TRUST_PROXY: "true", FEE_STREAM_MAX_PER_ADDRESS: String(PER_ADDRESS), FEE_STREAM_MAX_TOTAL: String(TOTAL) },
+});
 
 interface Stream {
   status: number;
@@ -17,10 +19,17 @@ interface Stream {
 function openStream(address: string): Promise<Stream> {
   const { hostname, port } = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: hostname, port, path: "/events/fee", headers: { "X-Forwarded-For": address }, agent: false }, (response) => {
-      response.resume();
-      resolve({ status: response.statusCode!, retryAfter: response.headers["retry-after"] as string | undefined, close: () => request.destroy() });
-    });
+    const request = http.get(
+      { host: hostname, port, path: "/events/fee", headers: { "X-Forwarded-For": address }, agent: false },
+      (response) => {
+        response.resume();
+        resolve({
+          status: response.statusCode!,
+          retryAfter: response.headers["retry-after"] as string | undefined,
+          close: () => request.destroy(),
+        });
+      },
+    );
     request.on("error", (error) => {
       if ((error as NodeJS.ErrnoException).code !== "ECONNRESET") reject(error);
     });
@@ -28,7 +37,9 @@ function openStream(address: string): Promise<Stream> {
 }
 
 async function feeStreams() {
-  const health = (await (await fetch(new URL("/healthz", app.url))).json()) as { feeStreams: { open: number; addresses: number; refused: number } };
+  const health = (await (await fetch(new URL("/healthz", app.url))).json()) as {
+    feeStreams: { open: number; addresses: number; refused: number };
+  };
   return health.feeStreams;
 }
 

@@ -12,11 +12,17 @@ const app = useAppServer({ env: { PAGE_CACHE: "false" } });
 
 function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const request = http.request(new URL(path, app.url), { method: options.method ?? "GET", headers: options.headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
+    const request = http.request(
+      new URL(path, app.url),
+      { method: options.method ?? "GET", headers: options.headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -134,13 +140,24 @@ describe("a domain page's first render", () => {
           `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, message, amount_cents, status, provider, created_at, paid_at, answered_at)
            VALUES (?, ?, ?, 'Buyer', 'buyer@example.test', 'Hello', 1999, 'paid', 'test', ?, ?, ?)`,
         )
-        .run(`fr-${domainId}-${hours}-${Math.random()}`, domainId, name, paidAt.toISOString(), paidAt.toISOString(), answered ? new Date(paidAt.getTime() + hours * 3_600_000).toISOString() : null);
+        .run(
+          `fr-${domainId}-${hours}-${Math.random()}`,
+          domainId,
+          name,
+          paidAt.toISOString(),
+          paidAt.toISOString(),
+          answered ? new Date(paidAt.getTime() + hours * 3_600_000).toISOString() : null,
+        );
     };
     const replyText = /Owner usually replies within (\d+) days?/;
     addAnswered(ids[0]!, names[0]!, 12, true);
     addAnswered(ids[1]!, names[1]!, 30, true);
-    for (const name of names) expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).not.toMatch(replyText);
+    for (const name of names)
+      expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).not.toMatch(replyText);
     addAnswered(ids[0]!, names[0]!, 100, true);
-    for (const name of names) expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).toContain("Owner usually replies within 2 days");
+    for (const name of names)
+      expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).toContain(
+        "Owner usually replies within 2 days",
+      );
   });
 });

@@ -10,7 +10,9 @@ let proxied: AppServer;
 
 beforeAll(async () => {
   [app, proxied] = await Promise.all([
-    startAppServer({ env: { LOG_REQUESTS: "true", SSE_HEARTBEAT_MS: "150", MAX_BODY_BYTES: "65536", MAX_UPLOAD_BYTES: "262144" } }),
+    startAppServer({
+      env: { LOG_REQUESTS: "true", SSE_HEARTBEAT_MS: "150", MAX_BODY_BYTES: "65536", MAX_UPLOAD_BYTES: "262144" },
+    }),
     startAppServer({ env: { TRUST_PROXY: "true" } }),
   ]);
 });
@@ -27,10 +29,22 @@ async function get(urlPath: string, init?: RequestInit, server = app) {
 }
 
 /** A raw request, so a test controls Content-Length and chunking exactly. */
-function rawRequest(options: { method: string; path: string; headers: Record<string, string>; body?: Buffer; chunks?: Buffer[] }) {
+function rawRequest(options: {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  chunks?: Buffer[];
+}) {
   const { hostname, port } = new URL(app.url);
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const request = http.request({ host: hostname, port, method: options.method, path: options.path, headers: options.headers });
+    const request = http.request({
+      host: hostname,
+      port,
+      method: options.method,
+      path: options.path,
+      headers: options.headers,
+    });
     request.on("response", (response) => {
       let body = "";
       response.on("data", (chunk) => (body += chunk));
@@ -45,31 +59,40 @@ function rawRequest(options: { method: string; path: string; headers: Record<str
 
 function cspOf(headers: Headers): Map<string, string> {
   const policy = headers.get("content-security-policy") ?? "";
-  return new Map(policy.split(";").map((part) => {
-    const [name, ...values] = part.trim().split(/\s+/);
-    return [name!, values.join(" ")];
-  }));
+  return new Map(
+    policy.split(";").map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name!, values.join(" ")];
+    }),
+  );
 }
 
 describe("security headers", () => {
-  const assetFile = readdirSync(path.resolve(import.meta.dirname, "../../build/client/assets")).find((f) => f.endsWith(".js"));
-
-  it.each(["/", "/domain/velora", "/contact/velora", "/domain/not-listed-anywhere", "/no/such/page", "/healthz", `/assets/${assetFile}`])(
-    "%s carries CSP, nosniff, referrer policy, frame denial and a request id",
-    async (urlPath) => {
-      const { headers } = await get(urlPath);
-      const csp = cspOf(headers);
-      expect(csp.get("default-src")).toBe("'self'");
-      expect(csp.get("frame-ancestors")).toBe("'none'");
-      expect(csp.get("object-src")).toBe("'none'");
-      expect(csp.get("script-src")).toMatch(/^'self' 'nonce-[A-Za-z0-9+/=]{20,}'$/);
-      expect(headers.get("x-content-type-options")).toBe("nosniff");
-      expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-      expect(headers.get("x-frame-options")).toBe("DENY");
-      expect(headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-      expect(headers.get("strict-transport-security")).toBeNull();
-    },
+  const assetFile = readdirSync(path.resolve(import.meta.dirname, "../../build/client/assets")).find((f) =>
+    f.endsWith(".js"),
   );
+
+  it.each([
+    "/",
+    "/domain/velora",
+    "/contact/velora",
+    "/domain/not-listed-anywhere",
+    "/no/such/page",
+    "/healthz",
+    `/assets/${assetFile}`,
+  ])("%s carries CSP, nosniff, referrer policy, frame denial and a request id", async (urlPath) => {
+    const { headers } = await get(urlPath);
+    const csp = cspOf(headers);
+    expect(csp.get("default-src")).toBe("'self'");
+    expect(csp.get("frame-ancestors")).toBe("'none'");
+    expect(csp.get("object-src")).toBe("'none'");
+    expect(csp.get("script-src")).toMatch(/^'self' 'nonce-[A-Za-z0-9+/=]{20,}'$/);
+    expect(headers.get("x-content-type-options")).toBe("nosniff");
+    expect(headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(headers.get("x-frame-options")).toBe("DENY");
+    expect(headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(headers.get("strict-transport-security")).toBeNull();
+  });
 
   it("gives every inline script the nonce of its header, a new one per render", async () => {
     const first = await get("/domain/velora");
@@ -78,7 +101,9 @@ describe("security headers", () => {
     const second = await get("/domain/velora", { headers: { Cookie: "theme=dark" } });
     const nonce = /'nonce-([^']+)'/.exec(first.headers.get("content-security-policy")!)![1]!;
     // Data blocks (JSON-LD) are never executed, so the policy does not apply to them.
-    const scripts = [...first.body.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]).filter((tag) => !tag.includes("application/ld+json"));
+    const scripts = [...first.body.matchAll(/<script\b[^>]*>/g)]
+      .map((match) => match[0])
+      .filter((tag) => !tag.includes("application/ld+json"));
     expect(scripts.length).toBeGreaterThan(1);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
     expect(second.headers.get("content-security-policy")).not.toContain(nonce);
@@ -97,12 +122,20 @@ describe("security headers", () => {
     }
   });
 
-  it.each(["/admin", "/admin/", "/admin/domains", "/ADMIN", "/%61dmin", "/admin.data", "/payment/velora", "/payment/velora.data", "/payment", "/test-checkout/abc"])(
-    "%s is never stored by a cache (Cache-Control: no-store)",
-    async (urlPath) => {
-      expect((await get(urlPath)).headers.get("cache-control")).toBe("no-store");
-    },
-  );
+  it.each([
+    "/admin",
+    "/admin/",
+    "/admin/domains",
+    "/ADMIN",
+    "/%61dmin",
+    "/admin.data",
+    "/payment/velora",
+    "/payment/velora.data",
+    "/payment",
+    "/test-checkout/abc",
+  ])("%s is never stored by a cache (Cache-Control: no-store)", async (urlPath) => {
+    expect((await get(urlPath)).headers.get("cache-control")).toBe("no-store");
+  });
 
   it("gives every response its own X-Request-Id, pages answered from the page cache too", async () => {
     const ids = new Set<string>();
@@ -124,7 +157,9 @@ describe("security headers", () => {
   });
 
   it("sends HSTS only for HTTPS: behind a trusted proxy that says so", async () => {
-    expect((await get("/", { headers: { "X-Forwarded-Proto": "https" } })).headers.get("strict-transport-security")).toBeNull();
+    expect(
+      (await get("/", { headers: { "X-Forwarded-Proto": "https" } })).headers.get("strict-transport-security"),
+    ).toBeNull();
     const viaHttps = await get("/", { headers: { "X-Forwarded-Proto": "https" } }, proxied);
     expect(viaHttps.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     const viaHttp = await get("/", { headers: { "X-Forwarded-Proto": "http" } }, proxied);
@@ -181,7 +216,9 @@ describe("request bodies", () => {
     let failed: Error | null = null;
     socket.on("error", (error) => (failed = error));
     const closed = new Promise((resolve) => socket.once("close", resolve));
-    socket.write(`POST /contact/velora HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `POST /contact/velora HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+    );
     for (let offset = 0; offset < body.length && !failed; offset += 32 * 1024) {
       socket.write(body.subarray(offset, offset + 32 * 1024));
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -223,7 +260,10 @@ describe("request bodies", () => {
     const upload = await rawRequest({
       method: "POST",
       path: "/contact/velora",
-      headers: { "Content-Type": `multipart/form-data; boundary=${boundary}`, "Content-Length": String(multipart.length) },
+      headers: {
+        "Content-Type": `multipart/form-data; boundary=${boundary}`,
+        "Content-Length": String(multipart.length),
+      },
       body: multipart,
     });
     // 100 KB: under MAX_UPLOAD_BYTES but over MAX_BODY_BYTES, and only a signed-in admin's import may
@@ -248,9 +288,12 @@ describe("request bodies", () => {
 
 describe("request logs", () => {
   it("writes one JSON line per request with id, method, path, status and duration, and no secrets", async () => {
-    const response = await fetch(new URL("/domain/velora?token=sk_live_secret123&q=velora&email=buyer%40example.test", app.url), {
-      headers: { Cookie: "__session=cookie-secret-456", Authorization: "Bearer auth-secret-789" },
-    });
+    const response = await fetch(
+      new URL("/domain/velora?token=sk_live_secret123&q=velora&email=buyer%40example.test", app.url),
+      {
+        headers: { Cookie: "__session=cookie-secret-456", Authorization: "Bearer auth-secret-789" },
+      },
+    );
     await response.text();
     const posted = await fetch(new URL("/contact/velora", app.url), {
       method: "POST",
@@ -260,16 +303,29 @@ describe("request logs", () => {
     await posted.text();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const requestId = response.headers.get("x-request-id")!;
-    const lines = app.output().split("\n").filter((line) => line.includes(requestId));
+    const lines = app
+      .output()
+      .split("\n")
+      .filter((line) => line.includes(requestId));
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0]!);
     expect(entry).toMatchObject({ msg: "request", requestId, method: "GET", status: 200 });
     expect(entry.path).toBe("/domain/velora?token=%5Bredacted%5D&q=velora&email=%5Bredacted%5D");
     expect(typeof entry.durationMs).toBe("number");
     expect(Date.parse(entry.time)).not.toBeNaN();
-    const postLine = app.output().split("\n").find((line) => line.includes(posted.headers.get("x-request-id")!));
+    const postLine = app
+      .output()
+      .split("\n")
+      .find((line) => line.includes(posted.headers.get("x-request-id")!));
     expect(JSON.parse(postLine!)).toMatchObject({ method: "POST", path: "/contact/velora", status: 405 });
-    for (const secret of ["sk_live_secret123", "cookie-secret-456", "auth-secret-789", "hunter2", "4242424242424242", "buyer@example.test"]) {
+    for (const secret of [
+      "sk_live_secret123",
+      "cookie-secret-456",
+      "auth-secret-789",
+      "hunter2",
+      "4242424242424242",
+      "buyer@example.test",
+    ]) {
       expect(app.output()).not.toContain(secret);
     }
   });
@@ -286,7 +342,15 @@ describe("/healthz and the live fee stream", () => {
     const health = await get("/healthz");
     expect(health.status).toBe(200);
     expect(health.headers.get("cache-control")).toBe("no-store");
-    expect(JSON.parse(health.body)).toEqual({ ok: true, database: true, shuttingDown: false, changes: expect.objectContaining({ listening: true }), feeSubscribers: expect.any(Number), feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }), signIns: expect.objectContaining({ inFlight: expect.any(Number) }) });
+    expect(JSON.parse(health.body)).toEqual({
+      ok: true,
+      database: true,
+      shuttingDown: false,
+      changes: expect.objectContaining({ listening: true }),
+      feeSubscribers: expect.any(Number),
+      feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }),
+      signIns: expect.objectContaining({ inFlight: expect.any(Number) }),
+    });
   });
 
   it("sends retry, the fee, heartbeats, and forgets a subscriber that disconnects", async () => {
@@ -304,7 +368,8 @@ describe("/healthz and the live fee stream", () => {
     expect(await subscribers()).toBe(before + 1);
     controller.abort();
     const deadline = Date.now() + 5_000;
-    while ((await subscribers()) !== before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while ((await subscribers()) !== before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await subscribers()).toBe(before);
   });
 });

@@ -2,13 +2,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
 import { BUYER, request, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  linkIn,
-  newDomain,
-  payInquiry,
-  subjectOf,
-} from "../support/refund-promise";
+import { DAY_MS, linkIn, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 import { usePromiseServer } from "../support/promise-server";
 
@@ -23,21 +17,14 @@ const { clock, admin: ADMIN } = harness;
 
 const receiptTo = (email: string) =>
   waitFor(
-    () =>
-      harness.smtp.messages.find(
-        (m) => m.to.includes(email) && subjectOf(m).startsWith("Receipt"),
-      ),
+    () => harness.smtp.messages.find((m) => m.to.includes(email) && subjectOf(m).startsWith("Receipt")),
     10_000,
     "receipt",
   );
 const sign = (publicId: string, purpose = "buyer-inquiry") =>
-  createHmac("sha256", SECRET)
-    .update(`${purpose}\n${publicId}`)
-    .digest("base64url");
+  createHmac("sha256", SECRET).update(`${purpose}\n${publicId}`).digest("base64url");
 const statusOf = (body: string) =>
-  /data-testid="inquiry-status"[^>]*>([^<]*)</
-    .exec(body)?.[1]
-    ?.replace(/&#x27;/g, "'");
+  /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
 
 async function paidWithLink(prefix = "page") {
   const domain = newDomain(harness.app, { prefix });
@@ -49,9 +36,7 @@ async function paidWithLink(prefix = "page") {
 describe("the buyer's inquiry page", () => {
   it("is linked from the receipt and shows the domain, fee, dates, status and the first message", async () => {
     const { domain, inquiry, link } = await paidWithLink();
-    expect(link).toBe(
-      `/inquiry/${inquiry.public_id}?sig=${sign(inquiry.public_id)}`,
-    );
+    expect(link).toBe(`/inquiry/${inquiry.public_id}?sig=${sign(inquiry.public_id)}`);
     const page = await request(harness.app, link);
     expect(page.status).toBe(200);
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
@@ -76,26 +61,16 @@ describe("the buyer's inquiry page", () => {
 
   it('is linked as "View your inquiry" from the success step for an hour after payment', async () => {
     const { domain, inquiry, link } = await paidWithLink("success");
-    const success = await request(
-      harness.app,
-      `/payment/${domain.short}?inquiry=${inquiry.public_id}`,
-    );
+    const success = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
     expect(success.body).toContain("Payment Successful!");
-    const href = /<a href="([^"]+)"[^>]*>View your inquiry<\/a>/
-      .exec(success.body)?.[1]
-      ?.replace(/&amp;/g, "&");
+    const href = /<a href="([^"]+)"[^>]*>View your inquiry<\/a>/.exec(success.body)?.[1]?.replace(/&amp;/g, "&");
     expect(href).toBe(link);
     await clock.set(61 * 60 * 1000);
     try {
-      const later = await request(
-        harness.app,
-        `/payment/${domain.short}?inquiry=${inquiry.public_id}`,
-      );
+      const later = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
       expect(later.body).toContain("Payment Successful!");
       expect(later.body).not.toContain("View your inquiry");
-      expect(visibleText(later.body)).toContain(
-        "The link to your inquiry is in your receipt email.",
-      );
+      expect(visibleText(later.body)).toContain("The link to your inquiry is in your receipt email.");
     } finally {
       await clock.set(0);
     }
@@ -114,12 +89,7 @@ describe("the buyer's inquiry page", () => {
         `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
            status, provider, created_at) VALUES (?, ?, ?, 'X', 'x@example.test', '', 'hello', '', 1999, 'usd', 'pending', 'test', ?)`,
       )
-      .run(
-        unpaidId,
-        first.domain.id,
-        first.domain.name,
-        new Date().toISOString(),
-      );
+      .run(unpaidId, first.domain.id, first.domain.name, new Date().toISOString());
     const forged = [
       `/inquiry/${second.inquiry.public_id}?sig=${sign(id)}`,
       `/inquiry/${id}?sig=${sign(id).replace(/^./, (c) => (c === "A" ? "B" : "A"))}`,
@@ -148,14 +118,10 @@ describe("the buyer's inquiry page", () => {
         form,
         headers: { Origin: harness.app.origin },
       });
-    expect(
-      (await admin({ intent: "answer", id: String(inquiry.id) })).location,
-    ).toContain("notice=inquiry-answered");
+    expect((await admin({ intent: "answer", id: String(inquiry.id) })).location).toContain("notice=inquiry-answered");
     const answered = await request(harness.app, link);
     expect(statusOf(answered.body)).toBe("The owner replied");
-    expect(visibleText(answered.body)).toContain(
-      "The site's administrator marked this inquiry as answered.",
-    );
+    expect(visibleText(answered.body)).toContain("The site's administrator marked this inquiry as answered.");
     expect(
       (
         await admin({
@@ -181,9 +147,7 @@ describe("the buyer's inquiry page", () => {
     } finally {
       await clock.set(0);
     }
-    expect(statusOf((await request(harness.app, link)).body)).toBe(
-      "Waiting for the owner's reply",
-    );
+    expect(statusOf((await request(harness.app, link)).body)).toBe("Waiting for the owner's reply");
     expect(inquiry.status).toBe("paid");
   });
 });

@@ -9,7 +9,12 @@ let app: AppServer;
 
 beforeAll(async () => {
   app = await startAppServer({
-    env: { PUBLIC_URL: "https://shop.example.test", PAYMENTS: "test", EXTRA_HOSTS: "alt.example.test, www.third.example.test:8443", SITE_NAME },
+    env: {
+      PUBLIC_URL: "https://shop.example.test",
+      PAYMENTS: "test",
+      EXTRA_HOSTS: "alt.example.test, www.third.example.test:8443",
+      SITE_NAME,
+    },
   });
 });
 afterAll(async () => {
@@ -19,10 +24,13 @@ afterAll(async () => {
 
 // The heading's text: a domain name is written in pieces (one per label) so it breaks only at its dots.
 const h1 = (body: string) => /<h1[^>]*>(.*?)<\/h1>/s.exec(body)?.[1]?.replace(/<[^>]+>/g, "");
-const isSplash = (body: string) => body.includes("Premium Domain Acquisitions") && body.includes('href="/domain/velora"');
+const isSplash = (body: string) =>
+  body.includes("Premium Domain Acquisitions") && body.includes('href="/domain/velora"');
 
 function jsonLd(body: string): Record<string, any>[] {
-  return [...body.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) => JSON.parse(match[1]!));
+  return [...body.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) =>
+    JSON.parse(match[1]!),
+  );
 }
 
 describe("host-based landers", () => {
@@ -46,7 +54,16 @@ describe("host-based landers", () => {
 
   it("keeps the splash and browse page for the operator's hosts and localhost", async () => {
     const url = new URL(app.url);
-    for (const host of ["shop.example.test", "www.shop.example.test", "alt.example.test", "third.example.test:8443", "localhost", `localhost:${url.port}`, `127.0.0.1:${url.port}`, "[::1]:80"]) {
+    for (const host of [
+      "shop.example.test",
+      "www.shop.example.test",
+      "alt.example.test",
+      "third.example.test:8443",
+      "localhost",
+      `localhost:${url.port}`,
+      `127.0.0.1:${url.port}`,
+      "[::1]:80",
+    ]) {
       const page = await requestWithHost(app.url, "/", host);
       expect(page.status, host).toBe(200);
       expect(isSplash(page.body), host).toBe(true);
@@ -65,7 +82,19 @@ describe("host-based landers", () => {
   });
 
   it("treats malformed Host headers as unknown, never as an error", async () => {
-    const malformed = ["[::1", "a..b", `${"a".repeat(300)}.com`, "evil.com@x", "velora.com@evil.test", "velora.com:99999", "velora.com:x", "", "a b", "%zz", "x:1:2"];
+    const malformed = [
+      "[::1",
+      "a..b",
+      `${"a".repeat(300)}.com`,
+      "evil.com@x",
+      "velora.com@evil.test",
+      "velora.com:99999",
+      "velora.com:x",
+      "",
+      "a b",
+      "%zz",
+      "x:1:2",
+    ];
     for (const host of malformed) {
       const page = await requestWithHost(app.url, "/", host);
       expect(page.status, JSON.stringify(host)).toBe(200);
@@ -87,11 +116,16 @@ describe("search-engine tags", () => {
     const name = uniqueDomainName("seo");
     insertDomain(app.db(), { name, priceCents: 1_234_550 });
     const short = name.replace(/\.com$/, "");
-    for (const page of [await requestWithHost(app.url, `/domain/${short}`, "localhost"), await requestWithHost(app.url, "/", `www.${name}`)]) {
+    for (const page of [
+      await requestWithHost(app.url, `/domain/${short}`, "localhost"),
+      await requestWithHost(app.url, "/", `www.${name}`),
+    ]) {
       expect(page.status).toBe(200);
       const canonical = `https://shop.example.test/domain/${short}`;
       expect(page.body).toMatch(new RegExp(`<title>${name} is for sale \\| Acme &lt;/script&gt;`));
-      expect(page.body).toContain(`<meta name="description" content="${name} is for sale. Guiding price $12,345.50. Contact the owner directly."/>`);
+      expect(page.body).toContain(
+        `<meta name="description" content="${name} is for sale. Guiding price $12,345.50. Contact the owner directly."/>`,
+      );
       expect(page.body).toContain(`<link rel="canonical" href="${canonical}"/>`);
       expect(page.body).toContain(`<meta property="og:url" content="${canonical}"/>`);
       expect(page.body).toContain(`<meta property="og:title" content="${name} is for sale | Acme &lt;/script&gt;`);
@@ -103,7 +137,13 @@ describe("search-engine tags", () => {
         "@type": "Product",
         name,
         url: canonical,
-        offers: { "@type": "Offer", price: "12345.50", priceCurrency: "USD", url: canonical, seller: { "@type": "Organization", name: SITE_NAME } },
+        offers: {
+          "@type": "Offer",
+          price: "12345.50",
+          priceCurrency: "USD",
+          url: canonical,
+          seller: { "@type": "Organization", name: SITE_NAME },
+        },
       });
       // The site name's "</script>" stayed inside the JSON: no script of its own was created.
       expect(page.body).not.toContain('<script>alert("owned")');

@@ -10,7 +10,9 @@ let app: AppServer;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  app = await startAppServer({ env: { SMTP_URL: smtp.url, MAIL_RETRY_BASE_MS: "200", MAIL_FROM: "Domains <domains@example.test>" } });
+  app = await startAppServer({
+    env: { SMTP_URL: smtp.url, MAIL_RETRY_BASE_MS: "200", MAIL_FROM: "Domains <domains@example.test>" },
+  });
 });
 afterAll(async () => {
   await app?.stop();
@@ -24,7 +26,11 @@ async function payInquiry(server: AppServer, ownerEmail: string, buyer = BUYER) 
   insertDomain(server.db(), { name, priceCents: 100_000, ownerEmail });
   const short = name.replace(/\.com$/, "");
   const started = await postForm(server, `/payment/${short}`, { intent: "inquiry", ...buyer });
-  const paid = await postForm(server, started.headers.get("location")!, { card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+  const paid = await postForm(server, started.headers.get("location")!, {
+    card_number: "4242424242424242",
+    expiry: "12/40",
+    cvc: "123",
+  });
   const success = await request(server, paid.headers.get("location")!);
   expect(success.body).toContain("Payment Successful!");
   return { name, publicId: new URL(paid.headers.get("location")!).searchParams.get("inquiry")! };
@@ -39,15 +45,21 @@ describe("owner notification over SMTP", () => {
     expect(mail!.to).toEqual(["owner-one@example.test"]);
     expect(mail!.from).toBe("domains@example.test");
     expect(mail!.raw).toContain(`Reply-To: ${BUYER.email}`);
-    for (const text of [name, BUYER.name, BUYER.email, BUYER.phone, BUYER.offer, BUYER.message]) expect(mail!.raw).toContain(text);
+    for (const text of [name, BUYER.name, BUYER.email, BUYER.phone, BUYER.offer, BUYER.message])
+      expect(mail!.raw).toContain(text);
   });
 
   it("retries while the SMTP server is down and delivers once it is back, exactly once", async () => {
     await smtp.stop();
     const { name, publicId } = await payInquiry(app, "owner-two@example.test");
-    const inquiryId = (app.db().prepare("SELECT id FROM inquiries WHERE public_id = ?").get(publicId) as { id: number }).id;
+    const inquiryId = (app.db().prepare("SELECT id FROM inquiries WHERE public_id = ?").get(publicId) as { id: number })
+      .id;
     const failed = await waitFor(
-      () => app.db().prepare("SELECT attempts, last_error, sent_at FROM outbox WHERE inquiry_id = ? AND attempts >= 2").get(inquiryId) as any,
+      () =>
+        app
+          .db()
+          .prepare("SELECT attempts, last_error, sent_at FROM outbox WHERE inquiry_id = ? AND attempts >= 2")
+          .get(inquiryId) as any,
       10_000,
       "two failed attempts",
     );

@@ -35,7 +35,13 @@ it("two servers on one data folder deliver each email once", async () => {
     });
     // Buyers pay on both servers at once: each payment queues the owner's email and the buyer's
     // receipt, and wakes that process's outbox, which also finds the other process's messages.
-    const buyer = (i: number) => ({ name: `Mail Buyer ${i}`, email: `buyer${i}@mail.example`, phone: "", offer: "", message: "Two servers, one outbox." });
+    const buyer = (i: number) => ({
+      name: `Mail Buyer ${i}`,
+      email: `buyer${i}@mail.example`,
+      phone: "",
+      offer: "",
+      message: "Two servers, one outbox.",
+    });
     await Promise.all(
       Array.from({ length: PER_SERVER }, async (_, i) => {
         await Promise.all([payInquiry(first, domains[0]!, buyer(i)), payInquiry(second!, domains[1]!, buyer(100 + i))]);
@@ -45,7 +51,12 @@ it("two servers on one data folder deliver each email once", async () => {
     expect(queued.length).toBeGreaterThanOrEqual(2 * PER_SERVER * 2);
 
     await waitFor(() => smtp.messages.length >= queued.length, 30_000, "every queued email delivered");
-    await waitFor(() => (first.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL").get() as { n: number }).n === 0, 30_000, "every email marked sent");
+    await waitFor(
+      () =>
+        (first.db().prepare("SELECT count(*) AS n FROM outbox WHERE sent_at IS NULL").get() as { n: number }).n === 0,
+      30_000,
+      "every email marked sent",
+    );
     // Both stop gracefully (a drain in progress finishes), so a late duplicate would be counted below.
     expect(await second.stop()).toBe(0);
     expect(await first.stop()).toBe(0);
@@ -54,7 +65,9 @@ it("two servers on one data folder deliver each email once", async () => {
     const twice = [...deliveries].filter(([, times]) => times > 1);
     expect(twice).toEqual([]);
     expect([...deliveries.keys()].sort()).toEqual(queued.map((row) => `outbox-${row.id}-${row.kind}`).sort());
-    console.log(`mail (two servers, one outbox): ${queued.length} emails queued, ${smtp.messages.length} delivered, ${twice.length} sent twice`);
+    console.log(
+      `mail (two servers, one outbox): ${queued.length} emails queued, ${smtp.messages.length} delivered, ${twice.length} sent twice`,
+    );
   } finally {
     await second?.stop();
     await first.stop();

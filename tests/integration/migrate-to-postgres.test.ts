@@ -35,8 +35,17 @@ async function expectSameRows(sqliteFile: string, client: pg.Client, tables: str
   const sqlite = new Database(sqliteFile, { readonly: true });
   try {
     for (const table of tables) {
-      const key = table === "settings" ? "key" : table === "domain_daily_views" ? "domain_id, day" : table === "processed_events" ? "id" : "1";
-      const expected = (sqlite.prepare(`SELECT * FROM ${table} ORDER BY ${key}`).all() as Record<string, unknown>[]).map(asText);
+      const key =
+        table === "settings"
+          ? "key"
+          : table === "domain_daily_views"
+            ? "domain_id, day"
+            : table === "processed_events"
+              ? "id"
+              : "1";
+      const expected = (
+        sqlite.prepare(`SELECT * FROM ${table} ORDER BY ${key}`).all() as Record<string, unknown>[]
+      ).map(asText);
       const actual = (await client.query(`SELECT * FROM ${table} ORDER BY ${key}`)).rows.map(asText);
       expect(actual, table).toEqual(expected);
     }
@@ -46,7 +55,9 @@ async function expectSameRows(sqliteFile: string, client: pg.Client, tables: str
 }
 
 function asText(row: Record<string, unknown>): Record<string, string | null> {
-  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, value === null ? null : String(value)]));
+  return Object.fromEntries(
+    Object.entries(row).map(([column, value]) => [column, value === null ? null : String(value)]),
+  );
 }
 
 /** The `table  check  sqlite  postgres  ok` lines the command prints, as { "domains rows": ["12", "12", "ok"] }. */
@@ -63,55 +74,79 @@ describe("npm run migrate-to-postgres", () => {
   let demo: AppServer;
 
   // Each step starts a process (tsx): slow on a loaded machine.
-  it("copies the demo database with paid and refunded inquiries: every row, id and sequence, counts and sums verified", { timeout: 240_000 }, async () => {
-    demo = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
-    cleanups.push(() => removeDataDir(demo));
-    const domain = newDomain(demo, { prefix: "copy" });
-    const paid = await payInquiry(demo, domain);
-    await payInquiry(demo, domain, { name: "Second Buyer" });
-    const refunded = await payInquiry(demo, domain, { name: "Third Buyer" });
-    // A refund through the admin inbox (the trigger takes it out of the domain's count), and a deleted domain.
-    const cookie = await adminCookie(demo.url);
-    const refund = await http(demo, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(refunded.id), confirmed: "1" } });
-    expect(refund.location).toContain("notice=inquiry-refunded");
-    demo.db().prepare("DELETE FROM domains WHERE id = (SELECT max(id) FROM domains WHERE id <> ?)").run(domain.id);
-    const counts = demo.db().prepare("SELECT inquiry_count FROM domains WHERE id = ?").get(domain.id) as { inquiry_count: number };
-    expect(counts.inquiry_count).toBe(2);
-    expect((demo.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(refunded.id) as { status: string }).status).toBe("refunded");
-    expect(paid.status).toBe("paid");
-    expect(await demo.stop()).toBe(0);
+  it(
+    "copies the demo database with paid and refunded inquiries: every row, id and sequence, counts and sums verified",
+    { timeout: 240_000 },
+    async () => {
+      demo = await startAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
+      cleanups.push(() => removeDataDir(demo));
+      const domain = newDomain(demo, { prefix: "copy" });
+      const paid = await payInquiry(demo, domain);
+      await payInquiry(demo, domain, { name: "Second Buyer" });
+      const refunded = await payInquiry(demo, domain, { name: "Third Buyer" });
+      // A refund through the admin inbox (the trigger takes it out of the domain's count), and a deleted domain.
+      const cookie = await adminCookie(demo.url);
+      const refund = await http(demo, "/admin/inquiries", {
+        cookie,
+        form: { intent: "refund", id: String(refunded.id), confirmed: "1" },
+      });
+      expect(refund.location).toContain("notice=inquiry-refunded");
+      demo.db().prepare("DELETE FROM domains WHERE id = (SELECT max(id) FROM domains WHERE id <> ?)").run(domain.id);
+      const counts = demo.db().prepare("SELECT inquiry_count FROM domains WHERE id = ?").get(domain.id) as {
+        inquiry_count: number;
+      };
+      expect(counts.inquiry_count).toBe(2);
+      expect(
+        (demo.db().prepare("SELECT status FROM inquiries WHERE id = ?").get(refunded.id) as { status: string }).status,
+      ).toBe("refunded");
+      expect(paid.status).toBe("paid");
+      expect(await demo.stop()).toBe(0);
 
-    const targetUrl = await createTestDatabase();
-    const result = await migrateToPostgres([demo.dbPath, targetUrl]);
-    expect(result.code, result.output).toBe(0);
-    const checks = checksIn(result.output);
-    const sqlite = new Database(demo.dbPath, { readonly: true });
-    const tables = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-    const maxDomainId = (sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'domains'").get() as { seq: number }).seq;
-    const domainCount = (sqlite.prepare("SELECT count(*) AS n FROM domains").get() as { n: number }).n;
-    sqlite.close();
-    for (const table of tables) expect(checks[`${table} rows`]?.[2], `${table} rows in:\n${result.output}`).toBe("ok");
-    expect(domainCount).toBe(12); // 12 demo domains, one added, one deleted
-    expect(checks["domains rows"]).toEqual(["12", "12", "ok"]);
-    expect(checks["inquiries rows"]).toEqual(["3", "3", "ok"]);
-    expect(checks["inquiries sum(amount_cents)"]?.[2]).toBe("ok");
-    expect(checks["domains sum(asking_price_cents)"]?.[2]).toBe("ok");
+      const targetUrl = await createTestDatabase();
+      const result = await migrateToPostgres([demo.dbPath, targetUrl]);
+      expect(result.code, result.output).toBe(0);
+      const checks = checksIn(result.output);
+      const sqlite = new Database(demo.dbPath, { readonly: true });
+      const tables = (
+        sqlite
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name",
+          )
+          .all() as { name: string }[]
+      ).map((row) => row.name);
+      const maxDomainId = (
+        sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'domains'").get() as { seq: number }
+      ).seq;
+      const domainCount = (sqlite.prepare("SELECT count(*) AS n FROM domains").get() as { n: number }).n;
+      sqlite.close();
+      for (const table of tables)
+        expect(checks[`${table} rows`]?.[2], `${table} rows in:\n${result.output}`).toBe("ok");
+      expect(domainCount).toBe(12); // 12 demo domains, one added, one deleted
+      expect(checks["domains rows"]).toEqual(["12", "12", "ok"]);
+      expect(checks["inquiries rows"]).toEqual(["3", "3", "ok"]);
+      expect(checks["inquiries sum(amount_cents)"]?.[2]).toBe("ok");
+      expect(checks["domains sum(asking_price_cents)"]?.[2]).toBe("ok");
 
-    const client = await connect(targetUrl);
-    await expectSameRows(demo.dbPath, client, tables);
-    // The counters were copied, not recounted, and the triggers work again afterwards.
-    const totals = await client.query("SELECT live_count, live_value_cents::text AS cents FROM domain_totals");
-    const counted = await client.query("SELECT count(*)::int AS n, sum(asking_price_cents)::text AS cents FROM domains WHERE deleted_at IS NULL");
-    expect(totals.rows[0]).toEqual({ live_count: counted.rows[0].n, cents: counted.rows[0].cents });
-    // New rows continue after the highest id SQLite ever gave (the deleted domain's id is not reused).
-    const inserted = await client.query(
-      `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('after-copy.com', 5, 't', 't') RETURNING id`,
-    );
-    expect(inserted.rows[0].id).toBe(maxDomainId + 1);
-    expect((await client.query("SELECT live_count FROM domain_totals")).rows[0].live_count).toBe(counted.rows[0].n + 1);
-    const migrations = await client.query("SELECT count(*)::int AS n FROM kysely_migration");
-    expect(migrations.rows[0].n).toBeGreaterThan(0);
-  });
+      const client = await connect(targetUrl);
+      await expectSameRows(demo.dbPath, client, tables);
+      // The counters were copied, not recounted, and the triggers work again afterwards.
+      const totals = await client.query("SELECT live_count, live_value_cents::text AS cents FROM domain_totals");
+      const counted = await client.query(
+        "SELECT count(*)::int AS n, sum(asking_price_cents)::text AS cents FROM domains WHERE deleted_at IS NULL",
+      );
+      expect(totals.rows[0]).toEqual({ live_count: counted.rows[0].n, cents: counted.rows[0].cents });
+      // New rows continue after the highest id SQLite ever gave (the deleted domain's id is not reused).
+      const inserted = await client.query(
+        `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('after-copy.com', 5, 't', 't') RETURNING id`,
+      );
+      expect(inserted.rows[0].id).toBe(maxDomainId + 1);
+      expect((await client.query("SELECT live_count FROM domain_totals")).rows[0].live_count).toBe(
+        counted.rows[0].n + 1,
+      );
+      const migrations = await client.query("SELECT count(*)::int AS n FROM kysely_migration");
+      expect(migrations.rows[0].n).toBeGreaterThan(0);
+    },
+  );
 
   it("refuses a target that already holds data, and leaves it as it was", { timeout: 240_000 }, async () => {
     const targetUrl = await createTestDatabase();
@@ -198,7 +233,11 @@ describe("npm run migrate-to-postgres", () => {
     const folder = mkdtempSync(path.join(tmpdir(), "domains-many-"));
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     const file = path.join(folder, "app.db");
-    const seeded = await runScript({ env: { DATABASE_URL: `file:${file}`, ENV_FILE: "/dev/null", SEED_DEMO: "false" } }, "seed-many.ts", ["100000"]);
+    const seeded = await runScript(
+      { env: { DATABASE_URL: `file:${file}`, ENV_FILE: "/dev/null", SEED_DEMO: "false" } },
+      "seed-many.ts",
+      ["100000"],
+    );
     expect(seeded.code, seeded.output).toBe(0);
 
     const targetUrl = await createTestDatabase();
@@ -212,7 +251,10 @@ describe("npm run migrate-to-postgres", () => {
 
     const client = await connect(targetUrl);
     const sqlite = new Database(file, { readonly: true });
-    const expected = sqlite.prepare("SELECT live_count, live_value_cents FROM domain_totals").get() as { live_count: number; live_value_cents: number };
+    const expected = sqlite.prepare("SELECT live_count, live_value_cents FROM domain_totals").get() as {
+      live_count: number;
+      live_value_cents: number;
+    };
     sqlite.close();
     const totals = await client.query("SELECT live_count, live_value_cents::text AS cents FROM domain_totals");
     expect(totals.rows[0]).toEqual({ live_count: expected.live_count, cents: String(expected.live_value_cents) });

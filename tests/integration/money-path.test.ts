@@ -17,7 +17,8 @@ let smtp: TestSmtp;
 let app: AppServer;
 let cookie: string;
 const clock = testClock();
-const stripeDirect = () => new Stripe("sk_test_fake", { host: "127.0.0.1", port: Number(new URL(fake.url).port), protocol: "http" });
+const stripeDirect = () =>
+  new Stripe("sk_test_fake", { host: "127.0.0.1", port: Number(new URL(fake.url).port), protocol: "http" });
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -51,33 +52,50 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const row = (publicId: string) => inquiryRow(app, publicId) as ReturnType<typeof inquiryRow> & Record<string, any>;
-const byIntent = (intentId: string) => app.db().prepare("SELECT * FROM inquiries WHERE payment_intent_id = ?").get(intentId) as any;
-const refundsOf = (intentId: string) => [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
-const mailsTo = (address: string, subject: string) => smtp.messages.filter((m) => m.to.includes(address) && subjectOf(m).includes(subject));
+const byIntent = (intentId: string) =>
+  app.db().prepare("SELECT * FROM inquiries WHERE payment_intent_id = ?").get(intentId) as any;
+const refundsOf = (intentId: string) =>
+  [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+const mailsTo = (address: string, subject: string) =>
+  smtp.messages.filter((m) => m.to.includes(address) && subjectOf(m).includes(subject));
 const inbox = async () => visibleText((await http(app, "/admin/inquiries", { cookie })).body);
 /** Lets the reconciler's first look at everything made so far happen. */
 const pastFirstCheck = () => clock.advance(RECONCILE_AFTER_MS + 1_000);
 
 async function startIntent(prefix: string, buyerEmail = `${prefix}-${Date.now()}@buyer.example`) {
   const domain = newDomain(app, { prefix });
-  const created = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, email: buyerEmail } });
+  const created = await postJson(app, "/api/create-payment-intent", {
+    domain_name: domain.short,
+    customer_info: { ...BUYER, email: buyerEmail },
+  });
   expect(created.status).toBe(200);
   const intentId = created.json.payment_intent_id as string;
-  return { domain, intentId, buyerEmail, publicId: byIntent(intentId).public_id as string, redirect: created.json.redirect as string };
+  return {
+    domain,
+    intentId,
+    buyerEmail,
+    publicId: byIntent(intentId).public_id as string,
+    redirect: created.json.redirect as string,
+  };
 }
 
 async function paidInquiry(prefix: string) {
   const started = await startIntent(prefix);
   fake.confirm(started.intentId);
-  const confirmed = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+  const confirmed = await postJson(app, "/api/confirm-payment", {
+    payment_intent_id: started.intentId,
+    domain_name: started.domain.short,
+  });
   expect(confirmed.json.ok).toBe(true);
   return started;
 }
 
 const strayOf = (paymentId: string) =>
-  app.db().prepare("SELECT reason, state FROM stray_payments WHERE payment_id = ?").get(paymentId) as { reason: string; state: string } | undefined;
+  app.db().prepare("SELECT reason, state FROM stray_payments WHERE payment_id = ?").get(paymentId) as
+    { reason: string; state: string } | undefined;
 
-const adminRefund = (id: number) => http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
+const adminRefund = (id: number) =>
+  http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id: String(id), confirmed: "1" } });
 
 describe("finding 1: the reconciler finishes payments without a webhook", () => {
   it("records a payment whose buyer closed the tab (JavaScript path), once, with one owner email", async () => {
@@ -88,17 +106,30 @@ describe("finding 1: the reconciler finishes payments without a webhook", () => 
     expect(row(started.publicId).status).toBe("pending");
     await pastFirstCheck();
     await waitFor(() => row(started.publicId).status === "paid", 10_000, "reconciled payment");
-    expect((app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(started.domain.id) as { n: number }).n).toBe(1);
-    await waitFor(() => smtp.messages.some((m) => mailText(m).includes(started.publicId) && subjectOf(m).startsWith("New inquiry")), 10_000, "owner email");
+    expect(
+      (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(started.domain.id) as { n: number })
+        .n,
+    ).toBe(1);
+    await waitFor(
+      () => smtp.messages.some((m) => mailText(m).includes(started.publicId) && subjectOf(m).startsWith("New inquiry")),
+      10_000,
+      "owner email",
+    );
     await sleep(300);
-    expect(smtp.messages.filter((m) => mailText(m).includes(started.publicId) && subjectOf(m).startsWith("New inquiry"))).toHaveLength(1);
+    expect(
+      smtp.messages.filter((m) => mailText(m).includes(started.publicId) && subjectOf(m).startsWith("New inquiry")),
+    ).toHaveLength(1);
   });
 
   it("records a checkout paid on Stripe whose buyer never came back, and refunds a replaced checkout paid later", async () => {
     const domain = newDomain(app, { prefix: "closedcheckout" });
     const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
     const firstSession = /\/pay\/(cs_test_\w+)/.exec(started.headers.get("location")!)![1]!;
-    const publicId = (app.db().prepare("SELECT public_id FROM inquiries WHERE checkout_session_id = ?").get(firstSession) as { public_id: string }).public_id;
+    const publicId = (
+      app.db().prepare("SELECT public_id FROM inquiries WHERE checkout_session_id = ?").get(firstSession) as {
+        public_id: string;
+      }
+    ).public_id;
     // The first checkout page expires unpaid in the buyer's view; a new one replaces it...
     fake.sessions.get(firstSession)!.status = "expired";
     const again = await postForm(app, `/payment/${domain.short}`, { intent: "checkout", inquiry: publicId });
@@ -114,7 +145,11 @@ describe("finding 1: the reconciler finishes payments without a webhook", () => 
     await waitFor(() => refundsOf(first.paymentIntent.id).length === 1, 10_000, "late duplicate refunded");
     expect(refundsOf(second.paymentIntent.id)).toHaveLength(0);
     // Stripe answers the refund before the server records it: wait for the record, not only the refund.
-    await waitFor(() => strayOf(first.paymentIntent.id)?.state === "refunded", 10_000, "late duplicate recorded as refunded");
+    await waitFor(
+      () => strayOf(first.paymentIntent.id)?.state === "refunded",
+      10_000,
+      "late duplicate recorded as refunded",
+    );
     expect(strayOf(first.paymentIntent.id)).toEqual({ reason: "duplicate", state: "refunded" });
   });
 
@@ -133,7 +168,10 @@ describe("finding 1: the reconciler finishes payments without a webhook", () => 
     const started = await startIntent("deletedwhilepaying");
     app.db().prepare("UPDATE domains SET deleted_at = ? WHERE id = ?").run(new Date().toISOString(), started.domain.id);
     fake.confirm(started.intentId);
-    const confirmed = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+    const confirmed = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: started.intentId,
+      domain_name: started.domain.short,
+    });
     expect(confirmed.status).toBe(200);
     expect(row(started.publicId).status).toBe("paid");
     const page = await request(app, started.redirect);
@@ -148,17 +186,35 @@ describe("finding 2: a duplicate payment is recorded and its refund retried", ()
   it("shows a failed duplicate refund in the inbox and retries it with a new key until it is refunded", async () => {
     const started = await paidInquiry("duplicate");
     // The same inquiry paid a second time on a checkout page (a second tab without JavaScript).
-    const checkout = await postForm(app, `/payment/${started.domain.short}`, { intent: "checkout", inquiry: started.publicId });
+    const checkout = await postForm(app, `/payment/${started.domain.short}`, {
+      intent: "checkout",
+      inquiry: started.publicId,
+    });
     expect(checkout.status).toBe(303);
     // Already paid: no second checkout is opened for it.
     expect(checkout.headers.get("location")).not.toMatch(/\/pay\//);
     // So a second intent, as a second browser tab would have made it before the first was paid.
-    const twin = await stripeDirect().paymentIntents.create({ amount: 1999, currency: "usd", metadata: { inquiry_id: started.publicId, domain: started.domain.name } });
+    const twin = await stripeDirect().paymentIntents.create({
+      amount: 1999,
+      currency: "usd",
+      metadata: { inquiry_id: started.publicId, domain: started.domain.name },
+    });
     fake.confirm(twin.id);
-    fake.failNext({ method: "POST", path: "/v1/refunds", status: 400, stored: true, error: { type: "invalid_request_error", message: "Refunds are paused (test)" } });
-    const confirmed = await postJson(app, "/api/confirm-payment", { payment_intent_id: twin.id, domain_name: started.domain.short });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/refunds",
+      status: 400,
+      stored: true,
+      error: { type: "invalid_request_error", message: "Refunds are paused (test)" },
+    });
+    const confirmed = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: twin.id,
+      domain_name: started.domain.short,
+    });
     expect(confirmed.json.ok).toBe(true);
-    expect(app.db().prepare("SELECT reason, state, last_error FROM stray_payments WHERE payment_id = ?").get(twin.id)).toMatchObject({
+    expect(
+      app.db().prepare("SELECT reason, state, last_error FROM stray_payments WHERE payment_id = ?").get(twin.id),
+    ).toMatchObject({
       reason: "duplicate",
       state: "due",
       last_error: expect.stringContaining("Refunds are paused"),
@@ -166,7 +222,10 @@ describe("finding 2: a duplicate payment is recorded and its refund retried", ()
     expect(await inbox()).toContain("Second payment for one inquiry");
     await waitFor(() => refundsOf(twin.id).length === 1, 10_000, "duplicate refund retried");
     await waitFor(() => strayOf(twin.id)?.state === "refunded", 10_000, "retried refund recorded");
-    const keys = fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === twin.id).map((r) => r.headers["idempotency-key"]);
+    const keys = fake
+      .requestsTo("POST", "/v1/refunds")
+      .filter((r) => r.body.payment_intent === twin.id)
+      .map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([`duplicate-refund:${twin.id}`, `duplicate-refund:${twin.id}:1`]);
     expect(await inbox()).not.toContain("Second payment for one inquiry");
   });
@@ -176,12 +235,21 @@ describe("finding 3: refunds that finish", () => {
   it("uses a new idempotency key after a definite failure (Stripe replays the first answer for a key)", async () => {
     const paid = await paidInquiry("refundkey");
     const id = byIntent(paid.intentId).id as number;
-    fake.failNext({ method: "POST", path: "/v1/refunds", status: 402, stored: true, error: { type: "invalid_request_error", message: "Insufficient balance (test)" } });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/refunds",
+      status: 402,
+      stored: true,
+      error: { type: "invalid_request_error", message: "Insufficient balance (test)" },
+    });
     expect((await adminRefund(id)).status).toBe(502);
     const second = await adminRefund(id);
     expect(second.location).toContain("notice=inquiry-refunded");
     expect(row(paid.publicId).status).toBe("refunded");
-    const keys = fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === paid.intentId).map((r) => r.headers["idempotency-key"]);
+    const keys = fake
+      .requestsTo("POST", "/v1/refunds")
+      .filter((r) => r.body.payment_intent === paid.intentId)
+      .map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([`refund-${paid.publicId}`, `refund-${paid.publicId}:1`]);
   });
 
@@ -221,7 +289,13 @@ describe("finding 3: refunds that finish", () => {
   it("stops retrying a refund that cannot succeed, says so, and lets the admin mark it settled", async () => {
     const paid = await paidInquiry("disputed");
     const id = byIntent(paid.intentId).id as number;
-    fake.failNext({ method: "POST", path: "/v1/refunds", status: 400, stored: true, error: { type: "invalid_request_error", code: "charge_disputed", message: "Charge has been disputed (test)" } });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/refunds",
+      status: 400,
+      stored: true,
+      error: { type: "invalid_request_error", code: "charge_disputed", message: "Charge has been disputed (test)" },
+    });
     expect((await adminRefund(id)).status).toBe(502);
     expect(row(paid.publicId).refund_state).toBe("gave_up");
     const text = await inbox();
@@ -238,7 +312,10 @@ describe("finding 5: a payment still processing", () => {
   it("shows 'Payment processing', offers no second payment, and is fulfilled when it succeeds", async () => {
     const started = await startIntent("processing");
     fake.startProcessing(started.intentId);
-    const confirmed = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+    const confirmed = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: started.intentId,
+      domain_name: started.domain.short,
+    });
     expect(confirmed.status).toBe(202);
     expect(confirmed.json).toMatchObject({ ok: true, processing: true });
     const page = visibleText((await request(app, started.redirect)).body);
@@ -256,7 +333,10 @@ describe("finding 6: card testing", () => {
     const started = await startIntent("cardtesting");
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       fake.confirm(started.intentId, "pm_card_chargeDeclined");
-      const declined = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+      const declined = await postJson(app, "/api/confirm-payment", {
+        payment_intent_id: started.intentId,
+        domain_name: started.domain.short,
+      });
       expect(declined.status).toBe(402);
       expect(row(started.publicId).declines).toBe(attempt);
     }
@@ -273,7 +353,12 @@ describe("finding 6: card testing", () => {
     const before = gets();
     const startedAt = Date.now();
     const calls = [
-      ...Array.from({ length: 10 }, () => postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short })),
+      ...Array.from({ length: 10 }, () =>
+        postJson(app, "/api/confirm-payment", {
+          payment_intent_id: started.intentId,
+          domain_name: started.domain.short,
+        }),
+      ),
       ...Array.from({ length: 10 }, () => request(app, started.redirect)),
     ];
     const answers = await Promise.all(calls);
@@ -301,7 +386,12 @@ describe("finding 6: card testing", () => {
       setFeeCents(capped.db(), 1999);
       const domain = newDomain(capped, { prefix: "caps" });
       const start = (address: string) =>
-        postJson(capped, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER }, { "X-Forwarded-For": address });
+        postJson(
+          capped,
+          "/api/create-payment-intent",
+          { domain_name: domain.short, customer_info: BUYER },
+          { "X-Forwarded-For": address },
+        );
       expect((await start("203.0.113.1")).status).toBe(200);
       expect((await start("203.0.113.1")).status).toBe(200);
       const perAddress = await start("203.0.113.1");
@@ -309,7 +399,9 @@ describe("finding 6: card testing", () => {
       expect(perAddress.json.error).toBe("Too many payments are being started right now. Please try again later.");
       expect((await start("203.0.113.2")).status).toBe(200);
       expect((await start("203.0.113.3")).status).toBe(429);
-      expect(fake.requestsTo("POST", "/v1/payment_intents").filter((r) => r.body.metadata?.domain === domain.name)).toHaveLength(3);
+      expect(
+        fake.requestsTo("POST", "/v1/payment_intents").filter((r) => r.body.metadata?.domain === domain.name),
+      ).toHaveLength(3);
     } finally {
       await capped.stop();
       removeDataDir(capped);
@@ -320,19 +412,38 @@ describe("finding 6: card testing", () => {
 describe("finding 7: mail refused permanently", () => {
   it("stops after a few attempts and shows in the admin as undeliverable with the server's answer", async () => {
     const domain = newDomain(app, { prefix: "deadletter", ownerEmail: "nobody@owner.example" });
-    const started = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER });
+    const started = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: BUYER,
+    });
     fake.confirm(started.json.payment_intent_id);
-    await postJson(app, "/api/confirm-payment", { payment_intent_id: started.json.payment_intent_id, domain_name: domain.short });
+    await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: started.json.payment_intent_id,
+      domain_name: domain.short,
+    });
     const inquiryId = byIntent(started.json.payment_intent_id).id;
     const dead = await waitFor(
-      () => app.db().prepare("SELECT attempts, dead_at, last_error FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry' AND dead_at IS NOT NULL").get(inquiryId) as any,
+      () =>
+        app
+          .db()
+          .prepare(
+            "SELECT attempts, dead_at, last_error FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry' AND dead_at IS NOT NULL",
+          )
+          .get(inquiryId) as any,
       10_000,
       "dead letter",
     );
     expect(dead.attempts).toBe(3);
     expect(dead.last_error).toContain("550");
     await sleep(500);
-    expect((app.db().prepare("SELECT attempts FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'").get(inquiryId) as any).attempts).toBe(3);
+    expect(
+      (
+        app
+          .db()
+          .prepare("SELECT attempts FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'")
+          .get(inquiryId) as any
+      ).attempts,
+    ).toBe(3);
     const text = await inbox();
     expect(text).toContain("Undeliverable email to nobody@owner.example");
     expect(text).toContain("No such user here");
@@ -355,7 +466,10 @@ describe("finding 4: stale pending inquiries", () => {
       expect(page.body).toContain(BUYER.message);
       expect(page.body).toContain(`value="${started.buyerEmail}"`);
       // A late payment of a canceled inquiry cannot count: the confirm call says so.
-      const late = await postJson(app, "/api/confirm-payment", { payment_intent_id: started.intentId, domain_name: started.domain.short });
+      const late = await postJson(app, "/api/confirm-payment", {
+        payment_intent_id: started.intentId,
+        domain_name: started.domain.short,
+      });
       expect(late.status).toBe(402);
     } finally {
       setFeeCents(app.db(), 1999);

@@ -14,7 +14,10 @@ function domainWithFloor(floorCents: number | null) {
   app.db().prepare("UPDATE domains SET min_offer_cents = ? WHERE id = ?").run(floorCents, id);
   return { id, name, short: name.replace(/\.com$/, "") };
 }
-const inquiriesFor = (id: number) => app.db().prepare("SELECT offer, status FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as { offer: string }[];
+const inquiriesFor = (id: number) =>
+  app.db().prepare("SELECT offer, status FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as {
+    offer: string;
+  }[];
 
 describe("minimum offer without JavaScript", () => {
   it("re-renders the form with the warning and a Continue anyway button, creating nothing", async () => {
@@ -36,7 +39,12 @@ describe("minimum offer without JavaScript", () => {
     const domain = domainWithFloor(1_000_000);
     const raised = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$10,000" });
     expect(raised.status).toBe(303);
-    const anyway = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$5,000", continue_below_minimum: "1" });
+    const anyway = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      offer: "$5,000",
+      continue_below_minimum: "1",
+    });
     expect(anyway.status).toBe(303);
     expect(anyway.headers.get("location")).toMatch(/^\/test-checkout\//);
     expect(inquiriesFor(domain.id).map((row) => row.offer)).toEqual(["$10,000", "$5,000"]);
@@ -44,15 +52,26 @@ describe("minimum offer without JavaScript", () => {
 
   it("does not warn about free-text offers, or on domains without a minimum", async () => {
     const floored = domainWithFloor(1_000_000);
-    expect((await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "let's talk" })).status).toBe(303);
-    expect((await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "" })).status).toBe(303);
+    expect(
+      (await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "let's talk" })).status,
+    ).toBe(303);
+    expect((await postForm(app, `/payment/${floored.short}`, { intent: "inquiry", ...BUYER, offer: "" })).status).toBe(
+      303,
+    );
     const open = domainWithFloor(null);
-    expect((await postForm(app, `/payment/${open.short}`, { intent: "inquiry", ...BUYER, offer: "$1" })).status).toBe(303);
+    expect((await postForm(app, `/payment/${open.short}`, { intent: "inquiry", ...BUYER, offer: "$1" })).status).toBe(
+      303,
+    );
   });
 
   it("still asks for the required fields first", async () => {
     const domain = domainWithFloor(1_000_000);
-    const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "", offer: "$5" });
+    const reply = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      name: "",
+      offer: "$5",
+    });
     expect(reply.status).toBe(400);
     expect(reply.body).toContain("Please fill in all required fields");
     expect(reply.body).not.toContain("Continue anyway");
@@ -63,12 +82,18 @@ describe("minimum offer with JavaScript (the JSON route the form calls)", () => 
   it("answers 409 with the warning, then accepts the same offer with the continue flag", async () => {
     const domain = domainWithFloor(750_000);
     const info = { name: BUYER.name, email: BUYER.email, phone: "", message: BUYER.message, offer: "7,000" };
-    const warned = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: info });
+    const warned = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: info,
+    });
     expect(warned.status).toBe(409);
     expect(warned.json.error).toBe("Offers below the owner's minimum are usually declined");
     expect(JSON.stringify(warned.json)).not.toMatch(/7500|750000/);
     expect(inquiriesFor(domain.id)).toEqual([]);
-    const accepted = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...info, continue_below_minimum: "1" } });
+    const accepted = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { ...info, continue_below_minimum: "1" },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.json.client_secret).toBeTruthy();
   });
@@ -98,7 +123,8 @@ describe("the minimum never reaches the browser", () => {
 describe("the minimum cannot be found by binary search past the rate limit", () => {
   it("once the address is limited, offers below and above the minimum get the same 429", async () => {
     const domain = domainWithFloor(1_000_000);
-    const post = (offer: string) => postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "", offer });
+    const post = (offer: string) =>
+      postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "", offer });
     // Invalid forms (no name) are not counted; a below-minimum offer is, like any attempt.
     let attempts = 0;
     for (; attempts < 100; attempts++) {
@@ -113,6 +139,8 @@ describe("the minimum cannot be found by binary search past the rate limit", () 
     expect(below.body).not.toContain("Continue anyway");
     expect((await post("$1")).status).toBe(400);
     expect(inquiriesFor(domain.id)).toEqual([]);
-    console.log(`minimum-offer oracle: limited after ${attempts} attempts; then below and above the minimum both answer 429`);
+    console.log(
+      `minimum-offer oracle: limited after ${attempts} attempts; then below and above the minimum both answer 429`,
+    );
   });
 });

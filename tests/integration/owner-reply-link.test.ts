@@ -27,9 +27,14 @@ const harness = usePromiseServer("owner-reply-link", {
 });
 const { clock } = harness;
 
-const mailsTo = (address: string, subject: string) => harness.smtp.messages.filter((m) => m.to.includes(address) && subjectOf(m).includes(subject));
+const mailsTo = (address: string, subject: string) =>
+  harness.smtp.messages.filter((m) => m.to.includes(address) && subjectOf(m).includes(subject));
 const ownerMail = (domainName: string) =>
-  waitFor(() => harness.smtp.messages.find((m) => subjectOf(m).startsWith(`New inquiry for ${domainName}`)), 10_000, "owner email");
+  waitFor(
+    () => harness.smtp.messages.find((m) => subjectOf(m).startsWith(`New inquiry for ${domainName}`)),
+    10_000,
+    "owner email",
+  );
 
 function signPage(publicId: string, purpose = "owner-inquiry"): string {
   return createHmac("sha256", SECRET).update(`${purpose}\n${publicId}`).digest("base64url");
@@ -46,13 +51,20 @@ describe("buyer receipt", () => {
     const inquiry = await payInquiry(harness.app, domain, { email: buyerEmail });
     expect(inquiry.status).toBe("paid");
     expect(Date.parse(inquiry.reply_deadline_at!) - Date.parse(inquiry.paid_at!)).toBe(7 * DAY_MS);
-    const [receipt] = await waitFor(() => mailsTo(buyerEmail, "Receipt").length > 0 && mailsTo(buyerEmail, "Receipt"), 10_000, "receipt");
+    const [receipt] = await waitFor(
+      () => mailsTo(buyerEmail, "Receipt").length > 0 && mailsTo(buyerEmail, "Receipt"),
+      10_000,
+      "receipt",
+    );
     expect(subjectOf(receipt!)).toBe(`Receipt: inquiry fee for ${domain.name} [test mode - no real charge]`);
     const text = mailText(receipt!);
     expect(text).toContain(`Domain: ${domain.name}`);
     expect(text).toContain("Inquiry fee paid: $19.99");
     const paidDay = new Date(inquiry.paid_at!).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
-    const deadlineDay = new Date(inquiry.reply_deadline_at!).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    const deadlineDay = new Date(inquiry.reply_deadline_at!).toLocaleDateString("en-US", {
+      dateStyle: "long",
+      timeZone: "UTC",
+    });
     expect(text).toContain(`Date: ${paidDay}`);
     expect(text).toMatch(new RegExp(`if the owner does not respond by ${deadlineDay} at \\d{1,2}:\\d{2} [AP]M UTC`));
     expect(text).toContain("your fee of $19.99 is refunded in full");
@@ -79,10 +91,11 @@ describe("buyer receipt", () => {
 });
 
 describe("owner's inquiry page (the link in the owner's email)", () => {
-  const statusOf = (body: string) => /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
+  const statusOf = (body: string) =>
+    /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
   const markByEmail = (link: string) => postForm(harness.app, link, { intent: "replied-by-email" });
 
-  it("GET only shows the page; \"I have replied by email\" marks the inquiry answered once", async () => {
+  it('GET only shows the page; "I have replied by email" marks the inquiry answered once', async () => {
     const domain = newDomain(harness.app, { ownerEmail: "link-owner@example.test" });
     const inquiry = await payInquiry(harness.app, domain);
     const mail = await ownerMail(domain.name);
@@ -131,7 +144,9 @@ describe("owner's inquiry page (the link in the owner's email)", () => {
     const second = await payInquiry(harness.app, newDomain(harness.app));
     const expires = Math.floor(Date.parse(first.reply_deadline_at!) / 1000);
     const good = `/owner-reply/${first.public_id}?sig=${signPage(first.public_id)}`;
-    const otherSecret = createHmac("sha256", "another-secret-0123456789").update(`owner-replied\n${first.public_id}\n${expires}`).digest("base64url");
+    const otherSecret = createHmac("sha256", "another-secret-0123456789")
+      .update(`owner-replied\n${first.public_id}\n${expires}`)
+      .digest("base64url");
     const forged = [
       `/owner-reply/${second.public_id}?sig=${signPage(first.public_id)}`,
       good.replace(/sig=(.)/, (_m, c: string) => `sig=${c === "A" ? "B" : "A"}`),
@@ -215,7 +230,10 @@ describe("trust signal on the domain page", () => {
     async function payWithLink(domain: { short: string; name: string }) {
       const inquiry = await payInquiry(harness.app, domain);
       const mail = await waitFor(
-        () => harness.smtp.messages.find((m) => mailText(m).includes(`Reference: ${inquiry.public_id}`) && subjectOf(m).startsWith("New inquiry")),
+        () =>
+          harness.smtp.messages.find(
+            (m) => mailText(m).includes(`Reference: ${inquiry.public_id}`) && subjectOf(m).startsWith("New inquiry"),
+          ),
         10_000,
         "owner email",
       );
@@ -236,7 +254,8 @@ describe("trust signal on the domain page", () => {
     await confirmAfter(await payWithLink(other), 0.1 * DAY_MS);
     const third = await payWithLink(first);
     // Two answers so far: nothing shown yet (and these pages are now in the page cache).
-    for (const domain of [first, second]) expect((await request(harness.app, `/domain/${domain.short}`)).body).not.toMatch(replyText);
+    for (const domain of [first, second])
+      expect((await request(harness.app, `/domain/${domain.short}`)).body).not.toMatch(replyText);
 
     await confirmAfter(third, 5 * DAY_MS);
     // Median of 0.5, 2.2 and 5 days = 2.2 days -> "within 3 days", on both of the owner's domains:
@@ -253,13 +272,20 @@ describe("trust signal on the domain page", () => {
 describe("response window setting (admin Settings)", () => {
   it("is validated on the server: whole days from 1 to 60", async () => {
     const cookie = await adminCookie(harness.app.url, harness.admin);
-    const post = (value: string) => http(harness.app, "/admin", { cookie, form: { intent: "response-window", responseWindowDays: value }, headers: { Origin: harness.app.origin } });
+    const post = (value: string) =>
+      http(harness.app, "/admin", {
+        cookie,
+        form: { intent: "response-window", responseWindowDays: value },
+        headers: { Origin: harness.app.origin },
+      });
     for (const value of ["0", "61", "7.5", "abc", "", "-1"]) {
       const reply = await post(value);
       expect(reply.status, value).toBe(400);
       expect(visibleText(reply.body)).toContain("The response window must be a whole number of days from 1 to 60.");
     }
-    expect(harness.app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get()).toBeUndefined();
+    expect(
+      harness.app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get(),
+    ).toBeUndefined();
     const saved = await post("14");
     expect(saved.status).toBe(303);
     expect(saved.location).toContain("notice=response-window-updated");
@@ -280,7 +306,11 @@ describe("admin inbox: mark answered", () => {
     const cookie = await adminCookie(harness.app.url, harness.admin);
     const late = await payInquiry(harness.app, newDomain(harness.app));
     const answer = (id: number) =>
-      http(harness.app, "/admin/inquiries", { cookie, form: { intent: "answer", id: String(id) }, headers: { Origin: harness.app.origin } });
+      http(harness.app, "/admin/inquiries", {
+        cookie,
+        form: { intent: "answer", id: String(id) },
+        headers: { Origin: harness.app.origin },
+      });
     try {
       await clock.set(7 * DAY_MS + 60_000);
       const refused = await answer(late.id);
@@ -324,7 +354,9 @@ describe("owner's page after the admin acted (issue #12 item 8: say what happene
     const domain = newDomain(harness.app);
     const inquiry = await payInquiry(harness.app, domain);
     const link = onServer(replyLinkIn(await ownerMail(domain.name)));
-    expect((await adminPost({ intent: "answer", id: String(inquiry.id) })).location).toContain("notice=inquiry-answered");
+    expect((await adminPost({ intent: "answer", id: String(inquiry.id) })).location).toContain(
+      "notice=inquiry-answered",
+    );
     const page = await request(harness.app, link);
     expect(page.status).toBe(200);
     const text = visibleText(page.body);

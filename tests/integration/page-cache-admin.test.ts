@@ -48,7 +48,13 @@ describe("page cache and the admin's edits", () => {
     const added = uniqueDomainName("admin-add");
     await cachedPage("/");
     expect((await request(app, `/domain/${added.replace(/\.com$/, "")}`)).status).toBe(404);
-    const response = await adminPost({ intent: "add", domainName: added, askingPrice: "4321", trackingId: "tracker", ownerEmail: "owner@example.test" });
+    const response = await adminPost({
+      intent: "add",
+      domainName: added,
+      askingPrice: "4321",
+      trackingId: "tracker",
+      ownerEmail: "owner@example.test",
+    });
     expect(response.status).toBe(303);
     expect((await request(app, "/")).body).toContain(added);
     expect((await request(app, `/domain/${added.replace(/\.com$/, "")}`)).status).toBe(200);

@@ -13,14 +13,17 @@ function get(server: { url: string }, path: string, headers: Record<string, stri
       .get(new URL(path, server.url), { headers, agent: false }, (response) => {
         let body = "";
         response.on("data", (chunk) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode!, cache: response.headers["x-cache"] as string | undefined, body }));
+        response.on("end", () =>
+          resolve({ status: response.statusCode!, cache: response.headers["x-cache"] as string | undefined, body }),
+        );
       })
       .on("error", reject);
   });
 }
 
 async function inBatches(count: number, run: (i: number) => Promise<unknown>) {
-  for (let start = 0; start < count; start += 10) await Promise.all(Array.from({ length: Math.min(10, count - start) }, (_, i) => run(start + i)));
+  for (let start = 0; start < count; start += 10)
+    await Promise.all(Array.from({ length: Math.min(10, count - start) }, (_, i) => run(start + i)));
 }
 
 describe("page-cache key: only what the page reads", () => {
@@ -38,10 +41,15 @@ describe("page-cache key: only what the page reads", () => {
 
   it("forwarded headers are ignored unless TRUST_PROXY is on, and then only the scheme is read", async () => {
     await get(direct, "/contact/velora");
-    expect((await get(direct, "/contact/velora", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example" })).cache).toBe("HIT");
+    expect(
+      (await get(direct, "/contact/velora", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example" }))
+        .cache,
+    ).toBe("HIT");
 
     await get(proxied, "/contact/velora", { "X-Forwarded-Proto": "https" });
-    expect((await get(proxied, "/contact/velora", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "a.example" })).cache).toBe("HIT");
+    expect(
+      (await get(proxied, "/contact/velora", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "a.example" })).cache,
+    ).toBe("HIT");
     expect((await get(proxied, "/contact/velora", { "X-Forwarded-Proto": "HTTPS, http" })).cache).toBe("HIT");
     expect((await get(proxied, "/contact/velora", { "X-Forwarded-Proto": "http" })).cache).toBe("MISS");
     // A scheme that is neither http nor https is ignored (the request counts as http): it is not a key
@@ -55,10 +63,14 @@ describe("made-up searches and 404s cannot evict real pages", () => {
   it("500 random searches (from 500 addresses) and 500 random 404s later, the real pages are still cached", async () => {
     const realPages = ["/domain/velora", "/domain/quantix", "/contact/velora", "/"];
     for (const path of realPages) await get(proxied, path);
-    await inBatches(500, (i) => get(proxied, `/?q=zz${i}x${Date.now()}`, { "X-Forwarded-For": `10.20.${Math.floor(i / 250)}.${i % 250}` }));
+    await inBatches(500, (i) =>
+      get(proxied, `/?q=zz${i}x${Date.now()}`, { "X-Forwarded-For": `10.20.${Math.floor(i / 250)}.${i % 250}` }),
+    );
     await inBatches(500, (i) => get(proxied, `/domain/no-such-${i}-${Date.now()}`));
     const after = await Promise.all(realPages.map((path) => get(proxied, path)));
-    console.log(`page cache churn: after 500 random searches and 500 random 404s, real pages: ${after.map((page) => page.cache).join(", ")}`);
+    console.log(
+      `page cache churn: after 500 random searches and 500 random 404s, real pages: ${after.map((page) => page.cache).join(", ")}`,
+    );
     expect(after.map((page) => page.cache)).toEqual(realPages.map(() => "HIT"));
   });
 });

@@ -26,7 +26,10 @@ function shortName(name: string) {
   return name.replace(/\.com$/, "");
 }
 
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     http
       .get(new URL(path, app.url), { headers }, (response) => {
@@ -55,7 +58,11 @@ describe("page cache: fresh content on every request", () => {
 
   it("shows a price changed in the database on the next request, on the domain page and the browse page", async () => {
     const name = uniqueDomainName("price");
-    const id = insertDomain(app.db(), { name, priceCents: 111_100, createdAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const id = insertDomain(app.db(), {
+      name,
+      priceCents: 111_100,
+      createdAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect((await getCached(`/domain/${shortName(name)}`)).body).toContain("$1,111");
     expect((await getCached("/")).body).toContain("$1,111");
 
@@ -103,13 +110,22 @@ describe("page cache: work a page does besides rendering", () => {
   it("counts a view for every visit to a domain page, whether rendered, cached or revalidated", async () => {
     const name = uniqueDomainName("views");
     const id = insertDomain(app.db(), { name, priceCents: 12_300 });
-    const browser = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36" };
+    const browser = {
+      "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36",
+    };
     const first = await get(`/domain/${shortName(name)}`, browser);
     expect((await get(`/domain/${shortName(name)}`, browser)).headers.get("x-cache")).toBe("HIT");
-    const revisit = await get(`/domain/${shortName(name)}`, { ...browser, "If-None-Match": first.headers.get("etag")! });
+    const revisit = await get(`/domain/${shortName(name)}`, {
+      ...browser,
+      "If-None-Match": first.headers.get("etag")!,
+    });
     expect(revisit.status).toBe(304);
 
-    const total = () => (app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as { views: number } | undefined)?.views ?? 0;
+    const total = () =>
+      (
+        app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as
+          { views: number } | undefined
+      )?.views ?? 0;
     const deadline = Date.now() + 10_000;
     while (total() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(total()).toBe(3);

@@ -57,7 +57,9 @@ describe("domain pages from prepared shells", () => {
     for (const [name, priceCents] of names) insertDomain(app.db(), { name, priceCents });
     for (const [name] of names) await expectSamePage(name);
     // The same shells for a Unicode path and after the fee changes, to free and back.
-    expect(await expectSamePage("xn--shellmnchen-yhb.de", `/domain/${encodeURIComponent("shellmünchen.de")}`)).toContain("shellmünchen.de is for sale");
+    expect(
+      await expectSamePage("xn--shellmnchen-yhb.de", `/domain/${encodeURIComponent("shellmünchen.de")}`),
+    ).toContain("shellmünchen.de is for sale");
     setFeeCents(app.db(), 0);
     expect(await expectSamePage("shelltest.com")).toContain("Start Inquiry (free)");
     setFeeCents(app.db(), 2731);

@@ -36,14 +36,24 @@ function newDomain() {
   const id = insertDomain(app.db(), { name, priceCents: 900_000 });
   return { id, name, short: name.replace(/\.com$/, "") };
 }
-const inquiryCount = (id: number) => (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(id) as { n: number }).n;
-const inquiriesFor = (id: number) => app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as any[];
+const inquiryCount = (id: number) =>
+  (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(id) as { n: number }).n;
+const inquiriesFor = (id: number) =>
+  app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as any[];
 
 async function createIntent(domain: { short: string }, extra: Record<string, unknown> = {}) {
-  return postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER, amount: 50, ...extra });
+  return postJson(app, "/api/create-payment-intent", {
+    domain_name: domain.short,
+    customer_info: BUYER,
+    amount: 50,
+    ...extra,
+  });
 }
 
-function sendWebhook(event: Record<string, any>, options: { timestamp?: number; tamper?: (payload: string) => string; secret?: string } = {}) {
+function sendWebhook(
+  event: Record<string, any>,
+  options: { timestamp?: number; tamper?: (payload: string) => string; secret?: string } = {},
+) {
   const payload = JSON.stringify(event);
   const header = stripeForSigning.webhooks.generateTestHeaderString({
     payload,
@@ -66,7 +76,9 @@ describe("JavaScript path: PaymentIntent through the JSON routes", () => {
     const intent = fake.paymentIntents.get(intentId)!;
     expect(created.json.client_secret).toBe(intent.client_secret);
 
-    const [sent] = fake.requestsTo("POST", "/v1/payment_intents").filter((r) => r.body.metadata?.domain === domain.name);
+    const [sent] = fake
+      .requestsTo("POST", "/v1/payment_intents")
+      .filter((r) => r.body.metadata?.domain === domain.name);
     expect(sent!.body.amount).toBe("1999");
     expect(sent!.body.currency).toBe("usd");
     const [inquiry] = inquiriesFor(domain.id);
@@ -80,15 +92,29 @@ describe("JavaScript path: PaymentIntent through the JSON routes", () => {
     expect(page.body).toContain("Pay $19.99");
     expect(page.body).toContain(intent.client_secret);
 
-    const early = await postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short });
+    const early = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: intentId,
+      domain_name: domain.short,
+    });
     expect(early.status).toBe(402);
     fake.confirm(intentId, "pm_card_chargeDeclined");
-    const declined = await postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short });
+    const declined = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: intentId,
+      domain_name: domain.short,
+    });
     expect(declined.json.error).toBeTruthy();
     expect(inquiryCount(domain.id)).toBe(0);
 
     fake.confirm(intentId, "pm_card_visa");
-    const confirms = await Promise.all([1, 2, 3].map(() => postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short, customer_info: BUYER })));
+    const confirms = await Promise.all(
+      [1, 2, 3].map(() =>
+        postJson(app, "/api/confirm-payment", {
+          payment_intent_id: intentId,
+          domain_name: domain.short,
+          customer_info: BUYER,
+        }),
+      ),
+    );
     for (const confirm of confirms) expect(confirm.json.ok).toBe(true);
     expect(inquiryCount(domain.id)).toBe(1);
     expect(inquiriesFor(domain.id)[0]).toMatchObject({ status: "paid", payment_intent_id: intentId });
@@ -109,7 +135,12 @@ describe("JavaScript path: PaymentIntent through the JSON routes", () => {
 
   it("answers a Stripe failure with 'Failed to create payment intent'", async () => {
     const domain = newDomain();
-    fake.failNext({ method: "POST", path: "/v1/payment_intents", status: 400, error: { type: "invalid_request_error", message: "Amount too small" } });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/payment_intents",
+      status: 400,
+      error: { type: "invalid_request_error", message: "Amount too small" },
+    });
     const created = await createIntent(domain);
     expect(created.status).toBe(502);
     expect(created.json).toEqual({ error: "Failed to create payment intent" });
@@ -122,7 +153,10 @@ describe("JavaScript path: PaymentIntent through the JSON routes", () => {
     const intent = fake.paymentIntents.get(created.json.payment_intent_id)!;
     intent.amount = 1;
     fake.confirm(intent.id);
-    const confirm = await postJson(app, "/api/confirm-payment", { payment_intent_id: intent.id, domain_name: domain.short });
+    const confirm = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: intent.id,
+      domain_name: domain.short,
+    });
     expect(confirm.json).toEqual({ error: "Failed to process inquiry" });
     expect(inquiryCount(domain.id)).toBe(0);
   });
@@ -137,10 +171,14 @@ describe("no-JavaScript path: Checkout Session over HTTP", () => {
     expect(sessionUrl.startsWith(`${fake.url}/pay/cs_test_`)).toBe(true);
 
     const [inquiry] = inquiriesFor(domain.id);
-    const sent = fake.requestsTo("POST", "/v1/checkout/sessions").find((r) => r.body.client_reference_id === inquiry.public_id)!;
+    const sent = fake
+      .requestsTo("POST", "/v1/checkout/sessions")
+      .find((r) => r.body.client_reference_id === inquiry.public_id)!;
     expect(sent.body.line_items["0"].price_data).toMatchObject({ unit_amount: "1999", currency: "usd" });
     expect(sent.body.mode).toBe("payment");
-    expect(sent.body.success_url).toBe(`${app.url}/payment/${domain.short}?inquiry=${inquiry.public_id}&session_id={CHECKOUT_SESSION_ID}`);
+    expect(sent.body.success_url).toBe(
+      `${app.url}/payment/${domain.short}?inquiry=${inquiry.public_id}&session_id={CHECKOUT_SESSION_ID}`,
+    );
     expect(sent.body.cancel_url).toContain(`/payment/${domain.short}?inquiry=${inquiry.public_id}`);
     expect(sent.headers["idempotency-key"]).toBeTruthy();
 
@@ -163,7 +201,12 @@ describe("no-JavaScript path: Checkout Session over HTTP", () => {
 describe("no-JavaScript path: Stripe unavailable", () => {
   it("keeps the inquiry and shows 'Failed to initialize payment' with a way to try again", async () => {
     const domain = newDomain();
-    fake.failNext({ method: "POST", path: "/v1/checkout/sessions", status: 400, error: { type: "invalid_request_error", message: "Bad request" } });
+    fake.failNext({
+      method: "POST",
+      path: "/v1/checkout/sessions",
+      status: 400,
+      error: { type: "invalid_request_error", message: "Bad request" },
+    });
     const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
     expect(started.status).toBe(303);
     const back = started.headers.get("location")!;
@@ -195,14 +238,18 @@ describe("Stripe webhooks", () => {
     for (const repeat of repeats) expect(repeat.status).toBe(200);
     expect(repeats.map((r) => JSON.parse(r.body).duplicate)).toEqual([true, true, true]);
     expect(inquiryCount(domain.id)).toBe(1);
-    const stored = app.db().prepare("SELECT count(*) AS n FROM processed_events WHERE id = ?").get(event.id) as { n: number };
+    const stored = app.db().prepare("SELECT count(*) AS n FROM processed_events WHERE id = ?").get(event.id) as {
+      n: number;
+    };
     expect(stored.n).toBe(1);
   });
 
   it("refuses a tampered body, a stale signature, a wrong secret and a missing signature with 400", async () => {
     const { domain, intent } = await paidIntent();
     const event = stripeEvent("payment_intent.succeeded", intent);
-    const tampered = await sendWebhook(event, { tamper: (payload) => payload.replace('"livemode":false', '"livemode":true') });
+    const tampered = await sendWebhook(event, {
+      tamper: (payload) => payload.replace('"livemode":false', '"livemode":true'),
+    });
     expect(tampered.status).toBe(400);
     const stale = await sendWebhook(event, { timestamp: Math.floor(Date.now() / 1000) - 15 * 60 });
     expect(stale.status).toBe(400);
@@ -220,7 +267,10 @@ describe("Stripe webhooks", () => {
     const staleSnapshot = { ...fake.paymentIntents.get(intentId)! };
     // A failure event arrives while the payment is still open: nothing is recorded.
     fake.confirm(intentId, "pm_card_chargeDeclined");
-    expect((await sendWebhook(stripeEvent("payment_intent.payment_failed", { ...fake.paymentIntents.get(intentId)! }))).status).toBe(200);
+    expect(
+      (await sendWebhook(stripeEvent("payment_intent.payment_failed", { ...fake.paymentIntents.get(intentId)! })))
+        .status,
+    ).toBe(200);
     // The succeeded event is delivered late, with an old snapshot in its body; Stripe is asked instead.
     fake.confirm(intentId, "pm_card_visa");
     expect((await sendWebhook(stripeEvent("payment_intent.succeeded", staleSnapshot))).status).toBe(200);
@@ -236,7 +286,9 @@ describe("Stripe webhooks", () => {
     const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
     const sessionId = new URL(started.headers.get("location")!).pathname.split("/").pop()!;
     const { successUrl } = fake.completeCheckout(sessionId);
-    expect((await sendWebhook(stripeEvent("checkout.session.completed", fake.sessions.get(sessionId)!))).status).toBe(200);
+    expect((await sendWebhook(stripeEvent("checkout.session.completed", fake.sessions.get(sessionId)!))).status).toBe(
+      200,
+    );
     expect(inquiryCount(domain.id)).toBe(1);
     expect((await request(app, successUrl)).body).toContain("Payment Successful!");
     expect(inquiryCount(domain.id)).toBe(1);
@@ -247,15 +299,25 @@ describe("Stripe webhooks", () => {
     expect((await sendWebhook(stripeEvent("payment_intent.succeeded", intent))).status).toBe(200);
     const [inquiry] = inquiriesFor(domain.id);
     // A second payment for the paid inquiry; Stripe answers its refund with "pending".
-    const twin = await new Stripe("sk_test_fake", { host: "127.0.0.1", port: Number(new URL(fake.url).port), protocol: "http" }).paymentIntents.create({
+    const twin = await new Stripe("sk_test_fake", {
+      host: "127.0.0.1",
+      port: Number(new URL(fake.url).port),
+      protocol: "http",
+    }).paymentIntents.create({
       amount: 1999,
       currency: "usd",
       metadata: { inquiry_id: inquiry.public_id, domain: domain.name },
     });
     fake.confirm(twin.id);
     fake.nextRefundStatus("pending");
-    expect((await sendWebhook(stripeEvent("payment_intent.succeeded", fake.paymentIntents.get(twin.id)!))).status).toBe(200);
-    const stray = () => app.db().prepare("SELECT state, refund_id FROM stray_payments WHERE payment_id = ?").get(twin.id) as { state: string; refund_id: string };
+    expect((await sendWebhook(stripeEvent("payment_intent.succeeded", fake.paymentIntents.get(twin.id)!))).status).toBe(
+      200,
+    );
+    const stray = () =>
+      app.db().prepare("SELECT state, refund_id FROM stray_payments WHERE payment_id = ?").get(twin.id) as {
+        state: string;
+        refund_id: string;
+      };
     expect(stray().state).toBe("pending");
     // An event claiming success while Stripe still says pending changes nothing.
     const refund = fake.refunds.get(stray().refund_id)!;
@@ -272,7 +334,10 @@ describe("Stripe webhooks", () => {
     const intentId = created.json.payment_intent_id;
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       fake.confirm(intentId, "pm_card_chargeDeclined");
-      expect((await sendWebhook(stripeEvent("payment_intent.payment_failed", { ...fake.paymentIntents.get(intentId)! }))).status).toBe(200);
+      expect(
+        (await sendWebhook(stripeEvent("payment_intent.payment_failed", { ...fake.paymentIntents.get(intentId)! })))
+          .status,
+      ).toBe(200);
     }
     expect(fake.paymentIntents.get(intentId)!.status).toBe("canceled");
     expect(inquiriesFor(domain.id)[0]).toMatchObject({ status: "failed", declines: 5 });
@@ -281,7 +346,13 @@ describe("Stripe webhooks", () => {
   it("answers 500 when Stripe cannot be reached, so Stripe retries, and the retry fulfils", async () => {
     const { domain, intent } = await paidIntent();
     const event = stripeEvent("payment_intent.succeeded", intent);
-    fake.failNext({ method: "GET", path: `/v1/payment_intents/${intent.id}`, status: 500, error: { type: "api_error", message: "down" }, times: 3 });
+    fake.failNext({
+      method: "GET",
+      path: `/v1/payment_intents/${intent.id}`,
+      status: 500,
+      error: { type: "api_error", message: "down" },
+      times: 3,
+    });
     expect((await sendWebhook(event)).status).toBe(500);
     expect(inquiryCount(domain.id)).toBe(0);
     expect((await sendWebhook(event)).status).toBe(200);
@@ -295,19 +366,27 @@ describe("never charged twice", () => {
     // The buyer starts with JavaScript (payment A), then also pays through Checkout (payment B).
     const created = await createIntent(domain);
     const [inquiry] = inquiriesFor(domain.id);
-    const checkout = await postForm(app, `/payment/${domain.short}`, { intent: "checkout", inquiry: inquiry.public_id });
+    const checkout = await postForm(app, `/payment/${domain.short}`, {
+      intent: "checkout",
+      inquiry: inquiry.public_id,
+    });
     const sessionId = new URL(checkout.headers.get("location")!).pathname.split("/").pop()!;
     const { successUrl, paymentIntent } = fake.completeCheckout(sessionId);
     expect((await request(app, successUrl)).body).toContain("Payment Successful!");
     fake.confirm(created.json.payment_intent_id);
-    const confirm = await postJson(app, "/api/confirm-payment", { payment_intent_id: created.json.payment_intent_id, domain_name: domain.short });
+    const confirm = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: created.json.payment_intent_id,
+      domain_name: domain.short,
+    });
     // The confirm call for payment A finds the inquiry already paid by B: A is refunded, the buyer sees success.
     expect(confirm.json).toMatchObject({ ok: true, inquiry_id: inquiry.public_id });
     expect(inquiryCount(domain.id)).toBe(1);
     expect(inquiriesFor(domain.id)[0]).toMatchObject({ status: "paid", payment_intent_id: paymentIntent.id });
     const refund = [...fake.refunds.values()].find((r) => r.payment_intent === created.json.payment_intent_id);
     expect(refund).toMatchObject({ status: "succeeded", amount: 1999 });
-    const refundRequest = fake.requestsTo("POST", "/v1/refunds").find((r) => r.body.payment_intent === created.json.payment_intent_id)!;
+    const refundRequest = fake
+      .requestsTo("POST", "/v1/refunds")
+      .find((r) => r.body.payment_intent === created.json.payment_intent_id)!;
     expect(refundRequest.headers["idempotency-key"]).toBe(`duplicate-refund:${created.json.payment_intent_id}`);
     // Paying the inquiry's step again sends the buyer to the success page, not to a new checkout.
     const again = await postForm(app, `/payment/${domain.short}`, { intent: "checkout", inquiry: inquiry.public_id });

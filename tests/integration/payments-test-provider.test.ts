@@ -9,7 +9,9 @@ import { BUYER, postForm, postJson, request, setFeeCents, waitFor } from "../sup
 let app: AppServer;
 
 beforeAll(async () => {
-  app = await startAppServer({ env: { MAIL_RETRY_BASE_MS: "50", ADMIN_EMAIL: "admin@example.test", ADMIN_PASSWORD: "secret-password" } });
+  app = await startAppServer({
+    env: { MAIL_RETRY_BASE_MS: "50", ADMIN_EMAIL: "admin@example.test", ADMIN_PASSWORD: "secret-password" },
+  });
 });
 afterAll(async () => {
   await app.stop();
@@ -21,8 +23,10 @@ function newDomain(ownerEmail = "owner@example.test") {
   const id = insertDomain(app.db(), { name, priceCents: 500_000, ownerEmail });
   return { id, name, short: name.replace(/\.com$/, "") };
 }
-const inquiryCount = (id: number) => (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(id) as { n: number }).n;
-const inquiriesFor = (id: number) => app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as any[];
+const inquiryCount = (id: number) =>
+  (app.db().prepare("SELECT inquiry_count AS n FROM domains WHERE id = ?").get(id) as { n: number }).n;
+const inquiriesFor = (id: number) =>
+  app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ? ORDER BY id").all(id) as any[];
 const feeCents = 1999;
 
 describe("no-JavaScript payment flow with the test provider", () => {
@@ -30,18 +34,36 @@ describe("no-JavaScript payment flow with the test provider", () => {
     const domain = newDomain();
     const form = await request(app, `/payment/${domain.short}`);
     expect(form.status).toBe(200);
-    for (const text of ["Domain Inquiry", "Full Name", "Email Address", "Phone", "Your Offer", "Message to Owner", "Test mode - no real charge"]) {
+    for (const text of [
+      "Domain Inquiry",
+      "Full Name",
+      "Email Address",
+      "Phone",
+      "Your Offer",
+      "Message to Owner",
+      "Test mode - no real charge",
+    ]) {
       expect(form.body).toContain(text);
     }
     expect(form.body).toContain(`href="/domain/${domain.short}"`);
 
-    const missing = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", name: " ", email: BUYER.email, message: "" });
+    const missing = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      name: " ",
+      email: BUYER.email,
+      message: "",
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toContain("Please fill in all required fields");
     expect(inquiriesFor(domain.id)).toHaveLength(0);
 
     // An amount in the form is ignored: the server's fee is charged.
-    const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, amount: "1", website: "" });
+    const started = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      amount: "1",
+      website: "",
+    });
     expect(started.status).toBe(303);
     const checkoutPath = started.headers.get("location")!;
     expect(checkoutPath).toMatch(/^\/test-checkout\/tcs_/);
@@ -52,7 +74,11 @@ describe("no-JavaScript payment flow with the test provider", () => {
     expect(checkout.body).toContain("Test mode - no real charge");
     expect(checkout.body).toContain("$19.99");
 
-    const declined = await postForm(app, checkoutPath, { card_number: "4000 0000 0000 0002", expiry: "12/40", cvc: "123" });
+    const declined = await postForm(app, checkoutPath, {
+      card_number: "4000 0000 0000 0002",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(declined.status).toBe(402);
     expect(declined.body).toContain("Your card was declined.");
     const invalid = await postForm(app, checkoutPath, { card_number: "1234", expiry: "12/40", cvc: "123" });
@@ -76,20 +102,41 @@ describe("no-JavaScript payment flow with the test provider", () => {
     expect(inquiryCount(domain.id)).toBe(1);
     expect(inquiriesFor(domain.id)[0]).toMatchObject({ status: "paid" });
     // Paying the same checkout again is refused by the checkout page (already paid: straight back).
-    const again = await postForm(app, checkoutPath, { card_number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123" });
+    const again = await postForm(app, checkoutPath, {
+      card_number: "4242 4242 4242 4242",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(again.status).toBe(303);
     expect(inquiryCount(domain.id)).toBe(1);
 
     // The owner's email is written as an .eml file (no SMTP_URL), once.
     const mailDir = path.join(app.dataDir, "mail");
-    const file = await waitFor(() => existsSync(mailDir) && readdirSync(mailDir).find((f) => f.includes("owner_inquiry") && readFileSync(path.join(mailDir, f), "utf8").includes(domain.name)), 10_000, "owner email");
+    const file = await waitFor(
+      () =>
+        existsSync(mailDir) &&
+        readdirSync(mailDir).find(
+          (f) => f.includes("owner_inquiry") && readFileSync(path.join(mailDir, f), "utf8").includes(domain.name),
+        ),
+      10_000,
+      "owner email",
+    );
     const eml = readFileSync(path.join(mailDir, file), "utf8");
     expect(eml).toContain("To: owner@example.test");
     expect(eml).toContain(`Reply-To: ${BUYER.email}`);
     for (const text of [BUYER.name, BUYER.phone, BUYER.offer, BUYER.message]) expect(eml).toContain(text);
-    const outbox = app.db().prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'").get(inquiry.id) as { n: number };
+    const outbox = app
+      .db()
+      .prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND kind = 'owner_inquiry'")
+      .get(inquiry.id) as { n: number };
     expect(outbox.n).toBe(1);
-    await waitFor(() => (app.db().prepare("SELECT owner_notified_at FROM inquiries WHERE id = ?").get(inquiry.id) as any).owner_notified_at, 5_000, "owner_notified_at");
+    await waitFor(
+      () =>
+        (app.db().prepare("SELECT owner_notified_at FROM inquiries WHERE id = ?").get(inquiry.id) as any)
+          .owner_notified_at,
+      5_000,
+      "owner_notified_at",
+    );
   });
 
   it("a canceled checkout returns to the payment step, which offers a new checkout", async () => {
@@ -117,17 +164,30 @@ describe("no-JavaScript payment flow with the test provider", () => {
 
   it("a filled honeypot creates nothing", async () => {
     const domain = newDomain();
-    const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, website: "http://spam.example" });
+    const reply = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      website: "http://spam.example",
+    });
     expect(reply.status).toBe(400);
     expect(inquiriesFor(domain.id)).toHaveLength(0);
   });
 
   it("drops NUL characters from the form and keeps the rest (PostgreSQL cannot store them)", async () => {
     const domain = newDomain();
-    const nameOnlyNul = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "\u0000" });
+    const nameOnlyNul = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      name: "\u0000",
+    });
     expect(nameOnlyNul.status).toBe(400);
     expect(nameOnlyNul.body).toContain("Please fill in all required fields");
-    const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, name: "Ada\u0000 Buyer", message: "Hello\u0000 there" });
+    const started = await postForm(app, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      name: "Ada\u0000 Buyer",
+      message: "Hello\u0000 there",
+    });
     expect(started.status).toBe(303);
     expect(inquiriesFor(domain.id)).toMatchObject([{ name: "Ada Buyer", message: "Hello there" }]);
   });
@@ -142,11 +202,19 @@ describe("no-JavaScript payment flow with the test provider", () => {
       expect(page.body).toContain("Payment Successful!");
       expect(inquiryCount(domain.id)).toBe(1);
       // No owner email on the domain: ADMIN_EMAIL receives it.
-      const row = await waitFor(() => app.db().prepare("SELECT to_address FROM outbox WHERE inquiry_id = ?").get(inquiriesFor(domain.id)[0].id) as any, 5_000);
+      const row = await waitFor(
+        () =>
+          app
+            .db()
+            .prepare("SELECT to_address FROM outbox WHERE inquiry_id = ?")
+            .get(inquiriesFor(domain.id)[0].id) as any,
+        5_000,
+      );
       expect(row.to_address).toBe("admin@example.test");
       // Free inquiries are limited per address (5 an hour): nothing filters spam when they cost nothing.
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER })).status);
       expect(statuses).toEqual([303, 303, 303, 303, 429]);
       const limited = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
       expect(limited.body).toContain("Too many inquiries from your address. Please try again later.");
@@ -175,19 +243,43 @@ describe("JSON routes with the test provider (the JavaScript path)", () => {
     const payment = app.db().prepare("SELECT amount_cents FROM test_payments WHERE id = ?").get(paymentId) as any;
     expect(payment.amount_cents).toBe(feeCents);
 
-    const early = await postJson(app, "/api/confirm-payment", { payment_intent_id: paymentId, domain_name: domain.short });
+    const early = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: paymentId,
+      domain_name: domain.short,
+    });
     expect(early.json.error).toBeTruthy();
     expect(inquiryCount(domain.id)).toBe(0);
 
-    const declined = await postJson(app, "/api/test-payments/confirm", { client_secret: created.json.client_secret, card_number: "4000000000000002", expiry: "12/40", cvc: "123" });
+    const declined = await postJson(app, "/api/test-payments/confirm", {
+      client_secret: created.json.client_secret,
+      card_number: "4000000000000002",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(declined).toMatchObject({ status: 402, json: { error: "Your card was declined." } });
-    const declinedConfirm = await postJson(app, "/api/confirm-payment", { payment_intent_id: paymentId, domain_name: domain.short });
+    const declinedConfirm = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: paymentId,
+      domain_name: domain.short,
+    });
     expect(declinedConfirm.json.error).toBeTruthy();
     expect(inquiryCount(domain.id)).toBe(0);
 
-    const approved = await postJson(app, "/api/test-payments/confirm", { client_secret: created.json.client_secret, card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+    const approved = await postJson(app, "/api/test-payments/confirm", {
+      client_secret: created.json.client_secret,
+      card_number: "4242424242424242",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(approved.json).toMatchObject({ status: "succeeded", payment_intent_id: paymentId });
-    const confirms = await Promise.all([1, 2, 3].map(() => postJson(app, "/api/confirm-payment", { payment_intent_id: paymentId, domain_name: domain.short, customer_info: BUYER })));
+    const confirms = await Promise.all(
+      [1, 2, 3].map(() =>
+        postJson(app, "/api/confirm-payment", {
+          payment_intent_id: paymentId,
+          domain_name: domain.short,
+          customer_info: BUYER,
+        }),
+      ),
+    );
     for (const confirm of confirms) expect(confirm.json).toMatchObject({ ok: true });
     expect(inquiryCount(domain.id)).toBe(1);
     expect(inquiriesFor(domain.id)[0].status).toBe("paid");
@@ -195,13 +287,25 @@ describe("JSON routes with the test provider (the JavaScript path)", () => {
 
   it("returns the spec's message for missing fields, and the not-found error", async () => {
     const domain = newDomain();
-    const missing = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { name: "A" } });
+    const missing = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { name: "A" },
+    });
     expect(missing).toMatchObject({ status: 400, json: { error: "Please fill in all required fields" } });
-    const badEmail = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, email: "not-an-email" } });
+    const badEmail = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { ...BUYER, email: "not-an-email" },
+    });
     expect(badEmail.json.error).toBe("Please enter a valid email address");
-    const long = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, message: "x".repeat(5001) } });
+    const long = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { ...BUYER, message: "x".repeat(5001) },
+    });
     expect(long.json.error).toContain("5,000");
-    const unknown = await postJson(app, "/api/create-payment-intent", { domain_name: "no-such-domain-here", customer_info: BUYER });
+    const unknown = await postJson(app, "/api/create-payment-intent", {
+      domain_name: "no-such-domain-here",
+      customer_info: BUYER,
+    });
     expect(unknown.status).toBe(404);
   });
 
@@ -210,7 +314,11 @@ describe("JSON routes with the test provider (the JavaScript path)", () => {
     const body = { domain_name: domain.short, customer_info: BUYER };
     const foreign = await postJson(app, "/api/create-payment-intent", body, { Origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
-    const noOrigin = await request(app, "/api/create-payment-intent", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const noOrigin = await request(app, "/api/create-payment-intent", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(noOrigin.status).toBe(403);
     const huge = await postJson(app, "/api/create-payment-intent", { ...body, padding: "x".repeat(100_000) });
     expect(huge.status).toBe(413);

@@ -12,10 +12,19 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
-const tag = `pt${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 4)}`;
+const tag = `pt${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, "")
+  .slice(0, 4)}`;
 const pitchOf = (name: string) =>
-  (app.db().prepare("SELECT pitch FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { pitch: string | null }).pitch;
-const idOf = (name: string) => (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number }).id;
+  (
+    app.db().prepare("SELECT pitch FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as {
+      pitch: string | null;
+    }
+  ).pitch;
+const idOf = (name: string) =>
+  (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number })
+    .id;
 
 function csvUpload(text: string) {
   const body = new FormData();
@@ -30,7 +39,14 @@ describe("pitch", () => {
     const name = `${tag}brew.com`;
     const added = await http(app, "/admin?add=1", {
       cookie,
-      form: { intent: "add", domainName: name, askingPrice: "5000", trackingId: "t", ownerEmail: "", pitch: `  ${pitch}\n` },
+      form: {
+        intent: "add",
+        domainName: name,
+        askingPrice: "5000",
+        trackingId: "t",
+        ownerEmail: "",
+        pitch: `  ${pitch}\n`,
+      },
     });
     expect(added.status).toBe(303);
     expect(pitchOf(name)).toBe(pitch);
@@ -53,28 +69,42 @@ describe("pitch", () => {
     expect([...found.body.matchAll(/href="\/domain\/([^"]+)"/g)].map((m) => m[1])).toEqual([`${tag}brew`]);
 
     const id = idOf(`${tag}brew.com`);
-    const tooLong = await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "", pitch: "x".repeat(301) } });
+    const tooLong = await http(app, `/admin/domains/${id}`, {
+      cookie,
+      form: { intent: "listing", categories: "", pitch: "x".repeat(301) },
+    });
     expect(tooLong.status).toBe(400);
     expect(visibleText(tooLong.body)).toContain("The pitch is longer than 300 characters");
     expect(pitchOf(`${tag}brew.com`)).toBe(pitch);
-    await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "", pitch: "Short & sweet" } });
+    await http(app, `/admin/domains/${id}`, {
+      cookie,
+      form: { intent: "listing", categories: "", pitch: "Short & sweet" },
+    });
     expect(pitchOf(`${tag}brew.com`)).toBe("Short & sweet");
     const edit = await http(app, `/admin/domains/${id}`, { cookie });
     expect(edit.body).toMatch(/<textarea[^>]*id="pitch"[^>]*>Short &amp; sweet<\/textarea>/);
     await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "", pitch: "   " } });
     expect(pitchOf(`${tag}brew.com`)).toBeNull();
-    expect((await http(app, `/domain/${tag}brew`)).body).toContain(`<meta name="description" content="${tag}brew.com is for sale.`);
+    expect((await http(app, `/domain/${tag}brew`)).body).toContain(
+      `<meta name="description" content="${tag}brew.com is for sale.`,
+    );
   });
 
   it("round-trips through the CSV's pitch column", async () => {
     const imported = await csvUpload(
-      ["domain,price,tracking_id,owner_email,pitch", `${tag}csv1.com,100,t1,,"Quoted ""pitch"", with a comma"`, `${tag}csv2.com,200,t2,,'=1+2 looks like a formula`].join("\n"),
+      [
+        "domain,price,tracking_id,owner_email,pitch",
+        `${tag}csv1.com,100,t1,,"Quoted ""pitch"", with a comma"`,
+        `${tag}csv2.com,200,t2,,'=1+2 looks like a formula`,
+      ].join("\n"),
     );
     expect(imported.location).toBe("/admin/portfolio?added=2&updated=0");
     expect(pitchOf(`${tag}csv1.com`)).toBe('Quoted "pitch", with a comma');
     expect(pitchOf(`${tag}csv2.com`)).toBe("=1+2 looks like a formula");
     const exported = (await http(app, "/admin/export/domains.csv", { cookie })).body;
-    const rows = (parse(exported, { bom: true, columns: true }) as Array<Record<string, string>>).filter((row) => row.domain!.startsWith(`${tag}csv`));
+    const rows = (parse(exported, { bom: true, columns: true }) as Array<Record<string, string>>).filter((row) =>
+      row.domain!.startsWith(`${tag}csv`),
+    );
     expect(rows.map((row) => row.pitch)).toEqual(['Quoted "pitch", with a comma', "'=1+2 looks like a formula"]);
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
     const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));

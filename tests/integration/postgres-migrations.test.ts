@@ -33,7 +33,11 @@ function appliedBy(output: string): string[] {
 beforeAll(async () => {
   postgresUrl = await createTestDatabase();
   folder = mkdtempSync(path.join(tmpdir(), "domains-migrations-"));
-  const [first, second, onSqlite] = await Promise.all([migrate(postgresUrl), migrate(postgresUrl), migrate(`file:${path.join(folder, "app.db")}`)]);
+  const [first, second, onSqlite] = await Promise.all([
+    migrate(postgresUrl),
+    migrate(postgresUrl),
+    migrate(`file:${path.join(folder, "app.db")}`),
+  ]);
   results = { first, second, onSqlite };
   client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
@@ -84,7 +88,9 @@ describe("migrations on PostgreSQL", () => {
     const limited = new pg.Client({ connectionString: url.toString() });
     await limited.connect();
     try {
-      const { rows } = await limited.query("SELECT indexname FROM pg_indexes WHERE tablename = 'domains' AND indexname LIKE 'domains_live_search%' ORDER BY 1");
+      const { rows } = await limited.query(
+        "SELECT indexname FROM pg_indexes WHERE tablename = 'domains' AND indexname LIKE 'domains_live_search%' ORDER BY 1",
+      );
       expect(rows.map((row) => row.indexname)).toEqual(["domains_live_search"]);
       const extension = await limited.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'");
       expect(extension.rowCount).toBe(0);
@@ -98,7 +104,9 @@ describe("migrations on PostgreSQL", () => {
     // PostgreSQL has one more index: the admin search's trigrams (migration 0130; pg_trgm ships with it).
     expect(await postgresIndexes()).toEqual([...sqliteNames("index"), "domains_live_search_trigrams"].sort());
     // PostgreSQL has one more trigger per watched table: it takes the version row's lock first.
-    const locks = ["domains", "settings", "categories", "domain_categories"].map((table) => `${table}_locks_content_version`);
+    const locks = ["domains", "settings", "categories", "domain_categories"].map(
+      (table) => `${table}_locks_content_version`,
+    );
     expect(await postgresTriggers()).toEqual([...sqliteNames("trigger"), ...locks].sort());
   });
 
@@ -119,7 +127,11 @@ describe("migrations on PostgreSQL", () => {
       "stray_payments.amount_cents",
       "test_payments.amount_cents",
     ]);
-    for (const row of rows) expect([row.column, row.type]).toEqual([row.column, row.column === "domain_daily_views.views" ? "integer" : "bigint"]);
+    for (const row of rows)
+      expect([row.column, row.type]).toEqual([
+        row.column,
+        row.column === "domain_daily_views.views" ? "integer" : "bigint",
+      ]);
     // A $1bn asking price (the admin form's maximum) fits.
     await client.query(
       `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('billion.com', 100000000000, '2026-01-01', '2026-01-01')`,
@@ -204,26 +216,37 @@ describe("migrations on PostgreSQL", () => {
       }
       expect(seen.postgres, step).toEqual(seen.sqlite);
     }
-    expect(await engines.postgres.query("SELECT inquiry_count FROM domains WHERE id = 50")).toEqual([{ inquiry_count: 0 }]);
+    expect(await engines.postgres.query("SELECT inquiry_count FROM domains WHERE id = 50")).toEqual([
+      { inquiry_count: 0 },
+    ]);
   });
 
   it("lets two transactions that each change two domains take turns instead of deadlocking on the version row", async () => {
     const other = new pg.Client({ connectionString: postgresUrl });
     await other.connect();
     try {
-      await client.query(`INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('x.com', 1, 't', 't'), ('y.com', 1, 't', 't')`);
+      await client.query(
+        `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('x.com', 1, 't', 't'), ('y.com', 1, 't', 't')`,
+      );
       await client.query("BEGIN");
       await other.query("BEGIN");
       await client.query("UPDATE domains SET asking_price_cents = 2 WHERE domain_name = 'x.com'");
       // Waits for the first transaction's version lock before it locks y.com...
-      const second = other.query("UPDATE domains SET asking_price_cents = 3 WHERE domain_name = 'y.com'").then(() => other.query("COMMIT"));
+      const second = other
+        .query("UPDATE domains SET asking_price_cents = 3 WHERE domain_name = 'y.com'")
+        .then(() => other.query("COMMIT"));
       await new Promise((resolve) => setTimeout(resolve, 300));
       // ...so the first can still change y.com (with the lock taken after the row, this was a deadlock).
       await client.query("UPDATE domains SET asking_price_cents = 4 WHERE domain_name = 'y.com'");
       await client.query("COMMIT");
       await second;
-      const { rows } = await client.query("SELECT domain_name, asking_price_cents::int AS cents FROM domains WHERE domain_name IN ('x.com', 'y.com') ORDER BY 1");
-      expect(rows).toEqual([{ domain_name: "x.com", cents: 2 }, { domain_name: "y.com", cents: 3 }]);
+      const { rows } = await client.query(
+        "SELECT domain_name, asking_price_cents::int AS cents FROM domains WHERE domain_name IN ('x.com', 'y.com') ORDER BY 1",
+      );
+      expect(rows).toEqual([
+        { domain_name: "x.com", cents: 2 },
+        { domain_name: "y.com", cents: 3 },
+      ]);
       await client.query("DELETE FROM domains WHERE domain_name IN ('x.com', 'y.com')");
     } finally {
       await other.end();
@@ -237,17 +260,25 @@ describe("migrations on PostgreSQL", () => {
       const received: string[] = [];
       listener.on("notification", (message) => received.push(`${message.channel}:${message.payload}`));
       await listener.query("LISTEN content_changed");
-      await client.query(`INSERT INTO settings (key, value, created_at, updated_at) VALUES ('notify_test', '1', 't', 't')`);
+      await client.query(
+        `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('notify_test', '1', 't', 't')`,
+      );
       await expect.poll(() => received, { timeout: 5_000 }).toEqual(["content_changed:settings"]);
       await client.query("BEGIN");
-      await client.query(`INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('n1.com', 1, 't', 't')`);
+      await client.query(
+        `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('n1.com', 1, 't', 't')`,
+      );
       await client.query(`UPDATE domains SET asking_price_cents = 2 WHERE domain_name = 'n1.com'`);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(received).toHaveLength(1); // nothing before the commit
       await client.query("COMMIT");
-      await expect.poll(() => received, { timeout: 5_000 }).toEqual(["content_changed:settings", "content_changed:domains"]);
+      await expect
+        .poll(() => received, { timeout: 5_000 })
+        .toEqual(["content_changed:settings", "content_changed:domains"]);
       await client.query(`UPDATE domains SET asking_price_cents = 3 WHERE domain_name = 'nobody.com'`);
-      await client.query(`INSERT INTO domain_daily_views (domain_id, day, views) SELECT id, '2026-01-01', 1 FROM domains WHERE domain_name = 'n1.com'`);
+      await client.query(
+        `INSERT INTO domain_daily_views (domain_id, day, views) SELECT id, '2026-01-01', 1 FROM domains WHERE domain_name = 'n1.com'`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(received).toHaveLength(2);
     } finally {
@@ -266,7 +297,12 @@ interface Runner {
 function postgresRunner(): Runner {
   const query = async (statement: string) =>
     (await client.query(statement)).rows.map((row) =>
-      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value])),
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [
+          key,
+          typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value,
+        ]),
+      ),
     );
   return {
     exec: async (statement) => void (await client.query(statement)),
@@ -291,22 +327,37 @@ type Columns = Record<string, string[]>;
 /** Table -> "column type null/not null" for every table the app's migrations made (not Kysely's own). */
 function sqliteSchema(): Columns {
   const tables = sqlite
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name",
+    )
     .all() as { name: string }[];
   const schema: Columns = {};
   for (const { name } of tables) {
     // table_xinfo lists generated columns too (hidden 2 or 3; 1 is a virtual table's hidden column).
-    const columns = sqlite.prepare(`PRAGMA table_xinfo(${name})`).all() as { name: string; type: string; notnull: number; pk: number; hidden: number }[];
+    const columns = sqlite.prepare(`PRAGMA table_xinfo(${name})`).all() as {
+      name: string;
+      type: string;
+      notnull: number;
+      pk: number;
+      hidden: number;
+    }[];
     schema[name] = columns
       .filter((column) => column.hidden !== 1)
-      .map((column) => `${column.name} ${column.type.toLowerCase()} ${column.notnull || column.pk ? "not null" : "null"}`)
+      .map(
+        (column) => `${column.name} ${column.type.toLowerCase()} ${column.notnull || column.pk ? "not null" : "null"}`,
+      )
       .sort();
   }
   return schema;
 }
 
 async function postgresSchema(): Promise<Columns> {
-  const { rows } = await client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+  const { rows } = await client.query<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+  }>(
     `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
      WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely\\_%' ORDER BY table_name`,
   );
@@ -314,7 +365,9 @@ async function postgresSchema(): Promise<Columns> {
   for (const row of rows) {
     // SQLite's INTEGER is 64-bit: PostgreSQL's integer and bigint are both its integers.
     const type = row.data_type === "bigint" ? "integer" : row.data_type;
-    (schema[row.table_name] ??= []).push(`${row.column_name} ${type} ${row.is_nullable === "YES" ? "null" : "not null"}`);
+    (schema[row.table_name] ??= []).push(
+      `${row.column_name} ${type} ${row.is_nullable === "YES" ? "null" : "not null"}`,
+    );
   }
   for (const columns of Object.values(schema)) columns.sort();
   return schema;
@@ -322,7 +375,9 @@ async function postgresSchema(): Promise<Columns> {
 
 function sqliteNames(type: "index" | "trigger"): string[] {
   // Indexes SQLite makes itself for PRIMARY KEY and UNIQUE constraints have no SQL (PostgreSQL's back constraints).
-  const rows = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = ? AND sql IS NOT NULL ORDER BY name").all(type) as { name: string }[];
+  const rows = sqlite
+    .prepare("SELECT name FROM sqlite_master WHERE type = ? AND sql IS NOT NULL ORDER BY name")
+    .all(type) as { name: string }[];
   return rows.map((row) => row.name);
 }
 

@@ -12,7 +12,13 @@ let app: AppServer;
 beforeAll(async () => {
   fake = await startFakeStripe();
   app = await startAppServer({
-    env: { STRIPE_SECRET_KEY: "sk_test_fake", STRIPE_PUBLISHABLE_KEY: "pk_test_fake", STRIPE_API_BASE: fake.url, TRUST_PROXY: "true", SEED_DEMO: "false" },
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_fake",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+      STRIPE_API_BASE: fake.url,
+      TRUST_PROXY: "true",
+      SEED_DEMO: "false",
+    },
   });
   setFeeCents(app.db(), 1999);
 });
@@ -25,11 +31,21 @@ afterAll(async () => {
 describe("provider checks per address", () => {
   it("the 61st check in a minute from one address is refused without asking Stripe; another address still gets answers", async () => {
     const domain = newDomain(app, { prefix: "checks" });
-    const created = await postJson(app, "/api/create-payment-intent", { domain_name: domain.short, customer_info: BUYER }, { "X-Forwarded-For": "10.61.0.1" });
+    const created = await postJson(
+      app,
+      "/api/create-payment-intent",
+      { domain_name: domain.short, customer_info: BUYER },
+      { "X-Forwarded-For": "10.61.0.1" },
+    );
     expect(created.status).toBe(200);
     const intentId = created.json.payment_intent_id as string;
     const confirm = (address: string) =>
-      postJson(app, "/api/confirm-payment", { payment_intent_id: intentId, domain_name: domain.short }, { "X-Forwarded-For": address });
+      postJson(
+        app,
+        "/api/confirm-payment",
+        { payment_intent_id: intentId, domain_name: domain.short },
+        { "X-Forwarded-For": address },
+      );
     // At once: calls that come in together share one answer from Stripe (at most one question per 2 s).
     const first = await Promise.all(Array.from({ length: 60 }, () => confirm("10.61.0.2")));
     expect(first.filter((answer) => answer.status === 429)).toHaveLength(0);
@@ -39,9 +55,14 @@ describe("provider checks per address", () => {
     expect(refused.json.error).toBe("Too many payment checks from your address. Please wait a minute.");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     // The payment page shares the budget: it shows the message instead of asking Stripe.
-    const page = await request(app, new URL(created.json.redirect as string, app.url).pathname + new URL(created.json.redirect as string, app.url).search, {
-      headers: { "X-Forwarded-For": "10.61.0.2" },
-    });
+    const page = await request(
+      app,
+      new URL(created.json.redirect as string, app.url).pathname +
+        new URL(created.json.redirect as string, app.url).search,
+      {
+        headers: { "X-Forwarded-For": "10.61.0.2" },
+      },
+    );
     expect(page.body).toContain("Too many payment checks from your address. Please wait a minute.");
     expect(fake.requestsTo("GET", `/v1/payment_intents/${intentId}`).length).toBe(asked);
     expect((await confirm("10.61.0.3")).status).not.toBe(429);

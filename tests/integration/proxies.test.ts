@@ -5,7 +5,14 @@ import { removeDataDir, startAppServer, type AppServer } from "../support/app-se
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { startDnsStub, type DnsStub } from "../support/dns";
 import { BUYER, setFeeCents } from "../support/http";
-import { cookieFrom, httpsRequest, proxyPorts, startProxy, type ProxyKind, type RunningProxy } from "../support/proxies";
+import {
+  cookieFrom,
+  httpsRequest,
+  proxyPorts,
+  startProxy,
+  type ProxyKind,
+  type RunningProxy,
+} from "../support/proxies";
 
 // The production server behind Debian's caddy and nginx, started from deploy/Caddyfile and
 // deploy/nginx.conf, driven over https as operators deploy it (README "Deploy"). The app trusts the
@@ -13,7 +20,13 @@ import { cookieFrom, httpsRequest, proxyPorts, startProxy, type ProxyKind, type 
 // requests come from 127.0.0.5, as a client elsewhere on the internet would, so a forged
 // X-Forwarded-For is visible for what it is.
 
-const CHROMIUM_ARGS = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-gpu", "--no-first-run"];
+const CHROMIUM_ARGS = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-gpu",
+  "--no-first-run",
+];
 let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
@@ -23,7 +36,12 @@ beforeAll(async () => {
 });
 afterAll(async () => browser?.close());
 
-const visible = (html: string) => html.replace(/<script[\s\S]*?<\/script>/g, " ").replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+const visible = (html: string) =>
+  html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/\s+/g, " ");
 
 describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 120_000 }, (kind) => {
   let app: AppServer;
@@ -76,14 +94,20 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
     expect(login.headers["strict-transport-security"]).toMatch(/max-age=/);
     const cookie = cookieFrom(login);
     try {
-      const change = await httpsRequest(proxy, "/admin", { form: { intent: "fee", fee: "21.50" }, headers: { Cookie: cookie } });
+      const change = await httpsRequest(proxy, "/admin", {
+        form: { intent: "fee", fee: "21.50" },
+        headers: { Cookie: cookie },
+      });
       expect(change.status).toBe(303);
       const next = new URL(String(change.headers.location), proxy.origin);
       const panel = await httpsRequest(proxy, next.pathname + next.search, { headers: { Cookie: cookie } });
       expect(visible(panel.body)).toContain("Inquiry fee updated successfully!");
       expect(visible(panel.body)).toContain("$21.50");
       // The same form from another site is still refused: the origin check works behind the proxy.
-      const forged = await httpsRequest(proxy, "/admin", { form: { intent: "fee", fee: "1" }, headers: { Cookie: cookie, Origin: "https://evil.example" } });
+      const forged = await httpsRequest(proxy, "/admin", {
+        form: { intent: "fee", fee: "1" },
+        headers: { Cookie: cookie, Origin: "https://evil.example" },
+      });
       expect(forged.status).toBeGreaterThanOrEqual(400);
       expect(app.db().prepare("SELECT value FROM settings WHERE key = 'inquiry_fee'").pluck().get()).toBe("21.50");
     } finally {
@@ -95,13 +119,18 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
     const started = await httpsRequest(proxy, `/payment/${short}`, { form: { intent: "inquiry", ...BUYER } });
     expect(started.status, visible(started.body)).toBe(303);
     const checkout = new URL(String(started.headers.location), proxy.origin);
-    const paid = await httpsRequest(proxy, checkout.pathname, { form: { card_number: "4242424242424242", expiry: "12/40", cvc: "123" } });
+    const paid = await httpsRequest(proxy, checkout.pathname, {
+      form: { card_number: "4242424242424242", expiry: "12/40", cvc: "123" },
+    });
     expect(paid.status).toBe(303);
     const back = new URL(String(paid.headers.location));
     expect(back.origin).toBe(proxy.origin);
     const success = await httpsRequest(proxy, back.pathname + back.search);
     expect(visible(success.body)).toContain("Payment Successful!");
-    const row = app.db().prepare("SELECT status FROM inquiries WHERE public_id = ?").get(back.searchParams.get("inquiry")) as { status: string };
+    const row = app
+      .db()
+      .prepare("SELECT status FROM inquiries WHERE public_id = ?")
+      .get(back.searchParams.get("inquiry")) as { status: string };
     expect(row.status).toBe("paid");
   });
 
@@ -124,12 +153,19 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
       const page = await context.newPage();
       const stream = page.waitForResponse((response) => response.url().endsWith("/events/fee"));
       await page.goto(`/domain/${short}`);
-      expect(await page.evaluate(() => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).nextHopProtocol)).toBe("h2");
+      expect(
+        await page.evaluate(
+          () => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).nextHopProtocol,
+        ),
+      ).toBe("h2");
       await page.getByRole("link", { name: "Start Inquiry ($19.99)" }).waitFor();
       expect((await stream).status()).toBe(200);
 
       const cookie = cookieFrom(await signIn());
-      const change = await httpsRequest(proxy, "/admin", { form: { intent: "fee", fee: "23.45" }, headers: { Cookie: cookie } });
+      const change = await httpsRequest(proxy, "/admin", {
+        form: { intent: "fee", fee: "23.45" },
+        headers: { Cookie: cookie },
+      });
       expect(change.status).toBe(303);
       await page.getByRole("link", { name: "Start Inquiry ($23.45)" }).waitFor({ timeout: 1_000 });
 
@@ -144,7 +180,12 @@ describe.each<ProxyKind>(["caddy", "nginx"])("behind %s over https", { timeout: 
       await page.getByLabel("CVC").fill("123");
       await page.getByRole("button", { name: "Pay $23.45" }).click();
       await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
-      const paid = app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_name = ? AND status = 'paid' AND amount_cents = 2345").get(domain) as { n: number };
+      const paid = app
+        .db()
+        .prepare(
+          "SELECT count(*) AS n FROM inquiries WHERE domain_name = ? AND status = 'paid' AND amount_cents = 2345",
+        )
+        .get(domain) as { n: number };
       expect(paid.n).toBe(1);
     } finally {
       await context.close();

@@ -19,7 +19,9 @@ async function startPair(store: "database" | "memory"): Promise<[AppServer, AppS
 
 /** A new search term each time, so the page cache cannot answer it and the limit is asked. */
 const search = (server: AppServer, address: string) =>
-  fetch(new URL(`/?q=${randomBytes(4).toString("hex")}`, server.url), { headers: { "X-Forwarded-For": address } }).then((response) => response.status);
+  fetch(new URL(`/?q=${randomBytes(4).toString("hex")}`, server.url), { headers: { "X-Forwarded-For": address } }).then(
+    (response) => response.status,
+  );
 
 afterAll(async () => {
   for (const server of servers) await server.stop();

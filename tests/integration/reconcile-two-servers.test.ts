@@ -33,10 +33,16 @@ it("two servers on one database check, refund and expire each payment once", asy
     const start = async (i: number) => {
       const server = servers[i % 2]!;
       const domain = newDomain(server, { prefix: "recon2" });
-      const created = await postJson(server, "/api/create-payment-intent", { domain_name: domain.short, customer_info: { ...BUYER, email: `recon2-${i}@buyer.example` } });
+      const created = await postJson(server, "/api/create-payment-intent", {
+        domain_name: domain.short,
+        customer_info: { ...BUYER, email: `recon2-${i}@buyer.example` },
+      });
       expect(created.status).toBe(200);
       const intentId = created.json.payment_intent_id as string;
-      const { public_id: publicId } = first.db().prepare("SELECT public_id FROM inquiries WHERE payment_intent_id = ?").get(intentId) as { public_id: string };
+      const { public_id: publicId } = first
+        .db()
+        .prepare("SELECT public_id FROM inquiries WHERE payment_intent_id = ?")
+        .get(intentId) as { public_id: string };
       return { intentId, publicId };
     };
     const started = [];
@@ -57,28 +63,54 @@ it("two servers on one database check, refund and expire each payment once", asy
       for (const method of ["GET", "POST"]) fake.delayNext({ method, path, ms: 150, times: 1000 });
     }
     await clock.advance(RECONCILE_AFTER_MS + 1_000);
-    await waitFor(() => paid.every((p) => inquiryRow(first, p.publicId).status === "paid"), 20_000, "closed-tab payments recorded");
+    await waitFor(
+      () => paid.every((p) => inquiryRow(first, p.publicId).status === "paid"),
+      20_000,
+      "closed-tab payments recorded",
+    );
     const strayState = (paymentId: string) =>
-      (first.db().prepare("SELECT state FROM stray_payments WHERE payment_id = ?").get(paymentId) as { state: string } | undefined)?.state;
-    await waitFor(() => mismatched.every((m) => strayState(m.intentId) === "refunded"), 20_000, "mismatched payments refunded");
+      (
+        first.db().prepare("SELECT state FROM stray_payments WHERE payment_id = ?").get(paymentId) as
+          { state: string } | undefined
+      )?.state;
+    await waitFor(
+      () => mismatched.every((m) => strayState(m.intentId) === "refunded"),
+      20_000,
+      "mismatched payments refunded",
+    );
     await waitFor(() => unpaid.every((u) => checksOf(u.intentId) >= 1), 20_000, "unpaid payments checked");
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     // Each due payment was checked once (by either process), each mismatch refunded once.
     expect(started.map((s) => checksOf(s.intentId))).toEqual(started.map(() => 1));
-    const refundRequests = (intentId: string) => fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === intentId).length;
+    const refundRequests = (intentId: string) =>
+      fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === intentId).length;
     expect(mismatched.map((m) => refundRequests(m.intentId))).toEqual(mismatched.map(() => 1));
-    const paidCount = first.db().prepare(`SELECT count(*) AS n FROM inquiries WHERE status = 'paid' AND public_id IN (${paid.map(() => "?").join(",")})`).get(...paid.map((p) => p.publicId)) as { n: number };
+    const paidCount = first
+      .db()
+      .prepare(
+        `SELECT count(*) AS n FROM inquiries WHERE status = 'paid' AND public_id IN (${paid.map(() => "?").join(",")})`,
+      )
+      .get(...paid.map((p) => p.publicId)) as { n: number };
     expect(paidCount.n).toBe(PER_KIND);
 
     // A day later the unpaid inquiries expire: each payment is canceled once, by one of the processes.
     await clock.advance(DAY_MS);
-    await waitFor(() => unpaid.every((u) => inquiryRow(first, u.publicId).status === "failed"), 20_000, "unpaid inquiries expired");
+    await waitFor(
+      () => unpaid.every((u) => inquiryRow(first, u.publicId).status === "failed"),
+      20_000,
+      "unpaid inquiries expired",
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const cancels = (intentId: string) => fake.requestsTo("POST", `/v1/payment_intents/${intentId}/cancel`).length;
     expect(unpaid.map((u) => cancels(u.intentId))).toEqual(unpaid.map(() => 1));
     // The claims were released when the work ended.
-    const leaseOf = (publicId: string) => (first.db().prepare("SELECT refund_lease_until AS lease FROM inquiries WHERE public_id = ?").get(publicId) as { lease: string | null }).lease;
+    const leaseOf = (publicId: string) =>
+      (
+        first.db().prepare("SELECT refund_lease_until AS lease FROM inquiries WHERE public_id = ?").get(publicId) as {
+          lease: string | null;
+        }
+      ).lease;
     expect(unpaid.map((u) => leaseOf(u.publicId))).toEqual(unpaid.map(() => null));
     console.log(
       `reconciler (two servers, one database): ${started.length} payments checked once each, ${mismatched.length} refunded once each, ${unpaid.length} canceled once each`,

@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import {
-  startAppServer,
-  type AppServer,
-} from "../support/app-server";
+import { startAppServer, type AppServer } from "../support/app-server";
 import { request, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  mailText,
-  newDomain,
-  payInquiry,
-  subjectOf,
-} from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 import { usePromiseServer } from "../support/promise-server";
 
@@ -26,20 +15,11 @@ const PAST_DEADLINE = 7 * DAY_MS + 60_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const mails = (to: string, subject: string) =>
-  harness.smtp.messages.filter(
-    (m) => m.to.includes(to) && subjectOf(m).startsWith(subject),
-  );
-const mailTo = (to: string, subject: string) =>
-  waitFor(() => mails(to, subject)[0], 10_000, `${subject} to ${to}`);
+  harness.smtp.messages.filter((m) => m.to.includes(to) && subjectOf(m).startsWith(subject));
+const mailTo = (to: string, subject: string) => waitFor(() => mails(to, subject)[0], 10_000, `${subject} to ${to}`);
 const statusOf = (body: string) =>
-  /data-testid="inquiry-status"[^>]*>([^<]*)</
-    .exec(body)?.[1]
-    ?.replace(/&#x27;/g, "'");
-const choose = (
-  server: AppServer,
-  link: string,
-  intent: "choose-refund" | "choose-credit",
-) =>
+  /data-testid="inquiry-status"[^>]*>([^<]*)</.exec(body)?.[1]?.replace(/&#x27;/g, "'");
+const choose = (server: AppServer, link: string, intent: "choose-refund" | "choose-credit") =>
   request(server, link, {
     method: "POST",
     headers: {
@@ -85,9 +65,7 @@ describe("refund or credit (the default for a new site)", () => {
       const chosen = await choose(harness.app, s.link, "choose-credit");
       expect(chosen.status).toBe(303);
       const shown = await request(harness.app, chosen.headers.get("location")!);
-      const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(
-        shown.body,
-      )?.[1];
+      const code = /data-testid="credit-code"[^>]*>([^<]+)</.exec(shown.body)?.[1];
       expect(code).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
       expect(statusOf(shown.body)).toBe("Credited");
       expect(visibleText(shown.body)).toContain("This inquiry is closed");
@@ -95,19 +73,13 @@ describe("refund or credit (the default for a new site)", () => {
       for (const again of [chosen.headers.get("location")!, s.link]) {
         const page = await request(harness.app, again);
         expect(page.body).not.toContain(code!);
-        expect(visibleText(page.body)).toContain(
-          "Its code was emailed to you.",
-        );
+        expect(visibleText(page.body)).toContain("Its code was emailed to you.");
       }
-      expect(
-        mailText(await mailTo(s.email, "Your credit for one inquiry")),
-      ).toContain(code!);
+      expect(mailText(await mailTo(s.email, "Your credit for one inquiry"))).toContain(code!);
       // A second choice (another tab) is told what happened.
       const late = await choose(harness.app, s.link, "choose-refund");
       expect(late.status).toBe(409);
-      expect(visibleText(late.body)).toContain(
-        "You already took a credit for this fee.",
-      );
+      expect(visibleText(late.body)).toContain("You already took a credit for this fee.");
       // The admin cannot refund it in money as well: no Refund button, and a forged post is refused.
       const cookie = await adminCookie(harness.app.url, ADMIN);
       const inbox = `/admin/inquiries?domain=${s.domain.name}`;
@@ -125,10 +97,7 @@ describe("refund or credit (the default for a new site)", () => {
       await sleep(600);
       expect(inquiryRow(harness.app, s.inquiry.public_id).status).toBe("paid");
       expect(
-        harness.app
-          .db()
-          .prepare("SELECT count(*) AS n FROM credits WHERE code = ?")
-          .get(code) as { n: number },
+        harness.app.db().prepare("SELECT count(*) AS n FROM credits WHERE code = ?").get(code) as { n: number },
       ).toEqual({ n: 1 });
     } finally {
       await clock.set(0);
@@ -171,11 +140,7 @@ describe("refund or credit (the default for a new site)", () => {
   });
 
   it("two choices at once in two processes: one wins, the other is told what happened", async () => {
-    const silent = [
-      await silentInquiry("race"),
-      await silentInquiry("race"),
-      await silentInquiry("race"),
-    ];
+    const silent = [await silentInquiry("race"), await silentInquiry("race"), await silentInquiry("race")];
     const second = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
     await clock.set(PAST_DEADLINE);
     try {
@@ -187,9 +152,9 @@ describe("refund or credit (the default for a new site)", () => {
         const statuses = [a.status, b.status].sort();
         expect(statuses).toEqual([303, 409]);
         const loser = a.status === 409 ? a : b;
-        const row = inquiryRow(harness.app, s.inquiry.public_id) as ReturnType<
-          typeof inquiryRow
-        > & { credited_at: string | null };
+        const row = inquiryRow(harness.app, s.inquiry.public_id) as ReturnType<typeof inquiryRow> & {
+          credited_at: string | null;
+        };
         const credits = (
           harness.app
             .db()
@@ -201,15 +166,11 @@ describe("refund or credit (the default for a new site)", () => {
         if (row.credited_at) {
           expect(row.status).toBe("paid");
           expect(credits).toBe(1);
-          expect(visibleText(loser.body)).toContain(
-            "You already took a credit for this fee.",
-          );
+          expect(visibleText(loser.body)).toContain("You already took a credit for this fee.");
         } else {
           expect(row.status).toBe("refunded");
           expect(credits).toBe(0);
-          expect(visibleText(loser.body)).toMatch(
-            /Your fee (is already being|has already been) refunded\./,
-          );
+          expect(visibleText(loser.body)).toMatch(/Your fee (is already being|has already been) refunded\./);
         }
       }
     } finally {
@@ -243,15 +204,9 @@ describe('the admin\'s "Refund automatically"', () => {
         headers: { Origin: harness.app.origin },
       });
     const panel = await http(harness.app, "/admin", { cookie });
-    expect(panel.body).toContain(
-      '<input type="radio" name="silencePolicy" checked="" value="choose"/>',
-    );
-    expect(visibleText(panel.body)).toContain(
-      "Let the buyer choose refund or credit",
-    );
-    expect((await save("refund")).location).toContain(
-      "notice=silence-policy-updated",
-    );
+    expect(panel.body).toContain('<input type="radio" name="silencePolicy" checked="" value="choose"/>');
+    expect(visibleText(panel.body)).toContain("Let the buyer choose refund or credit");
+    expect((await save("refund")).location).toContain("notice=silence-policy-updated");
     try {
       expect((await http(harness.app, "/admin", { cookie })).body).toContain(
         '<input type="radio" name="silencePolicy" checked="" value="refund"/>',

@@ -6,7 +6,11 @@ import { http } from "./admin-helpers";
 
 // Issue 24 item 4: "More names like this" on a domain page and lander: links only, best first.
 const app = useAppServer();
-const tag = `s${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 4).padEnd(4, "q")}`;
+const tag = `s${Math.random()
+  .toString(36)
+  .replace(/[^a-z]/g, "")
+  .slice(0, 4)
+  .padEnd(4, "q")}`;
 const PRICE = 5_000_000_000;
 
 function similarLinks(html: string): string[] {
@@ -24,17 +28,36 @@ describe("more names like this", () => {
     insertDomain(db, { name: `zz${tag}above.com`, priceCents: PRICE + 100 });
     insertDomain(db, { name: `zz${tag}below.com`, priceCents: PRICE - 200 });
     insertDomain(db, { name: `zz${tag}far.com`, priceCents: PRICE - 10_000 });
-    db.prepare("INSERT INTO categories (slug, name, created_at) VALUES (?, ?, ?)").run(`${tag}-cat`, `${tag} Cat`, new Date().toISOString());
+    db.prepare("INSERT INTO categories (slug, name, created_at) VALUES (?, ?, ?)").run(
+      `${tag}-cat`,
+      `${tag} Cat`,
+      new Date().toISOString(),
+    );
     const category = (db.prepare("SELECT id FROM categories WHERE slug = ?").get(`${tag}-cat`) as { id: number }).id;
-    db.prepare("INSERT INTO domain_categories (category_id, domain_id) VALUES (?, ?), (?, ?)").run(category, base, category, sameCategory);
+    db.prepare("INSERT INTO domain_categories (category_id, domain_id) VALUES (?, ?), (?, ?)").run(
+      category,
+      base,
+      category,
+      sameCategory,
+    );
 
     const page = await http(app, `/domain/${tag}ly`);
     expect(page.body).toContain("More names like this");
-    expect(similarLinks(page.body)).toEqual([`zz${tag}cat`, `${tag}base.io`, `zz${tag}pal.net`, `zz${tag}above`, `zz${tag}below`, `zz${tag}far`]);
+    expect(similarLinks(page.body)).toEqual([
+      `zz${tag}cat`,
+      `${tag}base.io`,
+      `zz${tag}pal.net`,
+      `zz${tag}above`,
+      `zz${tag}below`,
+      `zz${tag}far`,
+    ]);
     const lander = await requestWithHost(app.url, "/", `${tag}ly.com`);
     expect(similarLinks(lander.body)).toEqual(similarLinks(page.body));
     // Never the page's own name, nor a deleted one.
-    db.prepare("UPDATE domains SET deleted_at = ? WHERE domain_name = ?").run(new Date().toISOString(), `${tag}base.io`);
+    db.prepare("UPDATE domains SET deleted_at = ? WHERE domain_name = ?").run(
+      new Date().toISOString(),
+      `${tag}base.io`,
+    );
     const after = similarLinks((await http(app, `/domain/${tag}ly`)).body);
     expect(after).not.toContain(`${tag}base.io`);
     expect(after).not.toContain(`${tag}ly`);

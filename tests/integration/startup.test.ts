@@ -116,7 +116,9 @@ describe("first start and restarts", () => {
     const page = await (await fetch(new URL("/", second.url))).text();
     expect(page).toContain("No domains are listed yet.");
     await second.stop();
-    expect(readOnce(path.join(dataDir, "app.db"), (db) => db.prepare("SELECT count(*) AS n FROM domains").get())).toEqual({ n: 0 });
+    expect(
+      readOnce(path.join(dataDir, "app.db"), (db) => db.prepare("SELECT count(*) AS n FROM domains").get()),
+    ).toEqual({ n: 0 });
   });
 
   it("SEED_DEMO=false starts a brand-new database empty", async () => {
@@ -131,15 +133,25 @@ describe("first start and restarts", () => {
     const dataDir = freshDataDir();
     const dbPath = path.join(dataDir, "app.db");
     const adminRow = () =>
-      readOnce(dbPath, (db) => db.prepare("SELECT email, password_hash FROM users").all() as Array<{ email: string; password_hash: string }>);
+      readOnce(
+        dbPath,
+        (db) =>
+          db.prepare("SELECT email, password_hash FROM users").all() as Array<{ email: string; password_hash: string }>,
+      );
 
-    const first = await startAppServer({ dataDir, env: { ADMIN_EMAIL: "Owner@Example.test", ADMIN_PASSWORD: "first-password" } });
+    const first = await startAppServer({
+      dataDir,
+      env: { ADMIN_EMAIL: "Owner@Example.test", ADMIN_PASSWORD: "first-password" },
+    });
     await first.stop();
     const created = adminRow();
     expect(created.map((row) => row.email)).toEqual(["owner@example.test"]);
     expect(await verifyPassword("first-password", created[0]!.password_hash)).toBe(true);
 
-    const second = await startAppServer({ dataDir, env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "second-password" } });
+    const second = await startAppServer({
+      dataDir,
+      env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "second-password" },
+    });
     await second.stop();
     const reset = adminRow();
     expect(reset).toHaveLength(1);

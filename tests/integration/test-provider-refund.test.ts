@@ -28,12 +28,22 @@ describe("test provider refunds", () => {
     const { getPaymentProvider, getTestProvider } = modules.payments;
     const provider = getPaymentProvider();
     expect(provider.name).toBe("test");
-    const request = { inquiryPublicId: "inq_refund_test_1", domainName: "example.com", amountCents: 1999, currency: "usd" as const, idempotencyKey: "k1" };
+    const request = {
+      inquiryPublicId: "inq_refund_test_1",
+      domainName: "example.com",
+      amountCents: 1999,
+      currency: "usd" as const,
+      idempotencyKey: "k1",
+    };
     const payment = await provider.createPayment(request);
     // Same idempotency key, same payment.
     expect((await provider.createPayment(request)).paymentId).toBe(payment.paymentId);
     await expect(provider.refund(payment.paymentId, "r1")).rejects.toThrow(/succeeded/);
-    const confirmed = await getTestProvider().confirmWithCard(payment.clientSecret, { number: "4242424242424242", expiry: "12/40", cvc: "123" });
+    const confirmed = await getTestProvider().confirmWithCard(payment.clientSecret, {
+      number: "4242424242424242",
+      expiry: "12/40",
+      cvc: "123",
+    });
     expect(confirmed.ok).toBe(true);
     const first = await provider.refund(payment.paymentId, "r1");
     const second = await provider.refund(payment.paymentId, "r1");

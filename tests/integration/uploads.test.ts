@@ -7,13 +7,20 @@ import { useAppServer } from "../support/vitest-server";
 const MAX_BODY_BYTES = 65_536;
 const MAX_UPLOAD_BYTES = 1_048_576;
 const app = useAppServer({
-  env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password, MAX_BODY_BYTES: String(MAX_BODY_BYTES), MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES) },
+  env: {
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    MAX_UPLOAD_BYTES: String(MAX_UPLOAD_BYTES),
+  },
 });
 
 const BOUNDARY = "----upload-test";
 function multipartCsv(csv: string): Buffer {
   return Buffer.concat([
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="portfolio.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="portfolio.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
     Buffer.from(csv),
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
@@ -23,7 +30,11 @@ function multipartCsv(csv: string): Buffer {
  * A post that declares `declaredBytes` but sends only the first `sentBytes` of `body` and waits: an
  * answer that comes anyway was decided before the body was read.
  */
-function post(path: string, body: Buffer, options: { cookie?: string; declaredBytes?: number; sentBytes?: number; type?: string } = {}) {
+function post(
+  path: string,
+  body: Buffer,
+  options: { cookie?: string; declaredBytes?: number; sentBytes?: number; type?: string } = {},
+) {
   const { hostname, port, origin } = new URL(app.url);
   return new Promise<{ status: number; body: string; location?: string }>((resolve, reject) => {
     const request = http.request({
@@ -71,7 +82,11 @@ describe("multipart bodies", () => {
     const reply = await post("/admin/portfolio", body, { cookie });
     expect(reply.status, reply.body).toBe(303);
     expect(reply.location).toBe("/admin/portfolio?added=6000&updated=0");
-    const over = await post("/admin/portfolio", Buffer.alloc(4096, "a"), { cookie, declaredBytes: MAX_UPLOAD_BYTES + 1, sentBytes: 4096 });
+    const over = await post("/admin/portfolio", Buffer.alloc(4096, "a"), {
+      cookie,
+      declaredBytes: MAX_UPLOAD_BYTES + 1,
+      sentBytes: 4096,
+    });
     expect(over.status).toBe(413);
     expect(over.body).toContain(`limit ${MAX_UPLOAD_BYTES} bytes`);
   });

@@ -15,7 +15,11 @@ export async function signInAdmin(page: Page, admin = TEST_ADMIN): Promise<void>
 }
 
 /** Signs in over HTTP; returns the Cookie header value for later requests. */
-export async function adminCookie(baseUrl: string, admin = TEST_ADMIN, headers: Record<string, string> = {}): Promise<string> {
+export async function adminCookie(
+  baseUrl: string,
+  admin = TEST_ADMIN,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const response = await fetch(new URL("/admin", baseUrl), {
     method: "POST",
     redirect: "manual",
@@ -30,7 +34,17 @@ export async function adminCookie(baseUrl: string, admin = TEST_ADMIN, headers: 
 /** A paid inquiry straight into the database (test setup), paid through the test provider by default. */
 export function insertPaidInquiry(
   db: Database.Database,
-  inquiry: { domainId: number; domainName: string; name?: string; email?: string; message?: string; amountCents?: number; paidAt?: string; paymentId?: string; provider?: string },
+  inquiry: {
+    domainId: number;
+    domainName: string;
+    name?: string;
+    email?: string;
+    message?: string;
+    amountCents?: number;
+    paidAt?: string;
+    paymentId?: string;
+    provider?: string;
+  },
 ): number {
   const paidAt = inquiry.paidAt ?? new Date().toISOString();
   const result = db
@@ -62,7 +76,13 @@ export function insertPaidInquiry(
 export async function payInquiry(
   app: { url: string; origin: string; db: () => Database.Database },
   domainShort: string,
-  buyer = { name: "Ada Buyer", email: "ada@buyer.example", phone: "+1 555 0100", offer: "$12,500", message: "I would like to buy this domain." },
+  buyer = {
+    name: "Ada Buyer",
+    email: "ada@buyer.example",
+    phone: "+1 555 0100",
+    offer: "$12,500",
+    message: "I would like to buy this domain.",
+  },
 ): Promise<{ inquiryId: number; paymentId: string }> {
   const post = async (path: string, body: unknown) => {
     const response = await fetch(new URL(path, app.url), {
@@ -74,9 +94,21 @@ export async function payInquiry(
   };
   const created = await post("/api/create-payment-intent", { domain_name: domainShort, customer_info: buyer });
   if (!created.client_secret) throw new Error(`payment not created: ${JSON.stringify(created)}`);
-  await post("/api/test-payments/confirm", { client_secret: created.client_secret, card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
-  const confirmed = await post("/api/confirm-payment", { payment_intent_id: created.payment_intent_id, domain_name: domainShort, customer_info: buyer });
+  await post("/api/test-payments/confirm", {
+    client_secret: created.client_secret,
+    card_number: "4242424242424242",
+    expiry: "12/40",
+    cvc: "123",
+  });
+  const confirmed = await post("/api/confirm-payment", {
+    payment_intent_id: created.payment_intent_id,
+    domain_name: domainShort,
+    customer_info: buyer,
+  });
   if (!confirmed.ok) throw new Error(`payment not confirmed: ${JSON.stringify(confirmed)}`);
-  const row = app.db().prepare("SELECT id FROM inquiries WHERE payment_intent_id = ?").get(created.payment_intent_id) as { id: number };
+  const row = app
+    .db()
+    .prepare("SELECT id FROM inquiries WHERE payment_intent_id = ?")
+    .get(created.payment_intent_id) as { id: number };
   return { inquiryId: row.id, paymentId: created.payment_intent_id };
 }

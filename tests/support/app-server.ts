@@ -156,7 +156,11 @@ export function removeDataDir(server: AppServer): void {
 }
 
 /** Runs a project script (tsx scripts/<name>.ts) against a server's database. */
-export function runScript(server: Pick<AppServer, "env">, script: string, args: string[] = []): Promise<{ code: number | null; output: string }> {
+export function runScript(
+  server: Pick<AppServer, "env">,
+  script: string,
+  args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(tsxBin, [path.join("scripts", script), ...args], {
       cwd: projectRoot,

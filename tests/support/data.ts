@@ -19,7 +19,14 @@ export function insertDomain(
       `INSERT INTO domains (domain_name, asking_price_cents, tracking_id, owner_email, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
     )
-    .run(domain.name, domain.priceCents, domain.trackingId ?? "tracker", domain.ownerEmail ?? "owner@example.test", timestamp, timestamp);
+    .run(
+      domain.name,
+      domain.priceCents,
+      domain.trackingId ?? "tracker",
+      domain.ownerEmail ?? "owner@example.test",
+      timestamp,
+      timestamp,
+    );
   return Number(result.lastInsertRowid);
 }
 

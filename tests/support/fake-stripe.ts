@@ -138,7 +138,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     confirm(intent.id);
     session.status = "complete";
     session.payment_status = "paid";
-    return { paymentIntent: intent, successUrl: String(session.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId) };
+    return {
+      paymentIntent: intent,
+      successUrl: String(session.success_url).replace("{CHECKOUT_SESSION_ID}", sessionId),
+    };
   }
 
   function route(method: string, path: string, body: Json): { status: number; body: Json } {
@@ -151,7 +154,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if ((match = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path)) && method === "POST") {
       const intent = paymentIntents.get(match[1]!);
       if (!intent) return missing("payment_intent", match[1]!);
-      if (!["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"].includes(intent.status)) {
+      if (
+        !["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"].includes(
+          intent.status,
+        )
+      ) {
         return unexpectedState(`You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`);
       }
       intent.status = "canceled";
@@ -161,7 +168,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if ((match = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path)) && method === "POST") {
       const session = sessions.get(match[1]!);
       if (!session) return missing("checkout.session", match[1]!);
-      if (session.status !== "open") return unexpectedState("Only Checkout Sessions with a status of open can be expired.");
+      if (session.status !== "open")
+        return unexpectedState("Only Checkout Sessions with a status of open can be expired.");
       session.status = "expired";
       return { status: 200, body: session };
     }
@@ -173,7 +181,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!paymentIntents.has(match[1]!)) return missing("payment_intent", match[1]!);
       const intent = confirm(match[1]!, body.payment_method);
       if (intent.status !== "succeeded") {
-        return { status: 402, body: errorBody({ type: "card_error", code: "card_declined", message: "Your card was declined." }) };
+        return {
+          status: 402,
+          body: errorBody({ type: "card_error", code: "card_declined", message: "Your card was declined." }),
+        };
       }
       return { status: 200, body: intent };
     }
@@ -209,26 +220,62 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const intent = paymentIntents.get(body.payment_intent);
       if (!intent) return missing("payment_intent", body.payment_intent);
       if (intent.status !== "succeeded") {
-        return { status: 400, body: errorBody({ type: "invalid_request_error", message: "This PaymentIntent has no successful charge to refund." }) };
+        return {
+          status: 400,
+          body: errorBody({
+            type: "invalid_request_error",
+            message: "This PaymentIntent has no successful charge to refund.",
+          }),
+        };
       }
       if ((intent.amount_refunded ?? 0) >= intent.amount_received) {
-        return { status: 400, body: errorBody({ type: "invalid_request_error", code: "charge_already_refunded", message: `Charge ${intent.latest_charge} has already been refunded.` }) };
+        return {
+          status: 400,
+          body: errorBody({
+            type: "invalid_request_error",
+            code: "charge_already_refunded",
+            message: `Charge ${intent.latest_charge} has already been refunded.`,
+          }),
+        };
       }
       const status = refundStatuses.shift() ?? "succeeded";
-      const refund = { id: id("re"), object: "refund", amount: intent.amount_received, payment_intent: intent.id, charge: intent.latest_charge, status, failure_reason: status === "failed" ? "expired_or_canceled_card" : null, currency: intent.currency };
+      const refund = {
+        id: id("re"),
+        object: "refund",
+        amount: intent.amount_received,
+        payment_intent: intent.id,
+        charge: intent.latest_charge,
+        status,
+        failure_reason: status === "failed" ? "expired_or_canceled_card" : null,
+        currency: intent.currency,
+      };
       refunds.set(refund.id, refund);
-      if (status !== "failed" && status !== "canceled") intent.amount_refunded = (intent.amount_refunded ?? 0) + refund.amount;
+      if (status !== "failed" && status !== "canceled")
+        intent.amount_refunded = (intent.amount_refunded ?? 0) + refund.amount;
       return { status: 200, body: refund };
     }
-    return { status: 404, body: errorBody({ type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` }) };
+    return {
+      status: 404,
+      body: errorBody({ type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` }),
+    };
   }
 
   function unexpectedState(message: string) {
-    return { status: 400, body: errorBody({ type: "invalid_request_error", code: "payment_intent_unexpected_state", message }) };
+    return {
+      status: 400,
+      body: errorBody({ type: "invalid_request_error", code: "payment_intent_unexpected_state", message }),
+    };
   }
 
   function missing(kind: string, objectId: string) {
-    return { status: 404, body: errorBody({ type: "invalid_request_error", code: "resource_missing", message: `No such ${kind}: '${objectId}'` }) };
+    return {
+      status: 404,
+      body: errorBody({
+        type: "invalid_request_error",
+        code: "resource_missing",
+        message: `No such ${kind}: '${objectId}'`,
+      }),
+    };
   }
 
   const server = http.createServer((req, res) => {
@@ -251,7 +298,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (delay) delay.times -= 1;
       const reply = (status: number, payload: Json, extra: Record<string, string>) => {
         if (res.destroyed) return;
-        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req"), ...extra }).end(JSON.stringify(payload));
+        res
+          .writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req"), ...extra })
+          .end(JSON.stringify(payload));
       };
       const send = (status: number, payload: Json, extra: Record<string, string> = {}) => {
         if (delay) setTimeout(() => reply(status, payload, extra), delay.ms).unref();
@@ -265,7 +314,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (failure) {
         failure.times -= 1;
         const key = method === "POST" ? req.headers["idempotency-key"] : undefined;
-        if (failure.stored && typeof key === "string") idempotent.set(key, { status: failure.status, body: errorBody(failure.error) });
+        if (failure.stored && typeof key === "string")
+          idempotent.set(key, { status: failure.status, body: errorBody(failure.error) });
         return send(failure.status, errorBody(failure.error));
       }
       const key = method === "POST" ? req.headers["idempotency-key"] : undefined;
@@ -323,5 +373,14 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
 /** A Stripe event envelope around an object, as Stripe would post it. */
 export function stripeEvent(type: string, object: Json, eventId = id("evt")): Json {
-  return { id: eventId, object: "event", api_version: "2026-10-28.endive", type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object }, pending_webhooks: 1 };
+  return {
+    id: eventId,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: { object },
+    pending_webhooks: 1,
+  };
 }

@@ -59,7 +59,11 @@ export const BUYER = {
   message: "I would like to buy this domain for my startup.",
 };
 
-export async function waitFor<T>(check: () => T | undefined | null | false, timeoutMs = 10_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | false,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();

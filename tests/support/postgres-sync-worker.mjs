@@ -25,7 +25,11 @@ port.on("message", async ({ text, params }) => {
     const result = await client.query(params ? { text, values: params } : text);
     // exec() with several statements answers an array of results: the last one stands for them all.
     const last = Array.isArray(result) ? result.at(-1) : result;
-    answer({ rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0, fields: (last?.fields ?? []).map((field) => field.name) });
+    answer({
+      rows: last?.rows ?? [],
+      rowCount: last?.rowCount ?? 0,
+      fields: (last?.fields ?? []).map((field) => field.name),
+    });
   } catch (error) {
     answer({ error: { message: error.message, code: error.code } });
   }

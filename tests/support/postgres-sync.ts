@@ -52,7 +52,8 @@ export function openPostgresSync(url: string): Database.Database {
     if (Atomics.wait(signal, 0, 0, QUERY_TIMEOUT_MS) === "timed-out") {
       throw new Error(`PostgreSQL did not answer within ${QUERY_TIMEOUT_MS} ms: ${text}`);
     }
-    const message = receiveMessageOnPort(port1)?.message as (Answer & { error?: { message: string; code?: string } }) | undefined;
+    const message = receiveMessageOnPort(port1)?.message as
+      (Answer & { error?: { message: string; code?: string } }) | undefined;
     if (!message) throw new Error(`no answer from the PostgreSQL worker: ${text}`);
     if (message.error) throw new PostgresQueryError(message.error.message, message.error.code, text);
     return message;
@@ -149,18 +150,23 @@ export function toPostgres(source: string, args: unknown[]): { text: string; val
   let named: Record<string, unknown> | undefined;
   for (const arg of args) {
     if (Array.isArray(arg)) positional.push(...arg);
-    else if (arg !== null && typeof arg === "object" && !(arg instanceof Date) && !Buffer.isBuffer(arg)) named = { ...named, ...(arg as Row) };
+    else if (arg !== null && typeof arg === "object" && !(arg instanceof Date) && !Buffer.isBuffer(arg))
+      named = { ...named, ...(arg as Row) };
     else positional.push(arg);
   }
   const values: unknown[] = [];
   const numbers = new Map<string, number>();
   let next = 0;
   let text = "";
-  for (let i = 0; i < source.length; ) {
+  for (let i = 0; i < source.length;) {
     const char = source[i]!;
     const rest = source.slice(i);
     const skipped =
-      /^'(?:[^']|'')*'/.exec(rest) ?? /^"(?:[^"]|"")*"/.exec(rest) ?? /^--[^\n]*/.exec(rest) ?? /^\/\*[\s\S]*?\*\//.exec(rest) ?? /^::/.exec(rest);
+      /^'(?:[^']|'')*'/.exec(rest) ??
+      /^"(?:[^"]|"")*"/.exec(rest) ??
+      /^--[^\n]*/.exec(rest) ??
+      /^\/\*[\s\S]*?\*\//.exec(rest) ??
+      /^::/.exec(rest);
     if (skipped) {
       text += skipped[0];
       i += skipped[0].length;

@@ -54,7 +54,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   const earlier = new Set(events.flatMap((event) => process.listeners(event as "exit")));
   const EmbeddedPostgres = await loadEmbeddedPostgres(folder);
   for (const event of events) {
-    for (const listener of process.listeners(event as "exit")) if (!earlier.has(listener)) process.off(event as "exit", listener as (code: number) => void);
+    for (const listener of process.listeners(event as "exit"))
+      if (!earlier.has(listener)) process.off(event as "exit", listener as (code: number) => void);
   }
   const server = new EmbeddedPostgres({
     databaseDir: path.join(folder, "data"),
@@ -64,7 +65,16 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     // Test data is thrown away: no fsync. Several app servers (a pool each) may share the server.
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
+    postgresFlags: [
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+    ],
     onLog: () => {},
     onError: () => {},
   });
@@ -136,7 +146,9 @@ function freePort(): Promise<number> {
 export async function postgresServerUrl(): Promise<string> {
   const url = process.env[POSTGRES_URL_VARIABLE];
   if (!url) {
-    throw new Error(`${POSTGRES_URL_VARIABLE} is not set: run the test through the integration project (its globalSetup starts PostgreSQL)`);
+    throw new Error(
+      `${POSTGRES_URL_VARIABLE} is not set: run the test through the integration project (its globalSetup starts PostgreSQL)`,
+    );
   }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -147,7 +159,8 @@ export async function postgresServerUrl(): Promise<string> {
       return url;
     } catch (error) {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

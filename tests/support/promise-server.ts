@@ -2,18 +2,11 @@
 // payments, a test SMTP server, a movable clock (TEST_CLOCK_FILE) and an admin. Started before the
 // file's tests, stopped after them with the clock set back. `harness.app` may be replaced (a restart).
 import { afterAll, beforeAll } from "vitest";
-import {
-  removeDataDir,
-  startAppServer,
-  type AppServer,
-} from "./app-server";
+import { removeDataDir, startAppServer, type AppServer } from "./app-server";
 import { testClock } from "./refund-promise";
 import { startSmtp, type TestSmtp } from "./smtp";
 
-export function usePromiseServer(
-  name: string,
-  extraEnv: Record<string, string> = {},
-) {
+export function usePromiseServer(name: string, extraEnv: Record<string, string> = {}) {
   const clock = testClock();
   const admin = {
     email: `${name}-admin@example.test`,
@@ -22,10 +15,7 @@ export function usePromiseServer(
   let smtp: TestSmtp | undefined;
   let app: AppServer | undefined;
   const started = <T>(value: T | undefined): T => {
-    if (!value)
-      throw new Error(
-        "the servers are started in beforeAll: use them inside hooks and tests",
-      );
+    if (!value) throw new Error("the servers are started in beforeAll: use them inside hooks and tests");
     return value;
   };
   const env = () => ({

@@ -53,14 +53,38 @@ function selfSignedCertificate(dir: string, names: string[]): { cert: string; ke
   const cert = path.join(dir, "cert.pem");
   const key = path.join(dir, "key.pem");
   const altNames = ["localhost", ...names].map((name) => `DNS:${name}`).join(",");
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost", "-addext", `subjectAltName=${altNames}`,
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "2",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      `subjectAltName=${altNames}`,
+    ],
+    { stdio: "ignore" },
+  );
   return { cert, key };
 }
 
-async function waitForListening(port: number, child: ChildProcess, output: () => string, timeoutMs = 20_000): Promise<void> {
+async function waitForListening(
+  port: number,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`proxy exited with ${child.exitCode}:\n${output()}`);
@@ -102,7 +126,12 @@ export async function proxyPorts(): Promise<{ httpPort: number; httpsPort: numbe
 }
 
 /** `appPorts`: one app process, or several (a load balancer: nginx's upstream, caddy's reverse_proxy with several upstreams). */
-export async function startProxy(kind: ProxyKind, ports: { httpPort: number; httpsPort: number }, appPorts: number | number[], landerNames: string[]): Promise<RunningProxy> {
+export async function startProxy(
+  kind: ProxyKind,
+  ports: { httpPort: number; httpsPort: number },
+  appPorts: number | number[],
+  landerNames: string[],
+): Promise<RunningProxy> {
   const upstreams = [appPorts].flat();
   const dir = workDir(`${kind}-test-`);
   const { httpPort, httpsPort } = ports;
@@ -111,7 +140,10 @@ export async function startProxy(kind: ProxyKind, ports: { httpPort: number; htt
     const config = replaceAll(deployFile("Caddyfile"), [
       // Test-only global options: no admin API, certificates from Caddy's own local CA (`tls internal`
       // for every site, on-demand ones included), nothing installed into the system's trust store.
-      [/^\{\n/m, `{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n`],
+      [
+        /^\{\n/m,
+        `{\n\tadmin off\n\tlocal_certs\n\tskip_install_trust\n\thttp_port ${httpPort}\n\thttps_port ${httpsPort}\n`,
+      ],
       ["domains.example.com", "localhost"],
       [/reverse_proxy 127\.0\.0\.1:3000/g, `reverse_proxy ${upstreams.map((port) => `127.0.0.1:${port}`).join(" ")}`],
       ["127.0.0.1:3000", `127.0.0.1:${upstreams[0]}`],
@@ -148,12 +180,18 @@ export async function startProxy(kind: ProxyKind, ports: { httpPort: number; htt
       "events { worker_connections 1024; }",
       "http {",
       "  access_log off;",
-      ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((name) => `  ${name}_temp_path ${path.join(temp, name)};`),
+      ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(
+        (name) => `  ${name}_temp_path ${path.join(temp, name)};`,
+      ),
       `  include ${path.join(dir, "site.conf")};`,
       "}",
     ].join("\n");
     writeFileSync(path.join(dir, "nginx.conf"), main);
-    running = startChild(binary("nginx"), ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")], { PATH: process.env.PATH });
+    running = startChild(
+      binary("nginx"),
+      ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")],
+      { PATH: process.env.PATH },
+    );
   }
   await waitForListening(httpsPort, running.child, running.output);
   return {

@@ -33,7 +33,11 @@ export function testClock() {
 
 export function newDomain(server: AppServer, options: { ownerEmail?: string; prefix?: string } = {}) {
   const name = uniqueDomainName(options.prefix ?? "promise");
-  const id = insertDomain(server.db(), { name, priceCents: 250_000, ownerEmail: options.ownerEmail ?? "owner@example.test" });
+  const id = insertDomain(server.db(), {
+    name,
+    priceCents: 250_000,
+    ownerEmail: options.ownerEmail ?? "owner@example.test",
+  });
   return { id, name, short: name.replace(/\.com$/, "") };
 }
 
@@ -46,7 +50,11 @@ export async function payInquiry(server: AppServer, domain: { short: string }, b
     const url = new URL(location!, server.url);
     return url.pathname + url.search;
   };
-  const paid = await postForm(server, local(started.headers.get("location")), { card_number: "4242424242424242", expiry: "12/40", cvc: "123" });
+  const paid = await postForm(server, local(started.headers.get("location")), {
+    card_number: "4242424242424242",
+    expiry: "12/40",
+    cvc: "123",
+  });
   const back = local(paid.headers.get("location"));
   const success = await request(server, back);
   if (!success.body.includes("Payment Successful!")) throw new Error("payment did not succeed");
@@ -81,7 +89,9 @@ export function mailText(mail: ReceivedMail): string {
   let body = mail.raw.slice(split).trim();
   if (/Content-Transfer-Encoding:\s*quoted-printable/i.test(headers)) {
     body = Buffer.from(
-      body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      body
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       "latin1",
     ).toString("utf8");
   } else if (/Content-Transfer-Encoding:\s*base64/i.test(headers)) {

@@ -29,7 +29,10 @@ export async function openSqlReader(databaseUrl: string): Promise<SqlReader> {
   }
   const client = new pg.Client({
     connectionString: databaseUrl,
-    types: { getTypeParser: ((oid: number, format: "text" | "binary") => (numeric.has(oid) ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser },
+    types: {
+      getTypeParser: ((oid: number, format: "text" | "binary") =>
+        numeric.has(oid) ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
   });
   await client.connect();
   const numbered = (text: string) => {

@@ -39,14 +39,28 @@ describe("createWorkQueue", () => {
           resolve();
         });
       });
-    const results = Array.from({ length: 8 }, () => queue.run(job).then(() => "done", (error) => (error instanceof QueueFullError ? "refused" : "error")));
+    const results = Array.from({ length: 8 }, () =>
+      queue.run(job).then(
+        () => "done",
+        (error) => (error instanceof QueueFullError ? "refused" : "error"),
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(queue.stats()).toEqual({ running: 2, waiting: 3, refused: 3 });
     while (release.length > 0 || queue.stats().running > 0) {
       release.shift()?.();
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    expect(await Promise.all(results)).toEqual(["done", "done", "done", "done", "done", "refused", "refused", "refused"]);
+    expect(await Promise.all(results)).toEqual([
+      "done",
+      "done",
+      "done",
+      "done",
+      "done",
+      "refused",
+      "refused",
+      "refused",
+    ]);
     expect(most).toBe(2);
     expect(queue.stats()).toEqual({ running: 0, waiting: 0, refused: 3 });
   });

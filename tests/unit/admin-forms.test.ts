@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DomainEntrySchema, loginLimitedText, parseFee, parseFeeAmount, parsePrice, TEXT } from "../../app/lib/admin-forms";
+import {
+  DomainEntrySchema,
+  loginLimitedText,
+  parseFee,
+  parseFeeAmount,
+  parsePrice,
+  TEXT,
+} from "../../app/lib/admin-forms";
 
 describe("admin form rules", () => {
   it("parses a price as a decimal of at least 0", () => {
@@ -41,7 +48,9 @@ describe("admin form rules", () => {
   });
 
   it("validates a portfolio entry", () => {
-    expect(DomainEntrySchema.parse({ domainName: " WWW.Example.COM ", askingPrice: "10", trackingId: "t", ownerEmail: "" })).toEqual({
+    expect(
+      DomainEntrySchema.parse({ domainName: " WWW.Example.COM ", askingPrice: "10", trackingId: "t", ownerEmail: "" }),
+    ).toEqual({
       domainName: "example.com",
       askingPrice: 1000,
       trackingId: "t",
@@ -49,13 +58,31 @@ describe("admin form rules", () => {
       categories: [],
       pitch: null,
     });
-    expect(DomainEntrySchema.parse({ domainName: "a.com", askingPrice: "1", trackingId: "t", ownerEmail: "", categories: "Tech |  Short  names| tech" }).categories).toEqual([
+    expect(
+      DomainEntrySchema.parse({
+        domainName: "a.com",
+        askingPrice: "1",
+        trackingId: "t",
+        ownerEmail: "",
+        categories: "Tech |  Short  names| tech",
+      }).categories,
+    ).toEqual([
       { slug: "tech", name: "Tech" },
       { slug: "short-names", name: "Short names" },
     ]);
-    const bad = DomainEntrySchema.safeParse({ domainName: "nodot", askingPrice: "x", trackingId: "", ownerEmail: "nope" });
+    const bad = DomainEntrySchema.safeParse({
+      domainName: "nodot",
+      askingPrice: "x",
+      trackingId: "",
+      ownerEmail: "nope",
+    });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual(["domainName", "askingPrice", "trackingId", "ownerEmail"]);
+    expect(bad.error!.issues.map((issue) => issue.path[0])).toEqual([
+      "domainName",
+      "askingPrice",
+      "trackingId",
+      "ownerEmail",
+    ]);
   });
 });
 
@@ -70,7 +97,8 @@ describe("loginLimitedText", () => {
 });
 
 describe("owner email", () => {
-  const owner = (ownerEmail: string) => DomainEntrySchema.safeParse({ domainName: "example.com", askingPrice: "10", trackingId: "t", ownerEmail });
+  const owner = (ownerEmail: string) =>
+    DomainEntrySchema.safeParse({ domainName: "example.com", askingPrice: "10", trackingId: "t", ownerEmail });
 
   it("stores an internationalized domain in the ASCII form a browser's email field submits", () => {
     expect(owner(" owner@münchen.de ").data?.ownerEmail).toBe("owner@xn--mnchen-3ya.de");
@@ -80,10 +108,25 @@ describe("owner email", () => {
   });
 
   it("accepts and refuses what the browser's type=email check does", () => {
-    for (const good of ["owner@example.com", "o'brien+deals@example.co.uk", "a!#$%&*/=?^_`{|}~-@example.com", "owner@mail-server"]) {
+    for (const good of [
+      "owner@example.com",
+      "o'brien+deals@example.co.uk",
+      "a!#$%&*/=?^_`{|}~-@example.com",
+      "owner@mail-server",
+    ]) {
       expect(owner(good).success, good).toBe(true);
     }
-    for (const bad of ["nope", "owner@", "@example.com", "owner@münchen.de/x", "owner@-bad.com", "owner@a..com", "müller@example.com", "a b@example.com", "owner@münchen.de."]) {
+    for (const bad of [
+      "nope",
+      "owner@",
+      "@example.com",
+      "owner@münchen.de/x",
+      "owner@-bad.com",
+      "owner@a..com",
+      "müller@example.com",
+      "a b@example.com",
+      "owner@münchen.de.",
+    ]) {
       expect(owner(bad).error?.issues[0]?.message, bad).toBe("Owner email must be a valid email address");
     }
   });

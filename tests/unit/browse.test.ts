@@ -6,12 +6,24 @@ const read = (query: string) => readBrowseQuery(new URLSearchParams(query));
 
 describe("browse filters from the URL", () => {
   it("reads each filter and writes equal filters as one URL", () => {
-    const query = read("sort=price-asc&ext=.IO&min=$1,000&max=20000.50&len=8&nohyphen=on&nodigit=1&cat=Tech&q=+nova+&page=3");
+    const query = read(
+      "sort=price-asc&ext=.IO&min=$1,000&max=20000.50&len=8&nohyphen=on&nodigit=1&cat=Tech&q=+nova+&page=3",
+    );
     expect(query.ignored).toEqual({});
     expect(query.filters).toEqual({
-      q: "nova", ext: "io", minCents: 100_000, maxCents: 2_000_050, maxLength: 8, noHyphens: true, noDigits: true, category: "tech", sort: "price-asc",
+      q: "nova",
+      ext: "io",
+      minCents: 100_000,
+      maxCents: 2_000_050,
+      maxLength: 8,
+      noHyphens: true,
+      noDigits: true,
+      category: "tech",
+      sort: "price-asc",
     });
-    expect(browseHref(query.filters, query.page)).toBe("/?q=nova&ext=io&min=1000&max=20000.50&len=8&nohyphen=1&nodigit=1&cat=tech&sort=price-asc&page=3");
+    expect(browseHref(query.filters, query.page)).toBe(
+      "/?q=nova&ext=io&min=1000&max=20000.50&len=8&nohyphen=1&nodigit=1&cat=tech&sort=price-asc&page=3",
+    );
     expect(browseHref(read("max=&len=&sort=newest&nodigit=0").filters)).toBe("/");
   });
 
@@ -19,7 +31,7 @@ describe("browse filters from the URL", () => {
     const query = read("min=abc&max=1e3&len=64&sort=cheap&ext=a_b&cat=-x");
     expect(query.filters).toEqual(read("").filters);
     expect(ignoredNotes(query.ignored)).toEqual([
-      "There is no extension \".a_b\" here, so it was ignored.",
+      'There is no extension ".a_b" here, so it was ignored.',
       '"abc" is not a usable min price, so it was ignored.',
       '"1e3" is not a usable max price, so it was ignored.',
       '"64" is not a length from 1 to 63, so it was ignored.',
@@ -41,6 +53,8 @@ describe("category names", () => {
       { slug: "food-drink", name: "Food & Drink" },
     ]);
     expect(parseCategoryList("!!!")).toEqual({ error: 'Category "!!!" needs at least one letter or digit' });
-    expect(parseCategoryList(Array.from({ length: 11 }, (_, i) => `c${i}`).join("|"))).toEqual({ error: "At most 10 categories per domain" });
+    expect(parseCategoryList(Array.from({ length: 11 }, (_, i) => `c${i}`).join("|"))).toEqual({
+      error: "At most 10 categories per domain",
+    });
   });
 });

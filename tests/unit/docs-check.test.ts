@@ -126,8 +126,10 @@ describe("npm run docs:check", () => {
   });
 
   it("reports a README that no longer gives the two commands", () => {
-    const readme = GOOD_README.replace("npm install && npm start", "npm ci && npm start")
-      .replace("npm test\n", "npm run build\n");
+    const readme = GOOD_README.replace("npm install && npm start", "npm ci && npm start").replace(
+      "npm test\n",
+      "npm run build\n",
+    );
     expect(messages(project({ "README.md": readme, "docs/deployment.md": GOOD_DEPLOYMENT }))).toEqual([
       "README.md:1: the two commands: no code block line `npm install && npm start`",
       "README.md:1: the two commands: no code block line `npm test`",

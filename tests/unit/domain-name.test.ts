@@ -27,7 +27,16 @@ describe("shortDomainName", () => {
   ])("%s -> %s", (input, expected) => expect(shortDomainName(input)).toBe(expected));
 
   it("links every stored name to a page whose lookup finds that same name first", () => {
-    for (const name of ["example.com", "com.com", "www.com", "shop.us.com", "velora.com.com", "www.www.com", "example.io", "a.b.c.de"]) {
+    for (const name of [
+      "example.com",
+      "com.com",
+      "www.com",
+      "shop.us.com",
+      "velora.com.com",
+      "www.www.com",
+      "example.io",
+      "a.b.c.de",
+    ]) {
       const param = decodeURIComponent(domainPagePath(name).slice("/domain/".length));
       expect(lookupCandidates(param)[0], name).toBe(name);
     }
@@ -105,7 +114,8 @@ describe("internationalized names", () => {
     expect(displayDomainName("xn--r8jz45g.jp")).toBe("例え.jp");
     expect(displayDomainName("example.com")).toBe("example.com");
     expect(displayDomainName("xn--zz!.com")).toBe("xn--zz!.com");
-    for (const name of ["münchen.de", "straße.de", "ドメイン名例.jp", "a-ü-b.com"]) expect(displayDomainName(normalizeDomainName(name)!)).toBe(name);
+    for (const name of ["münchen.de", "straße.de", "ドメイン名例.jp", "a-ü-b.com"])
+      expect(displayDomainName(normalizeDomainName(name)!)).toBe(name);
   });
   it("searches for the ASCII form of a Unicode term", () => {
     expect(asciiSearchTerm("münchen")).toBe("xn--mnchen-3ya");

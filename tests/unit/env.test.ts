@@ -15,7 +15,13 @@ const projectRoot = path.resolve(import.meta.dirname, "../..");
 describe("configuration parsing", () => {
   it("accepts nothing set and fills the documented defaults", () => {
     const env = parseEnv({ ...base });
-    expect(env).toMatchObject({ PORT: 3000, SITE_NAME: "DomainVault", SEED_DEMO: "true", LOG_REQUESTS: "true", TRUST_PROXY: "false" });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      SITE_NAME: "DomainVault",
+      SEED_DEMO: "true",
+      LOG_REQUESTS: "true",
+      TRUST_PROXY: "false",
+    });
     expect(env.MAX_BODY_BYTES).toBe(1024 * 1024);
     expect(env.SSE_HEARTBEAT_MS).toBe(20_000);
     expect(env.LOG_LEVEL).toBe("info");
@@ -50,21 +56,33 @@ describe("configuration parsing", () => {
     ["STRIPE_API_BASE", "not a url"],
     ["SMTP_URL", "mail server"],
   ])("%s=%s is refused with a message naming the variable", (variable, value) => {
-    expect(() => parseEnv({ ...base, ADMIN_PASSWORD: "long-enough", [variable]: value })).toThrow(new RegExp(`\\b${variable}:`));
+    expect(() => parseEnv({ ...base, ADMIN_PASSWORD: "long-enough", [variable]: value })).toThrow(
+      new RegExp(`\\b${variable}:`),
+    );
   });
 
   it("needs ADMIN_PASSWORD with ADMIN_EMAIL", () => {
-    expect(() => parseEnv({ ...base, ADMIN_EMAIL: "owner@example.test" })).toThrow("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+    expect(() => parseEnv({ ...base, ADMIN_EMAIL: "owner@example.test" })).toThrow(
+      "ADMIN_PASSWORD: required when ADMIN_EMAIL is set",
+    );
   });
 });
 
 describe("TRUST_PROXY", () => {
-  it.each(["true", "false", "1", "2", "loopback", "127.0.0.1", "10.0.0.0/8, 192.168.1.7", "loopback,uniquelocal", "::1", "fd00::/8"])(
-    "accepts %s as express's trust proxy would",
-    (value) => {
-      expect(parseEnv({ ...base, TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
-    },
-  );
+  it.each([
+    "true",
+    "false",
+    "1",
+    "2",
+    "loopback",
+    "127.0.0.1",
+    "10.0.0.0/8, 192.168.1.7",
+    "loopback,uniquelocal",
+    "::1",
+    "fd00::/8",
+  ])("accepts %s as express's trust proxy would", (value) => {
+    expect(parseEnv({ ...base, TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+  });
 });
 
 describe("payments are never fake by accident", () => {
@@ -80,7 +98,9 @@ describe("payments are never fake by accident", () => {
   });
 
   it("refuses to start a public site without Stripe keys, naming STRIPE_SECRET_KEY and PAYMENTS=test", () => {
-    expect(() => parseEnv({ ...base, PUBLIC_URL: "https://domains.example.com" })).toThrow(/STRIPE_SECRET_KEY:.*PAYMENTS=test/);
+    expect(() => parseEnv({ ...base, PUBLIC_URL: "https://domains.example.com" })).toThrow(
+      /STRIPE_SECRET_KEY:.*PAYMENTS=test/,
+    );
     expect(() => parseEnv({ ...base, PAYMENTS: "stripe" })).toThrow(/STRIPE_SECRET_KEY:/);
   });
 });
@@ -88,7 +108,10 @@ describe("payments are never fake by accident", () => {
 describe(".env.example", () => {
   const example = readFileSync(path.join(projectRoot, ".env.example"), "utf8");
   const listed = new Map(
-    [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [match[2]!, { value: match[3]!.trim(), commented: Boolean(match[1]) }]),
+    [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]+)=(.*)$/gm)].map((match) => [
+      match[2]!,
+      { value: match[3]!.trim(), commented: Boolean(match[1]) },
+    ]),
   );
 
   it("lists every variable the app reads, and no other", () => {
@@ -101,7 +124,9 @@ describe(".env.example", () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) scan(full);
-        else if (/\.tsx?$/.test(entry.name)) for (const match of readFileSync(full, "utf8").matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) read.add(match[1]!);
+        else if (/\.tsx?$/.test(entry.name))
+          for (const match of readFileSync(full, "utf8").matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g))
+            read.add(match[1]!);
       }
     };
     scan(path.join(projectRoot, "app"));

@@ -15,7 +15,23 @@ describe("hostNameFromHeader", () => {
   });
 
   it("answers null for missing and malformed headers instead of throwing", () => {
-    for (const bad of [null, undefined, "", "[::1", "a..b", `${"a".repeat(300)}.com`, "evil.com@x", "a b", "velora.com:99999", "velora.com:x", "x:1:2", "-a.com", "a/b", "%41.com", "bücher.com"]) {
+    for (const bad of [
+      null,
+      undefined,
+      "",
+      "[::1",
+      "a..b",
+      `${"a".repeat(300)}.com`,
+      "evil.com@x",
+      "a b",
+      "velora.com:99999",
+      "velora.com:x",
+      "x:1:2",
+      "-a.com",
+      "a/b",
+      "%41.com",
+      "bücher.com",
+    ]) {
       expect(hostNameFromHeader(bad), String(bad)).toBeNull();
     }
   });
@@ -23,12 +39,12 @@ describe("hostNameFromHeader", () => {
 
 describe("hostNamesFromConfig", () => {
   it("takes PUBLIC_URL's host and each EXTRA_HOSTS entry, normalised, skipping bad ones", () => {
-    expect(hostNamesFromConfig("https://WWW.Shop.example:8443/path", " alt.example , https://third.example/x,, bad host ,www.fourth.example:81")).toEqual([
-      "shop.example",
-      "alt.example",
-      "third.example",
-      "fourth.example",
-    ]);
+    expect(
+      hostNamesFromConfig(
+        "https://WWW.Shop.example:8443/path",
+        " alt.example , https://third.example/x,, bad host ,www.fourth.example:81",
+      ),
+    ).toEqual(["shop.example", "alt.example", "third.example", "fourth.example"]);
     expect(hostNamesFromConfig(undefined, undefined)).toEqual([]);
   });
 });

@@ -11,8 +11,9 @@ describe("dollarsToCents", () => {
     [" 7.1 ", 710],
   ])("%s -> %i", (input, cents) => expect(dollarsToCents(input)).toBe(cents));
 
-  it.each(["", "abc", "-1", "1.999", "1e3", "NaN", "Infinity", "1,000", "1e309", "9".repeat(20)])("refuses %s", (input) =>
-    expect(dollarsToCents(input)).toBeNull(),
+  it.each(["", "abc", "-1", "1.999", "1e3", "NaN", "Infinity", "1,000", "1e309", "9".repeat(20)])(
+    "refuses %s",
+    (input) => expect(dollarsToCents(input)).toBeNull(),
   );
 });
 

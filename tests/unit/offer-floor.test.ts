@@ -14,7 +14,19 @@ describe("parseOfferCents", () => {
   });
 
   it("gives null for anything that is not one dollar amount", () => {
-    for (const text of ["", "make me an offer", "10-20k", "€5,000", "12,50", "1,2345", "$", "5000 EUR", "-100", "1e9", "12.345"]) {
+    for (const text of [
+      "",
+      "make me an offer",
+      "10-20k",
+      "€5,000",
+      "12,50",
+      "1,2345",
+      "$",
+      "5000 EUR",
+      "-100",
+      "1e9",
+      "12.345",
+    ]) {
       expect(parseOfferCents(text), text).toBeNull();
     }
   });

@@ -7,7 +7,11 @@ const MARKER = /zqvx/i;
 describe("a prepared shell", () => {
   it("cuts a page at its sample strings, longest first, and fills them back", () => {
     const samples = { name: "zqvx0.com", short: "zqvx0", url: "http://zqvx.test/domain/zqvx0" };
-    const shell = cutShell('<title>zqvx0.com</title><a href="/pay/zqvx0">x</a><link href="http://zqvx.test/domain/zqvx0">', samples, MARKER);
+    const shell = cutShell(
+      '<title>zqvx0.com</title><a href="/pay/zqvx0">x</a><link href="http://zqvx.test/domain/zqvx0">',
+      samples,
+      MARKER,
+    );
     expect(shell?.holes).toEqual(["name", "short", "url"]);
     expect(fillShell(shell!, { name: "velora.com", short: "velora", url: "https://example.test/domain/velora" })).toBe(
       '<title>velora.com</title><a href="/pay/velora">x</a><link href="https://example.test/domain/velora">',

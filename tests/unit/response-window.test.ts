@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseResponseWindowDays, replyTimeText, RESPONSE_WINDOW_MESSAGE, typicalReplyDays } from "../../app/lib/response-window";
+import {
+  parseResponseWindowDays,
+  replyTimeText,
+  RESPONSE_WINDOW_MESSAGE,
+  typicalReplyDays,
+} from "../../app/lib/response-window";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

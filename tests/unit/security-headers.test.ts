@@ -6,14 +6,29 @@ import { logLevel, logOptions } from "../../app/server/runtime/log.server";
 
 describe("security headers", () => {
   it("treats /admin and /payment sections, in any case or escape, as private; look-alikes are not", () => {
-    for (const path of ["/admin", "/admin/", "/admin/x/y", "/Admin", "/%61dmin", "//admin", "/admin.data", "/payment/abc", "/payment.data"]) {
+    for (const path of [
+      "/admin",
+      "/admin/",
+      "/admin/x/y",
+      "/Admin",
+      "/%61dmin",
+      "//admin",
+      "/admin.data",
+      "/payment/abc",
+      "/payment.data",
+    ]) {
       expect(isPrivatePath(path), path).toBe(true);
     }
-    for (const path of ["/", "/administrator", "/paymentx", "/domain/admin", "/%E0%A4%A"]) expect(isPrivatePath(path), path).toBe(false);
+    for (const path of ["/", "/administrator", "/paymentx", "/domain/admin", "/%E0%A4%A"])
+      expect(isPrivatePath(path), path).toBe(false);
   });
 
   it("adds Stripe and a test Stripe server to the policy of payment pages only", () => {
-    const payment = contentSecurityPolicy({ nonce: "abc", path: "/payment/velora", stripeApiBase: "http://127.0.0.1:4010/v1" });
+    const payment = contentSecurityPolicy({
+      nonce: "abc",
+      path: "/payment/velora",
+      stripeApiBase: "http://127.0.0.1:4010/v1",
+    });
     expect(payment).toContain("script-src 'self' 'nonce-abc' https://js.stripe.com");
     expect(payment).toContain("connect-src 'self' https://api.stripe.com");
     expect(payment).toContain("http://127.0.0.1:4010");
@@ -31,7 +46,9 @@ describe("security headers", () => {
 
 describe("request log lines", () => {
   it("redacts secret-looking query values and keeps the rest", () => {
-    expect(loggablePath("/payment/x?session_id=cs_123&step=success")).toBe("/payment/x?session_id=%5Bredacted%5D&step=success");
+    expect(loggablePath("/payment/x?session_id=cs_123&step=success")).toBe(
+      "/payment/x?session_id=%5Bredacted%5D&step=success",
+    );
     expect(loggablePath("/?q=velora&page=2")).toBe("/?q=velora&page=2");
     expect(loggablePath("/admin?password=hunter2&Email=a%40b.c&API_KEY=1")).not.toMatch(/hunter2|a%40b|=1/);
     expect(loggablePath(`/${"a".repeat(5000)}`).length).toBeLessThan(600);
@@ -46,7 +63,13 @@ describe("request log lines", () => {
     );
     const line = written.trimEnd();
     expect(line.split("\n")).toHaveLength(1);
-    expect(JSON.parse(line)).toMatchObject({ msg: "request", requestId: "r1", status: 404, durationMs: 1.2, level: "info" });
+    expect(JSON.parse(line)).toMatchObject({
+      msg: "request",
+      requestId: "r1",
+      status: 404,
+      durationMs: 1.2,
+      level: "info",
+    });
   });
 });
 

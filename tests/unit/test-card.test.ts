@@ -21,8 +21,12 @@ describe("test provider card rules", () => {
     expect(card("4242424242424242", "13/30")).toMatchObject({ message: "Your card's expiration month is invalid." });
     expect(card("4242424242424242", "10/26")).toMatchObject({ message: "Your card's expiration date is in the past." });
     expect(card("4242424242424242", "11/26")).toEqual({ outcome: "approved" });
-    expect(card("4242424242424242", "12/30", "")).toMatchObject({ message: "Your card's security code is incomplete." });
-    expect(card("4242424242424242", "12/30", "12a")).toMatchObject({ message: "Your card's security code is invalid." });
+    expect(card("4242424242424242", "12/30", "")).toMatchObject({
+      message: "Your card's security code is incomplete.",
+    });
+    expect(card("4242424242424242", "12/30", "12a")).toMatchObject({
+      message: "Your card's security code is invalid.",
+    });
   });
 
   it("refuses real-looking cards in test mode", () => {

@@ -7,12 +7,56 @@ import { useAdminHref, useHydrated } from "./hooks";
 import { ErrorAlert } from "./notice";
 
 const FIELDS = [
-  { name: "domainName", label: "Domain name", type: "text", placeholder: "example.com", required: true, extra: { autoCapitalize: "none", spellCheck: false } },
-  { name: "askingPrice", label: "Asking price", type: "number", placeholder: "25000", required: true, extra: { step: "0.01", min: "0" } },
-  { name: "trackingId", label: "Tracking ID (username)", type: "text", placeholder: "username", required: true, extra: {} },
-  { name: "ownerEmail", label: "Owner email", type: "email", placeholder: "owner@example.com", required: true, extra: {} },
-  { name: "categories", label: "Categories (optional)", type: "text", placeholder: "Tech | Short names", required: false, help: CATEGORIES_HELP, extra: {} },
-  { name: "pitch", label: "Pitch (optional)", type: "text", placeholder: "", required: false, help: PITCH_HELP, extra: { maxLength: MAX_PITCH_LENGTH } },
+  {
+    name: "domainName",
+    label: "Domain name",
+    type: "text",
+    placeholder: "example.com",
+    required: true,
+    extra: { autoCapitalize: "none", spellCheck: false },
+  },
+  {
+    name: "askingPrice",
+    label: "Asking price",
+    type: "number",
+    placeholder: "25000",
+    required: true,
+    extra: { step: "0.01", min: "0" },
+  },
+  {
+    name: "trackingId",
+    label: "Tracking ID (username)",
+    type: "text",
+    placeholder: "username",
+    required: true,
+    extra: {},
+  },
+  {
+    name: "ownerEmail",
+    label: "Owner email",
+    type: "email",
+    placeholder: "owner@example.com",
+    required: true,
+    extra: {},
+  },
+  {
+    name: "categories",
+    label: "Categories (optional)",
+    type: "text",
+    placeholder: "Tech | Short names",
+    required: false,
+    help: CATEGORIES_HELP,
+    extra: {},
+  },
+  {
+    name: "pitch",
+    label: "Pitch (optional)",
+    type: "text",
+    placeholder: "",
+    required: false,
+    help: PITCH_HELP,
+    extra: { maxLength: MAX_PITCH_LENGTH },
+  },
 ] as const;
 
 /**
@@ -65,7 +109,11 @@ export function AddDomainDialog({ open, result }: { open: boolean; result?: Admi
                 placeholder={field.placeholder}
                 defaultValue={failed?.values?.[field.name] ?? ""}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={[error ? `add-${field.name}-error` : "", "help" in field ? `add-${field.name}-help` : ""].join(" ").trim() || undefined}
+                aria-describedby={
+                  [error ? `add-${field.name}-error` : "", "help" in field ? `add-${field.name}-help` : ""]
+                    .join(" ")
+                    .trim() || undefined
+                }
                 className={inputClass}
                 {...field.extra}
               />

@@ -24,7 +24,13 @@ export function AdminHeader({ email, title = "Admin Panel" }: { email: string; t
           </button>
         </Form>
         <Form method="post" action="/admin">
-          <button type="submit" name="intent" value="logout-everywhere" className={secondaryButton} title="Ends this admin's sessions on every device">
+          <button
+            type="submit"
+            name="intent"
+            value="logout-everywhere"
+            className={secondaryButton}
+            title="Ends this admin's sessions on every device"
+          >
             Sign out everywhere
           </button>
         </Form>

@@ -24,7 +24,12 @@ export function DeleteConfirmation({ domain }: { domain: AdminDomainRow }) {
         <Link to={href({ delete: null })} className={secondaryButton}>
           Cancel
         </Link>
-        <button type="submit" name="intent" value="delete" className="inline-flex items-center justify-center rounded-lg bg-red-700 px-5 py-2.5 font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-400">
+        <button
+          type="submit"
+          name="intent"
+          value="delete"
+          className="inline-flex items-center justify-center rounded-lg bg-red-700 px-5 py-2.5 font-medium text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-400"
+        >
           Delete
         </button>
       </Form>

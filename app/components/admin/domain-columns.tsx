@@ -15,10 +15,15 @@ export const DOMAIN_COLUMNS: Array<{ header: string; cell: DomainCell | "price" 
     header: "Domain",
     cell: (row) => (
       // A plain link: the public page is a full document (served from the page cache), not an admin view.
-      <a href={domainPagePath(row.domain_name)} className="font-medium text-blue-300 underline-offset-4 hover:underline">
+      <a
+        href={domainPagePath(row.domain_name)}
+        className="font-medium text-blue-300 underline-offset-4 hover:underline"
+      >
         <DomainName name={row.domain_name} />
         {/* The admin also sees the ASCII form an internationalized name is stored (and registered) as. */}
-        {displayDomainName(row.domain_name) !== row.domain_name ? <span className="block text-xs text-slate-300">{row.domain_name}</span> : null}
+        {displayDomainName(row.domain_name) !== row.domain_name ? (
+          <span className="block text-xs text-slate-300">{row.domain_name}</span>
+        ) : null}
       </a>
     ),
   },

@@ -49,19 +49,38 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
             editing ? (
               <PriceEditor row={row} serverError={serverError?.error} onClose={() => setEditing(false)} />
             ) : (
-              <a href={editHref} onClick={startEditing} className="font-semibold hover:underline" aria-label={`${formatUsd(row.asking_price_cents)}, edit the price of ${row.domain_name}`}>
+              <a
+                href={editHref}
+                onClick={startEditing}
+                className="font-semibold hover:underline"
+                aria-label={`${formatUsd(row.asking_price_cents)}, edit the price of ${row.domain_name}`}
+              >
                 <Price>{formatUsd(row.asking_price_cents)}</Price>
               </a>
             )
           ) : cell === "actions" ? (
             <div className="flex gap-1">
-              <a href={editHref} onClick={startEditing} className={iconButton} aria-label={`Edit price of ${row.domain_name}`}>
+              <a
+                href={editHref}
+                onClick={startEditing}
+                className={iconButton}
+                aria-label={`Edit price of ${row.domain_name}`}
+              >
                 <PencilIcon className="h-4 w-4" />
               </a>
-              <a href={href({ delete: String(row.id), edit: null })} onClick={confirmDelete} className={iconButton} aria-label={`Delete ${row.domain_name}`}>
+              <a
+                href={href({ delete: String(row.id), edit: null })}
+                onClick={confirmDelete}
+                className={iconButton}
+                aria-label={`Delete ${row.domain_name}`}
+              >
                 <TrashIcon className="h-4 w-4" />
               </a>
-              {deleteError ? <span role="alert" className="text-red-300">{deleteError}</span> : null}
+              {deleteError ? (
+                <span role="alert" className="text-red-300">
+                  {deleteError}
+                </span>
+              ) : null}
             </div>
           ) : (
             cell(row)
@@ -73,7 +92,15 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
 }
 
 /** The price form; its fetcher exists only while editing (one per row on every render cost real time at 50 rows). */
-function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serverError?: string; onClose: () => void }) {
+function PriceEditor({
+  row,
+  serverError,
+  onClose,
+}: {
+  row: AdminDomainRow;
+  serverError?: string;
+  onClose: () => void;
+}) {
   const fetcher = useFetcher<AdminActionResult>();
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) onClose();
@@ -117,10 +144,25 @@ function PriceEditor({ row, serverError, onClose }: { row: AdminDomainRow; serve
         className={`${fieldClass} w-full`}
       />
       <div className="flex gap-2">
-        <button type="submit" name="intent" value="price" className={`${smallButton} bg-blue-600 text-white hover:bg-blue-700`} disabled={fetcher.state !== "idle"}>
+        <button
+          type="submit"
+          name="intent"
+          value="price"
+          className={`${smallButton} bg-blue-600 text-white hover:bg-blue-700`}
+          disabled={fetcher.state !== "idle"}
+        >
           Save
         </button>
-        <Link to={href({ edit: null })} preventScrollReset onClick={(event) => { if (!hydrated) return; event.preventDefault(); onClose(); }} className={`${smallButton} border border-slate-600 hover:bg-slate-800`}>
+        <Link
+          to={href({ edit: null })}
+          preventScrollReset
+          onClick={(event) => {
+            if (!hydrated) return;
+            event.preventDefault();
+            onClose();
+          }}
+          className={`${smallButton} border border-slate-600 hover:bg-slate-800`}
+        >
           Cancel
         </Link>
       </div>

@@ -13,10 +13,18 @@ export function DomainsTable({ rows, editId, sort }: { rows: AdminDomainRow[]; e
         <thead className="bg-slate-900 text-slate-300">
           <tr>
             {DOMAIN_COLUMNS.map((column) => (
-              <th key={column.header} scope="col" className={`${column.cell === "price" ? PRICE_CELL : "px-4 py-3"} font-medium`} aria-sort={column.sort && column.sort === sort ? "descending" : undefined}>
+              <th
+                key={column.header}
+                scope="col"
+                className={`${column.cell === "price" ? PRICE_CELL : "px-4 py-3"} font-medium`}
+                aria-sort={column.sort && column.sort === sort ? "descending" : undefined}
+              >
                 {column.sort ? (
                   // Sorting is a GET link, so it works without JavaScript; highest first.
-                  <Link to={href({ sort: column.sort, page: null, edit: null, delete: null })} className="underline-offset-4 hover:underline">
+                  <Link
+                    to={href({ sort: column.sort, page: null, edit: null, delete: null })}
+                    className="underline-offset-4 hover:underline"
+                  >
                     {column.header}
                     {column.sort === sort ? <span aria-hidden="true"> ↓</span> : null}
                   </Link>

@@ -12,7 +12,15 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
           <label htmlFor="admin-q" className="text-sm text-slate-300">
             Search domains
           </label>
-          <input id="admin-q" name="q" type="search" defaultValue={q} maxLength={MAX_SEARCH_LENGTH} placeholder="Name, tracking ID or owner email" className={`${fieldClass} mt-1 w-56`} />
+          <input
+            id="admin-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={MAX_SEARCH_LENGTH}
+            placeholder="Name, tracking ID or owner email"
+            className={`${fieldClass} mt-1 w-56`}
+          />
         </div>
         <div>
           <label htmlFor="admin-sort" className="text-sm text-slate-300">
@@ -20,7 +28,14 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
           </label>
           {/* Keyed by the sort: a column header link changes it by client-side navigation too. */}
           {/* With JavaScript a new sort applies at once; without it, with the Search button. */}
-          <select key={sort} id="admin-sort" name="sort" defaultValue={sort} onChange={(event) => event.currentTarget.form?.requestSubmit()} className={`${fieldClass} mt-1 w-48`}>
+          <select
+            key={sort}
+            id="admin-sort"
+            name="sort"
+            defaultValue={sort}
+            onChange={(event) => event.currentTarget.form?.requestSubmit()}
+            className={`${fieldClass} mt-1 w-48`}
+          >
             {DOMAIN_SORTS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

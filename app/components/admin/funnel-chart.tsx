@@ -43,7 +43,14 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
           return (
             <g key={day.day} data-day={day.day} data-views={day.views}>
               <title>{`${dayLabel(day.day)}: ${day.views} views, ${day.started} started, ${day.paid} paid`}</title>
-              <rect x={x} y={HEIGHT - height} width={SLOT - 4} height={Math.max(height, day.views > 0 ? 1 : 0)} rx="2" className="fill-blue-500" />
+              <rect
+                x={x}
+                y={HEIGHT - height}
+                width={SLOT - 4}
+                height={Math.max(height, day.views > 0 ? 1 : 0)}
+                rx="2"
+                className="fill-blue-500"
+              />
               {day.started > 0 ? <circle cx={x + (SLOT - 4) / 2} cy="8" r="3" className="fill-amber-300" /> : null}
               {day.paid > 0 ? <circle cx={x + (SLOT - 4) / 2} cy="16" r="3" className="fill-emerald-400" /> : null}
             </g>
@@ -74,16 +81,26 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
         <table className="mt-2 w-full max-w-md text-left text-sm">
           <thead className="text-slate-300">
             <tr>
-              <th scope="col" className="py-1 pr-4 font-medium">Day</th>
-              <th scope="col" className="py-1 pr-4 font-medium">Views</th>
-              <th scope="col" className="py-1 pr-4 font-medium">Started</th>
-              <th scope="col" className="py-1 font-medium">Paid</th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Day
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Views
+              </th>
+              <th scope="col" className="py-1 pr-4 font-medium">
+                Started
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Paid
+              </th>
             </tr>
           </thead>
           <tbody>
             {activeDays.map((day) => (
               <tr key={day.day} className="border-t border-slate-800">
-                <th scope="row" className="py-1 pr-4 font-normal">{dayLabel(day.day)}</th>
+                <th scope="row" className="py-1 pr-4 font-normal">
+                  {dayLabel(day.day)}
+                </th>
                 <td className="py-1 pr-4">{day.views}</td>
                 <td className="py-1 pr-4">{day.started}</td>
                 <td className="py-1">{day.paid}</td>

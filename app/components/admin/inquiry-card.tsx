@@ -39,7 +39,12 @@ export function InquiryCard({
   const refundable =
     inquiry.status === "paid" && inquiry.amount_cents > 0 && inquiry.provider !== "credit" && !inquiry.credited_at;
   const details: Array<[string, React.ReactNode]> = [
-    ["Email", <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">{inquiry.email}</a>],
+    [
+      "Email",
+      <a href={`mailto:${inquiry.email}`} className="text-blue-300 hover:underline">
+        {inquiry.email}
+      </a>,
+    ],
     ["Phone", inquiry.phone || "Not given"],
     ["Offer", inquiry.offer || "No offer"],
     ["Amount", amountText(inquiry)],
@@ -67,9 +72,13 @@ export function InquiryCard({
           </div>
         ))}
       </dl>
-      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">{inquiry.message}</p>
+      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">
+        {inquiry.message}
+      </p>
       <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} />
-      {inquiry.status === "paid" && inquiry.last_error ? <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p> : null}
+      {inquiry.status === "paid" && inquiry.last_error ? (
+        <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p>
+      ) : null}
       <RefundPromiseStatus inquiry={inquiry} />
       {inquiry.status === "paid" && confirmingRefund && refundable ? (
         <RefundConfirmation inquiry={inquiry} returnTo={returnTo} />

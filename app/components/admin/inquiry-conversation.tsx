@@ -26,8 +26,7 @@ export function InquiryConversation({
   refusal: ReplyRefusal | null;
 }) {
   const fieldId = `reply-${inquiry.id}`;
-  const nameOf = (author: "buyer" | "owner") =>
-    author === "buyer" ? inquiry.name : "Owner";
+  const nameOf = (author: "buyer" | "owner") => (author === "buyer" ? inquiry.name : "Owner");
   // The buyer's first message is shown above, on the card.
   const replies = inquiry.conversation.filter((entry) => entry.key !== "first");
   return (
@@ -37,12 +36,7 @@ export function InquiryConversation({
       </summary>
       <ConversationList entries={replies} nameOf={nameOf} />
       {(inquiry.open || refusal) && (
-        <Form
-          method="post"
-          preventScrollReset
-          className="mt-4"
-          key={inquiry.conversation.length}
-        >
+        <Form method="post" preventScrollReset className="mt-4" key={inquiry.conversation.length}>
           <input type="hidden" name="id" value={inquiry.id} />
           <input type="hidden" name="returnTo" value={returnTo} />
           <label htmlFor={fieldId} className="text-sm text-slate-300">

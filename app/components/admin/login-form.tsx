@@ -16,13 +16,29 @@ export function LoginForm({ result }: { result?: AdminActionResult }) {
             <label htmlFor="email" className="text-sm font-medium">
               Email
             </label>
-            <input id="email" name="email" type="email" required autoComplete="username" defaultValue={result?.values?.email ?? ""} className={inputClass} />
+            <input
+              id="email"
+              name="email"
+              type="email"
+              required
+              autoComplete="username"
+              defaultValue={result?.values?.email ?? ""}
+              className={inputClass}
+            />
           </div>
           <div>
             <label htmlFor="password" className="text-sm font-medium">
               Password
             </label>
-            <input id="password" name="password" type="password" required minLength={PASSWORD_MIN_LENGTH} autoComplete="current-password" className={inputClass} />
+            <input
+              id="password"
+              name="password"
+              type="password"
+              required
+              minLength={PASSWORD_MIN_LENGTH}
+              autoComplete="current-password"
+              className={inputClass}
+            />
           </div>
           <button type="submit" name="intent" value="login" className={primaryButton} disabled={busy}>
             {busy ? "Signing in..." : "Sign In"}

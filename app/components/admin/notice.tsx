@@ -8,9 +8,21 @@ export function Notice({ children }: { children: React.ReactNode }) {
 }
 
 /** An error the admin must see: the spec's "alert" texts, rendered inline. */
-export function ErrorAlert({ children, id, className = "" }: { children: React.ReactNode; id?: string; className?: string }) {
+export function ErrorAlert({
+  children,
+  id,
+  className = "",
+}: {
+  children: React.ReactNode;
+  id?: string;
+  className?: string;
+}) {
   return (
-    <p role="alert" id={id} className={`rounded-lg border border-red-700 bg-red-950/70 px-4 py-3 text-red-100 ${className}`}>
+    <p
+      role="alert"
+      id={id}
+      className={`rounded-lg border border-red-700 bg-red-950/70 px-4 py-3 text-red-100 ${className}`}
+    >
       {children}
     </p>
   );

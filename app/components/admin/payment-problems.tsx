@@ -16,20 +16,35 @@ const STRAY_REASON: Record<Stray["reason"], string> = {
 
 function strayState(stray: Stray): string {
   if (stray.state === "pending") return "refund pending at the payment provider";
-  if (stray.state === "gave_up") return `refund failed ${stray.attempts} times and stopped: ${stray.last_error ?? "refused"}`;
-  if (stray.attempts > 0) return `refund failed ${stray.attempts === 1 ? "once" : `${stray.attempts} times`}, next attempt soon: ${stray.last_error ?? ""}`;
+  if (stray.state === "gave_up")
+    return `refund failed ${stray.attempts} times and stopped: ${stray.last_error ?? "refused"}`;
+  if (stray.attempts > 0)
+    return `refund failed ${stray.attempts === 1 ? "once" : `${stray.attempts} times`}, next attempt soon: ${stray.last_error ?? ""}`;
   return "to be refunded";
 }
 
 /** Money and mail that need the admin's eyes: shown only when there is something to see. */
-export function PaymentProblems({ strays, refunds, deadLetters }: { strays: Stray[]; refunds: ProblemRefund[]; deadLetters: DeadLetter[] }) {
+export function PaymentProblems({
+  strays,
+  refunds,
+  deadLetters,
+}: {
+  strays: Stray[];
+  refunds: ProblemRefund[];
+  deadLetters: DeadLetter[];
+}) {
   const returnTo = useReturnTo();
   if (strays.length + refunds.length + deadLetters.length === 0) return null;
   const settle = (name: string, value: string | number) => (
     <Form method="post" className="mt-2">
       <input type="hidden" name={name} value={value} />
       <input type="hidden" name="returnTo" value={returnTo} />
-      <button type="submit" name="intent" value={name === "id" ? "settle-refund" : "settle-payment"} className={secondaryButton}>
+      <button
+        type="submit"
+        name="intent"
+        value={name === "id" ? "settle-refund" : "settle-payment"}
+        className={secondaryButton}
+      >
         Mark settled
       </button>
     </Form>

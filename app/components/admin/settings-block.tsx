@@ -44,7 +44,14 @@ export function SettingsBlock({
           submitLabel="Save"
           value={String(responseWindowDays)}
           result={responseWindowResult}
-          input={{ name: RESPONSE_WINDOW_FIELD, inputMode: "numeric", step: "1", min: RESPONSE_WINDOW_DAYS.min, max: RESPONSE_WINDOW_DAYS.max, required: true }}
+          input={{
+            name: RESPONSE_WINDOW_FIELD,
+            inputMode: "numeric",
+            step: "1",
+            min: RESPONSE_WINDOW_DAYS.min,
+            max: RESPONSE_WINDOW_DAYS.max,
+            required: true,
+          }}
           help="If the owner has not confirmed a reply within this many days, the buyer's fee is refunded automatically. Applies to inquiries paid from now on."
         />
         <SilencePolicyForm policy={silencePolicy} />
@@ -114,7 +121,11 @@ function SettingForm({
 /** The second step of setting the fee to $0: a form of its own, so it works without JavaScript. */
 function ConfirmFreeFee({ question }: { question: string }) {
   return (
-    <Form method="post" action="/admin" className="rounded-lg border border-amber-600 bg-amber-950/50 p-4 md:col-span-2">
+    <Form
+      method="post"
+      action="/admin"
+      className="rounded-lg border border-amber-600 bg-amber-950/50 p-4 md:col-span-2"
+    >
       <p role="alert" className="text-amber-100">
         {question}
       </p>

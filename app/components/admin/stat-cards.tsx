@@ -2,7 +2,15 @@ import { formatUsd } from "../../lib/money";
 import { Price } from "../domain-name";
 import { card } from "../ui";
 
-export function StatCards({ totalDomains, feeCents, totalValueCents }: { totalDomains: number; feeCents: number; totalValueCents: number }) {
+export function StatCards({
+  totalDomains,
+  feeCents,
+  totalValueCents,
+}: {
+  totalDomains: number;
+  feeCents: number;
+  totalValueCents: number;
+}) {
   const stats = [
     { label: "Total Domains", value: totalDomains.toLocaleString("en-US") },
     { label: "Inquiry Fee", value: formatUsd(feeCents) },

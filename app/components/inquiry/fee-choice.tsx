@@ -3,13 +3,7 @@ import type { FeeChoiceView } from "../../server/refunds/fee-choice.server";
 import { primaryButton, secondaryButton } from "../ui";
 
 /** After a silent deadline: refund or credit, the refund under way, or the credit (its code shown once). */
-export function FeeChoice({
-  choice,
-  error,
-}: {
-  choice: FeeChoiceView;
-  error: string | null;
-}) {
+export function FeeChoice({ choice, error }: { choice: FeeChoiceView; error: string | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   if (!choice && !error) return null;
@@ -22,10 +16,7 @@ export function FeeChoice({
         Your fee
       </h2>
       {error && (
-        <p
-          role="alert"
-          className="mt-3 rounded-lg border border-red-700 bg-red-950/70 px-4 py-3 text-red-100"
-        >
+        <p role="alert" className="mt-3 rounded-lg border border-red-700 bg-red-950/70 px-4 py-3 text-red-100">
           {error}
         </p>
       )}
@@ -37,43 +28,23 @@ export function FeeChoice({
               `Without a choice by ${choice.endsAt}, the fee is refunded automatically.`}
           </p>
           <Form method="post" className="mt-4 flex flex-wrap gap-3">
-            <button
-              type="submit"
-              name="intent"
-              value="choose-refund"
-              className={primaryButton}
-              disabled={busy}
-            >
+            <button type="submit" name="intent" value="choose-refund" className={primaryButton} disabled={busy}>
               Refund my fee
             </button>
-            <button
-              type="submit"
-              name="intent"
-              value="choose-credit"
-              className={secondaryButton}
-              disabled={busy}
-            >
+            <button type="submit" name="intent" value="choose-credit" className={secondaryButton} disabled={busy}>
               Take a credit instead
             </button>
           </Form>
         </>
       )}
       {choice?.kind === "refunding" && (
-        <p className="mt-3 text-slate-200">
-          Your fee is being refunded to your original payment method.
-        </p>
+        <p className="mt-3 text-slate-200">Your fee is being refunded to your original payment method.</p>
       )}
       {choice?.kind === "credited" &&
         (choice.credit ? (
           <div className="mt-3 text-slate-200">
-            <p>
-              Your credit code (also emailed to you). It is shown here only
-              once:
-            </p>
-            <p
-              className="mt-2 font-mono text-2xl tracking-wider text-white"
-              data-testid="credit-code"
-            >
+            <p>Your credit code (also emailed to you). It is shown here only once:</p>
+            <p className="mt-2 font-mono text-2xl tracking-wider text-white" data-testid="credit-code">
               {choice.credit.code}
             </p>
             <p className="mt-2 text-sm text-slate-300">
@@ -81,9 +52,7 @@ export function FeeChoice({
             </p>
           </div>
         ) : (
-          <p className="mt-3 text-slate-200">
-            You took a credit for this fee. Its code was emailed to you.
-          </p>
+          <p className="mt-3 text-slate-200">You took a credit for this fee. Its code was emailed to you.</p>
         ))}
     </section>
   );

@@ -4,16 +4,9 @@ import type { InquiryPageView } from "../../server/conversation/inquiry-page.ser
 export function InquirySummary({ view }: { view: InquiryPageView }) {
   const rows: [string, string][] = [
     ["Domain", view.domainName],
-    [
-      view.fee === "Free" || view.fee === "Paid with credit"
-        ? "Inquiry fee"
-        : "Fee paid",
-      view.fee,
-    ],
+    [view.fee === "Free" || view.fee === "Paid with credit" ? "Inquiry fee" : "Fee paid", view.fee],
     ["Paid on", view.paidAt],
-    ...(view.deadline
-      ? ([["Reply deadline", view.deadline]] as [string, string][])
-      : []),
+    ...(view.deadline ? ([["Reply deadline", view.deadline]] as [string, string][]) : []),
   ];
   return (
     <>

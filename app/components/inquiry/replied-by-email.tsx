@@ -8,9 +8,8 @@ export function RepliedByEmailForm({ deadline }: { deadline: string | null }) {
     <Form method="post" className="mt-8 rounded-lg border border-slate-700 p-4">
       <p className="text-slate-300">
         Answered the buyer by email instead? Say so here
-        {deadline ? ` before ${deadline}` : ""}: the buyer then keeps their
-        inquiry with you, and your reply counts toward the reply time shown on
-        your domain pages.
+        {deadline ? ` before ${deadline}` : ""}: the buyer then keeps their inquiry with you, and your reply counts
+        toward the reply time shown on your domain pages.
       </p>
       <IntentButton
         intent="replied-by-email"

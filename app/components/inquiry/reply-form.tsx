@@ -10,15 +10,7 @@ import { Conversation } from "./conversation";
  * "Send reply" for either side. No action attribute: the form posts to the page's own signed address.
  * After a successful post the page redirects back to itself; the caller changes `key` to empty the field.
  */
-export function ReplyForm({
-  label,
-  error,
-  text,
-}: {
-  label: string;
-  error: string | null;
-  text: string;
-}) {
+export function ReplyForm({ label, error, text }: { label: string; error: string | null; text: string }) {
   return (
     <Form method="post" className="mt-8">
       <label htmlFor="reply-message" className="block text-lg font-semibold">
@@ -45,16 +37,10 @@ export function ReplyForm({
         </p>
       ) : (
         <p id="reply-hint" className="mt-2 text-sm text-slate-400">
-          Plain text, up to {MAX_MESSAGE_CHARS.toLocaleString("en-US")}{" "}
-          characters. It is emailed to the other side.
+          Plain text, up to {MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters. It is emailed to the other side.
         </p>
       )}
-      <IntentButton
-        intent="reply"
-        label="Send reply"
-        busyLabel="Sending..."
-        className={`${primaryButton} mt-4`}
-      />
+      <IntentButton intent="reply" label="Send reply" busyLabel="Sending..." className={`${primaryButton} mt-4`} />
     </Form>
   );
 }
@@ -62,10 +48,7 @@ export function ReplyForm({
 /** A success message after the redirect. */
 export function ReplyNoticeView({ text }: { text: string }) {
   return (
-    <p
-      role="status"
-      className="mt-6 rounded-lg border border-emerald-700 bg-emerald-950/60 px-4 py-3 text-emerald-100"
-    >
+    <p role="status" className="mt-6 rounded-lg border border-emerald-700 bg-emerald-950/60 px-4 py-3 text-emerald-100">
       {text}
     </p>
   );

@@ -11,11 +11,34 @@ import { postJson, useHydrated } from "./payment-client";
 export type InquiryValues = { name: string; email: string; phone: string; offer: string; message: string };
 export type InquiryErrors = Partial<Record<keyof InquiryValues, string>>;
 
-const FIELDS: Array<{ name: keyof InquiryValues; label: string; type: string; required: boolean; max: number; autoComplete: string; placeholder?: string }> = [
+const FIELDS: Array<{
+  name: keyof InquiryValues;
+  label: string;
+  type: string;
+  required: boolean;
+  max: number;
+  autoComplete: string;
+  placeholder?: string;
+}> = [
   { name: "name", label: "Full Name", type: "text", required: true, max: INQUIRY_LIMITS.name, autoComplete: "name" },
-  { name: "email", label: "Email Address", type: "email", required: true, max: INQUIRY_LIMITS.email, autoComplete: "email" },
+  {
+    name: "email",
+    label: "Email Address",
+    type: "email",
+    required: true,
+    max: INQUIRY_LIMITS.email,
+    autoComplete: "email",
+  },
   { name: "phone", label: "Phone", type: "tel", required: false, max: INQUIRY_LIMITS.phone, autoComplete: "tel" },
-  { name: "offer", label: "Your Offer", type: "text", required: false, max: INQUIRY_LIMITS.offer, autoComplete: "off", placeholder: "e.g. $5,000" },
+  {
+    name: "offer",
+    label: "Your Offer",
+    type: "text",
+    required: false,
+    max: INQUIRY_LIMITS.offer,
+    autoComplete: "off",
+    placeholder: "e.g. $5,000",
+  },
 ];
 
 type CreatedPayment = { redirect: string };
@@ -48,7 +71,8 @@ export function InquiryForm(props: {
     const form = new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter);
     const value = (key: string) => String(form.get(key) ?? "");
     const missing: InquiryErrors = {};
-    for (const key of ["name", "email", "message"] as const) if (value(key).trim() === "") missing[key] = REQUIRED_FIELDS_MESSAGE;
+    for (const key of ["name", "email", "message"] as const)
+      if (value(key).trim() === "") missing[key] = REQUIRED_FIELDS_MESSAGE;
     setFieldErrors(missing);
     if (Object.keys(missing).length > 0) return setError(REQUIRED_FIELDS_MESSAGE);
     setBusy(true);
@@ -73,20 +97,45 @@ export function InquiryForm(props: {
     }
     // The browser's Back from the payment step then shows this form filled in again (?edit=).
     const inquiryId = new URL(result.data.redirect, window.location.href).searchParams.get("inquiry");
-    if (inquiryId) window.history.replaceState(window.history.state, "", `${window.location.pathname}?edit=${encodeURIComponent(inquiryId)}`);
+    if (inquiryId)
+      window.history.replaceState(
+        window.history.state,
+        "",
+        `${window.location.pathname}?edit=${encodeURIComponent(inquiryId)}`,
+      );
     navigate(result.data.redirect);
   }
 
   const free = props.feeCents === 0;
   return (
-    <form method="post" noValidate onSubmit={hydrated ? handleSubmit : undefined} className="mt-6 space-y-5" aria-describedby="inquiry-fee">
+    <form
+      method="post"
+      noValidate
+      onSubmit={hydrated ? handleSubmit : undefined}
+      className="mt-6 space-y-5"
+      aria-describedby="inquiry-fee"
+    >
       <input type="hidden" name="intent" value="inquiry" />
       <p id="inquiry-fee" className="text-slate-300">
-        {free ? "Inquiries are currently free." : <>One-time inquiry fee: <strong className="text-white">{formatUsd(props.feeCents)}</strong></>}
-        {props.testMode && !free && <span className="ml-2 rounded bg-amber-400/15 px-2 py-0.5 text-sm text-amber-200">{TEST_MODE_LABEL}</span>}
+        {free ? (
+          "Inquiries are currently free."
+        ) : (
+          <>
+            One-time inquiry fee: <strong className="text-white">{formatUsd(props.feeCents)}</strong>
+          </>
+        )}
+        {props.testMode && !free && (
+          <span className="ml-2 rounded bg-amber-400/15 px-2 py-0.5 text-sm text-amber-200">{TEST_MODE_LABEL}</span>
+        )}
       </p>
       {FIELDS.map((field) => (
-        <Field key={field.name} id={`inquiry-${field.name}`} label={field.label} required={field.required} error={fieldErrors[field.name]}>
+        <Field
+          key={field.name}
+          id={`inquiry-${field.name}`}
+          label={field.label}
+          required={field.required}
+          error={fieldErrors[field.name]}
+        >
           <input
             id={`inquiry-${field.name}`}
             name={field.name}
@@ -139,9 +188,19 @@ export function InquiryForm(props: {
       )}
       <div className="hidden">
         <label htmlFor="inquiry-website">Leave this field empty</label>
-        <input id="inquiry-website" name={INQUIRY_LIMITS.honeypotField} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input
+          id="inquiry-website"
+          name={INQUIRY_LIMITS.honeypotField}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
       </div>
-      <div role="alert" className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}>
+      <div
+        role="alert"
+        className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}
+      >
         {error}
       </div>
       <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={busy}>
@@ -164,7 +223,12 @@ function Field(props: { id: string; label: string; required: boolean; error?: st
     <div>
       <label htmlFor={props.id} className="block text-sm font-medium text-slate-200">
         {props.label}
-        {props.required && <span aria-hidden="true" className="text-red-300"> *</span>}
+        {props.required && (
+          <span aria-hidden="true" className="text-red-300">
+            {" "}
+            *
+          </span>
+        )}
       </label>
       {props.children}
       {props.error && (

@@ -30,7 +30,10 @@ export { useHydrated } from "../use-hydrated";
 export function useConfirmInquiry(domainName: string, returnPath: string) {
   const navigate = useNavigate();
   return async (paymentIntentId: string): Promise<string | null> => {
-    const result = await postJson<{ ok: true }>("/api/confirm-payment", { payment_intent_id: paymentIntentId, domain_name: domainName });
+    const result = await postJson<{ ok: true }>("/api/confirm-payment", {
+      payment_intent_id: paymentIntentId,
+      domain_name: domainName,
+    });
     // 402: the provider says the payment did not go through; the buyer may try again. Any other failure
     // comes after the provider took the money: the page (which asks the provider itself) shows the
     // outcome instead of a Pay button that would charge again.
@@ -39,4 +42,3 @@ export function useConfirmInquiry(domainName: string, returnPath: string) {
     return null;
   };
 }
-

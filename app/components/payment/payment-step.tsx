@@ -53,7 +53,12 @@ export function PaymentStep(props: PaymentStepProps) {
         </div>
       )}
       {enhanced && props.provider === "test" && (
-        <TestCardForm clientSecret={props.clientSecret!} fee={fee} domainName={props.domainName} returnPath={props.returnPath} />
+        <TestCardForm
+          clientSecret={props.clientSecret!}
+          fee={fee}
+          domainName={props.domainName}
+          returnPath={props.returnPath}
+        />
       )}
       {enhanced && props.provider === "stripe" && (
         <Suspense fallback={<p className="mt-6 text-slate-300">{PAYMENT_TEXTS.loading}</p>}>

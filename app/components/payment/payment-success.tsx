@@ -14,7 +14,10 @@ export function PaymentSuccess({
 }) {
   return (
     <div className="text-center">
-      <div aria-hidden="true" className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-500/15 text-3xl text-emerald-300">
+      <div
+        aria-hidden="true"
+        className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-500/15 text-3xl text-emerald-300"
+      >
         ✓
       </div>
       <h1 className="mt-4 text-3xl font-semibold">Payment Successful!</h1>
@@ -22,7 +25,9 @@ export function PaymentSuccess({
       <p className="mt-3 text-slate-300">
         The owner will receive your contact information and message, and will reach out to you directly.
       </p>
-      {delisted && <p className="mt-3 text-slate-300">{`${domainName} was taken off the list while you paid; your inquiry was still delivered to its owner.`}</p>}
+      {delisted && (
+        <p className="mt-3 text-slate-300">{`${domainName} was taken off the list while you paid; your inquiry was still delivered to its owner.`}</p>
+      )}
       {refunded && <p className="mt-3 text-slate-300">Your inquiry fee has since been refunded.</p>}
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         {/* A document navigation: the inquiry page's no-referrer policy must come with its own response. */}
@@ -36,7 +41,9 @@ export function PaymentSuccess({
         </Link>
       </div>
       <p className="mt-4 text-sm text-slate-400">
-        {inquiryPath ? "The link to your inquiry is also in your receipt email. Keep it private." : "The link to your inquiry is in your receipt email."}
+        {inquiryPath
+          ? "The link to your inquiry is also in your receipt email. Keep it private."
+          : "The link to your inquiry is in your receipt email."}
       </p>
     </div>
   );

@@ -78,7 +78,10 @@ function StripeForm(props: { fee: string; domainName: string; returnPath: string
     <form onSubmit={handleSubmit} className="mt-6 space-y-4">
       {!ready && <p className="text-slate-300">{PAYMENT_TEXTS.loading}</p>}
       <PaymentElement onReady={() => setReady(true)} onLoadError={() => props.onUnavailable()} />
-      <div role="alert" className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}>
+      <div
+        role="alert"
+        className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}
+      >
         {error}
       </div>
       <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={!stripe || !ready || busy}>

@@ -34,7 +34,10 @@ export function TestCardForm(props: { clientSecret: string; fee: string; domainN
   return (
     <form onSubmit={handleSubmit} noValidate className="mt-6 space-y-4">
       <TestCardFields />
-      <div role="alert" className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}>
+      <div
+        role="alert"
+        className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}
+      >
         {error}
       </div>
       <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={busy}>
@@ -52,23 +55,49 @@ export function TestCardFields() {
         <label htmlFor="card-number" className="block text-sm font-medium text-slate-200">
           Card number
         </label>
-        <input id="card-number" name="card_number" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" maxLength={23} className={inputClass} />
+        <input
+          id="card-number"
+          name="card_number"
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          maxLength={23}
+          className={inputClass}
+        />
       </div>
       <div className="grid grid-cols-2 gap-4">
         <div>
           <label htmlFor="card-expiry" className="block text-sm font-medium text-slate-200">
             Expiry
           </label>
-          <input id="card-expiry" name="expiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} className={inputClass} />
+          <input
+            id="card-expiry"
+            name="expiry"
+            inputMode="numeric"
+            autoComplete="cc-exp"
+            placeholder="MM/YY"
+            maxLength={7}
+            className={inputClass}
+          />
         </div>
         <div>
           <label htmlFor="card-cvc" className="block text-sm font-medium text-slate-200">
             CVC
           </label>
-          <input id="card-cvc" name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} className={inputClass} />
+          <input
+            id="card-cvc"
+            name="cvc"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={4}
+            className={inputClass}
+          />
         </div>
       </div>
-      <p className="text-sm text-slate-300">Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined.</p>
+      <p className="text-sm text-slate-300">
+        Use 4242 4242 4242 4242 with any future expiry and any CVC. 4000 0000 0000 0002 is declined.
+      </p>
     </>
   );
 }

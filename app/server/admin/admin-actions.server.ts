@@ -1,7 +1,14 @@
 // The /admin route's form posts, one handler per `intent`. Without JavaScript every success redirects
 // back (Post/Redirect/Get) with a `notice`; a fetcher (js=1) gets the result as data instead.
 import { data, redirect } from "react-router";
-import { DomainEntrySchema, fieldErrors, parseFee, parsePrice, TEXT, type AdminActionResult } from "../../lib/admin-forms";
+import {
+  DomainEntrySchema,
+  fieldErrors,
+  parseFee,
+  parsePrice,
+  TEXT,
+  type AdminActionResult,
+} from "../../lib/admin-forms";
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../db/database.server";
@@ -10,7 +17,6 @@ import { setInquiryFee } from "../catalog/settings.server";
 import { updateResponseWindow } from "../refunds/response-window-action.server";
 import { log } from "../runtime/log.server";
 import { setSilencePolicy } from "../refunds/fee-choice.server";
-
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
@@ -62,7 +68,8 @@ export async function handleAdminAction(request: Request, clientAddress: string)
       return await updateResponseWindow(form, done, failed);
     case "silence-policy": {
       const policy = text(form, "silencePolicy");
-      if (policy !== "refund" && policy !== "choose") return failed({ intent: "silence-policy", error: "Choose one of the two options." }, 400);
+      if (policy !== "refund" && policy !== "choose")
+        return failed({ intent: "silence-policy", error: "Choose one of the two options." }, 400);
       await setSilencePolicy(policy);
       return done(form, { intent: "silence-policy", ok: true, notice: "silence-policy-updated" });
     }
@@ -89,7 +96,13 @@ async function login(request: Request, form: FormData, clientAddress: string) {
     if (!(error instanceof LoginError)) throw error;
     const headers: HeadersInit = error.retryAfterSeconds ? { "Retry-After": String(error.retryAfterSeconds) } : {};
     return data<AdminActionResult>(
-      { intent: "login", ok: false, error: error.message, fields: error.fields, values: { email: text(form, "email") } },
+      {
+        intent: "login",
+        ok: false,
+        error: error.message,
+        fields: error.fields,
+        values: { email: text(form, "email") },
+      },
       { status: error.status, headers },
     );
   }
@@ -100,13 +113,21 @@ async function updateFee(form: FormData) {
   if ("error" in parsed) return failed({ intent: "fee", error: parsed.error, values: { fee: text(form, "fee") } }, 400);
   // Free inquiries are a deliberate choice, never a typo's side effect: a second submit confirms them.
   if (parsed.cents === 0 && text(form, "confirmFree") !== "1") {
-    return data<AdminActionResult>({ intent: "fee", ok: false, confirm: TEXT.feeConfirmFree, values: { fee: text(form, "fee") } });
+    return data<AdminActionResult>({
+      intent: "fee",
+      ok: false,
+      confirm: TEXT.feeConfirmFree,
+      values: { fee: text(form, "fee") },
+    });
   }
   try {
     await setInquiryFee(parsed.cents);
   } catch (error) {
     log.error({ error }, "fee not changed");
-    return failed({ intent: "fee", error: TEXT.feeFailed, values: { fee: text(form, "fee") } }, isDatabaseBusy(error) ? 503 : 500);
+    return failed(
+      { intent: "fee", error: TEXT.feeFailed, values: { fee: text(form, "fee") } },
+      isDatabaseBusy(error) ? 503 : 500,
+    );
   }
   return done(form, { intent: "fee", ok: true, notice: "fee-updated" });
 }
@@ -115,13 +136,19 @@ async function updatePrice(form: FormData) {
   const id = parseId(form);
   const cents = parsePrice(text(form, "price"));
   if (id === null || cents === null) {
-    return failed({ intent: "price", id: id ?? undefined, error: TEXT.invalidPrice, values: { price: text(form, "price") } }, 400);
+    return failed(
+      { intent: "price", id: id ?? undefined, error: TEXT.invalidPrice, values: { price: text(form, "price") } },
+      400,
+    );
   }
   try {
     if (!(await updateDomainPrice(id, cents))) return failed({ intent: "price", id, error: TEXT.priceFailed }, 404);
   } catch (error) {
     log.error({ error, domainId: id }, "price not changed");
-    return failed({ intent: "price", id, error: TEXT.priceFailed, values: { price: text(form, "price") } }, isDatabaseBusy(error) ? 503 : 500);
+    return failed(
+      { intent: "price", id, error: TEXT.priceFailed, values: { price: text(form, "price") } },
+      isDatabaseBusy(error) ? 503 : 500,
+    );
   }
   return done(form, { intent: "price", ok: true, id, notice: "price-updated" });
 }

@@ -72,7 +72,10 @@ function searchPatterns(term: string): string[] {
 
 const ORDER: Record<
   DomainSort,
-  [column: "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count", direction: "asc" | "desc"]
+  [
+    column: "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count",
+    direction: "asc" | "desc",
+  ]
 > = {
   newest: ["created_at", "desc"],
   oldest: ["created_at", "asc"],
@@ -101,7 +104,11 @@ export async function listAdminDomains(options: {
 }): Promise<AdminDomainPage> {
   // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
   // Control characters never match: they also keep a term from spanning two of the joined columns.
-  const term = options.search.replace(/[\x00-\x1f]/g, "").trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
+  const term = options.search
+    .replace(/[\x00-\x1f]/g, "")
+    .trim()
+    .toLowerCase()
+    .slice(0, MAX_SEARCH_LENGTH);
   let query = db.selectFrom("domains").where("deleted_at", "is", null);
   let total = options.liveTotal ?? (await portfolioStats()).totalDomains;
   if (term) {
@@ -165,7 +172,13 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
   try {
     return await inTransaction(async (trx) => {
       const domain = await insertDomain(
-        { domainName: entry.domainName, askingPriceCents: entry.askingPrice, trackingId: entry.trackingId, ownerEmail: entry.ownerEmail, pitch: entry.pitch },
+        {
+          domainName: entry.domainName,
+          askingPriceCents: entry.askingPrice,
+          trackingId: entry.trackingId,
+          ownerEmail: entry.ownerEmail,
+          pitch: entry.pitch,
+        },
         trx,
       );
       await setDomainCategories(trx, domain.id, entry.categories);
@@ -187,7 +200,8 @@ export async function saveListing(
   const categories = parseCategoryList(values.categories);
   if ("error" in categories) return { error: categories.error, values };
   const pitch = cleanPitch(values.pitch);
-  if (pitch !== null && [...pitch].length > MAX_PITCH_LENGTH) return { error: `The pitch is longer than ${MAX_PITCH_LENGTH} characters`, values };
+  if (pitch !== null && [...pitch].length > MAX_PITCH_LENGTH)
+    return { error: `The pitch is longer than ${MAX_PITCH_LENGTH} characters`, values };
   return inTransaction(async (trx) => {
     const live = await trx
       .updateTable("domains")

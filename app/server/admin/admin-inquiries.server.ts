@@ -51,9 +51,27 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   const page = Math.min(Math.max(1, options.page), pageCount);
   const found = await query
     .select([
-      "id", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "currency", "provider",
-      "status", "paid_at", "answered_at", "refunded_at", "last_error",
-      "reply_deadline_at", "refund_attempts", "refund_next_attempt_at", "created_at", "answered_via", "credited_at",
+      "id",
+      "domain_name",
+      "name",
+      "email",
+      "phone",
+      "offer",
+      "message",
+      "amount_cents",
+      "currency",
+      "provider",
+      "status",
+      "paid_at",
+      "answered_at",
+      "refunded_at",
+      "last_error",
+      "reply_deadline_at",
+      "refund_attempts",
+      "refund_next_attempt_at",
+      "created_at",
+      "answered_via",
+      "credited_at",
     ])
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")
@@ -64,7 +82,12 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   const at = now().getTime();
   const rows: InboxRow[] = found.map((row) => {
     const status = inquiryStatus(row, at);
-    return { ...row, conversation: conversations.get(row.id) ?? [], statusText: INQUIRY_STATUS_TEXT[status], open: isInquiryOpen(status) };
+    return {
+      ...row,
+      conversation: conversations.get(row.id) ?? [],
+      statusText: INQUIRY_STATUS_TEXT[status],
+      open: isInquiryOpen(status),
+    };
   });
   return { rows, total: Number(total), page, pageCount };
 }
@@ -77,7 +100,10 @@ export async function markInquiryAnswered(id: number): Promise<boolean> {
   return (await markAnsweredOnce(id, "admin")).ok;
 }
 
-export type ProblemRefund = Pick<Inquiry, "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error">;
+export type ProblemRefund = Pick<
+  Inquiry,
+  "id" | "domain_name" | "email" | "amount_cents" | "refund_state" | "refund_id" | "last_error" | "refund_last_error"
+>;
 export type { DeadLetter } from "../mail/mail.server";
 
 /** What needs the admin's eyes: payments to refund, refunds pending or given up, undeliverable emails. */
@@ -85,7 +111,16 @@ export async function listPaymentProblems() {
   const strays = await listOpenStrayPayments();
   const refunds: ProblemRefund[] = await db
     .selectFrom("inquiries")
-    .select(["id", "domain_name", "email", "amount_cents", "refund_state", "refund_id", "last_error", "refund_last_error"])
+    .select([
+      "id",
+      "domain_name",
+      "email",
+      "amount_cents",
+      "refund_state",
+      "refund_id",
+      "last_error",
+      "refund_last_error",
+    ])
     .where("status", "=", "paid")
     .where("refund_state", "in", ["pending", "gave_up"])
     .orderBy("id", "desc")
@@ -97,7 +132,9 @@ export async function listPaymentProblems() {
 
 /** The admin settled a refund that gave up: an inquiry's (by id) or a stray payment's (by payment id). */
 export async function settleProblem(target: { inquiryId: number } | { paymentId: string }): Promise<boolean> {
-  return "inquiryId" in target ? await markRefundSettled(target.inquiryId) : await markStrayPaymentSettled(target.paymentId);
+  return "inquiryId" in target
+    ? await markRefundSettled(target.inquiryId)
+    : await markStrayPaymentSettled(target.paymentId);
 }
 
 export type AdminReplyResult = { ok: true } | { ok: false; error: string; text: string; status: number };
@@ -107,7 +144,8 @@ export async function replyAsOwner(inquiryId: number, input: unknown): Promise<A
   const parsed = parseMessage(input);
   if (!parsed.ok) return { ok: false, error: parsed.message, text: parsed.text, status: 400 };
   const inquiry = await db.selectFrom("inquiries").selectAll().where("id", "=", inquiryId).executeTakeFirst();
-  if (!inquiry || !inquiry.paid_at) return { ok: false, error: "That inquiry does not exist.", text: parsed.text, status: 404 };
+  if (!inquiry || !inquiry.paid_at)
+    return { ok: false, error: "That inquiry does not exist.", text: parsed.text, status: 404 };
   const posted = await postInquiryMessage(inquiry, { author: "owner", via: "site" }, parsed.text);
   if (posted.ok) return { ok: true };
   return { ok: false, error: posted.message, text: parsed.text, status: posted.reason === "closed" ? 409 : 429 };
@@ -130,13 +168,24 @@ export async function creditSummary(): Promise<CreditSummary> {
     .select((eb) => [
       eb.fn.countAll<number>().as("issued"),
       eb.fn.count<number>("used_at").as("used"),
-      eb.fn.sum<number>(eb.case().when(eb.and([eb("used_at", "is", null), eb("expires_at", ">", at)])).then(1).else(0).end()).as("open"),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb("used_at", "is", null), eb("expires_at", ">", at)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as("open"),
     ])
     .executeTakeFirstOrThrow();
   const fees = await db
     .selectFrom("inquiries")
     .select((eb) => [
-      eb.fn.sum<number>(eb.case().when("provider", "!=", "credit").then(eb.ref("amount_cents")).else(0).end()).as("money"),
+      eb.fn
+        .sum<number>(eb.case().when("provider", "!=", "credit").then(eb.ref("amount_cents")).else(0).end())
+        .as("money"),
       eb.fn.sum<number>(eb.case().when("provider", "=", "credit").then(1).else(0).end()).as("credit"),
     ])
     .where("status", "=", "paid")

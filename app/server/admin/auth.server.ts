@@ -87,7 +87,10 @@ export async function authenticateAdmin(
   form: FormData,
   clientAddress: string,
 ): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
-  const parsed = LoginSchema.safeParse({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
+  const parsed = LoginSchema.safeParse({
+    email: String(form.get("email") ?? ""),
+    password: String(form.get("password") ?? ""),
+  });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
@@ -97,7 +100,9 @@ export async function authenticateAdmin(
   const device = await readDevice(request);
   const counted: Array<[RateLimit, string]> = [
     [attemptsByIp, `login-ip:${clientAddress}`],
-    device?.email === email ? [attemptsByDevice, `login-device:${device.id}`] : [attemptsByEmail, `login-email:${email}`],
+    device?.email === email
+      ? [attemptsByDevice, `login-device:${device.id}`]
+      : [attemptsByEmail, `login-email:${email}`],
   ];
   for (const [limit, key] of counted) {
     if (!(await limit.hit(key))) {
@@ -109,7 +114,10 @@ export async function authenticateAdmin(
   let valid: boolean;
   try {
     valid = await verifications.run(async () =>
-      verifyPassword(parsed.data.password, user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password")))),
+      verifyPassword(
+        parsed.data.password,
+        user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password"))),
+      ),
     );
   } catch (error) {
     if (!(error instanceof QueueFullError)) throw error;

@@ -16,6 +16,7 @@ function commonPasswords(): Promise<Set<string>> {
 /** Why the password may not be used, or null when it may. */
 export async function newPasswordProblem(password: string): Promise<string | null> {
   if (password.length < NEW_PASSWORD_MIN_LENGTH) return `must be at least ${NEW_PASSWORD_MIN_LENGTH} characters`;
-  if ((await commonPasswords()).has(password.toLowerCase())) return "is one of the most common passwords; choose another";
+  if ((await commonPasswords()).has(password.toLowerCase()))
+    return "is one of the most common passwords; choose another";
   return null;
 }

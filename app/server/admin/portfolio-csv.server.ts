@@ -23,13 +23,15 @@ export interface RowError {
   message: string;
 }
 export type ImportResult =
-  | { ok: true; added: number; updated: number }
-  | { ok: false; errors: RowError[]; moreErrors: number };
+  { ok: true; added: number; updated: number } | { ok: false; errors: RowError[]; moreErrors: number };
 /**
  * A valid row; ownerEmail null keeps a listed domain's owner email, categories null (the file has no
  * `categories` column) keeps its categories.
  */
-type ImportEntry = Omit<DomainEntry, "ownerEmail" | "categories"> & { ownerEmail: string | null; categories: CategoryName[] | null };
+type ImportEntry = Omit<DomainEntry, "ownerEmail" | "categories"> & {
+  ownerEmail: string | null;
+  categories: CategoryName[] | null;
+};
 /** The columns after the first four, found by their header; -1 when the file has none. */
 interface ExtraColumns {
   categories: number;
@@ -45,20 +47,31 @@ function decodeUpload(bytes: Uint8Array): string | RowError {
   } catch {
     return {
       line: 0,
-      message: "The file is not UTF-8 text (accented letters would be garbled). Save it as \"CSV UTF-8\" and import it again.",
+      message:
+        'The file is not UTF-8 text (accented letters would be garbled). Save it as "CSV UTF-8" and import it again.',
     };
   }
 }
 
 function readRows(text: string): Array<{ line: number; cells: string[] }> | RowError {
   try {
-    const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true, info: true }) as unknown as Array<{
+    const records = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      info: true,
+    }) as unknown as Array<{
       record: string[];
       info: { lines: number };
     }>;
     return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
   } catch (error) {
-    if (error instanceof CsvError) return { line: (error as CsvError & { lines?: number }).lines ?? 0, message: `The file is not valid CSV: ${error.message}` };
+    if (error instanceof CsvError)
+      return {
+        line: (error as CsvError & { lines?: number }).lines ?? 0,
+        message: `The file is not valid CSV: ${error.message}`,
+      };
     throw error;
   }
 }
@@ -72,7 +85,13 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
   if (rows.length > 0 && rows.every(({ cells }) => cells.length === 1 && cells[0]!.includes(";"))) {
     return {
       ok: false,
-      errors: [{ line: 0, message: "The file separates columns with ; instead of commas. Save it as \"CSV UTF-8 (comma delimited)\" and import it again." }],
+      errors: [
+        {
+          line: 0,
+          message:
+            'The file separates columns with ; instead of commas. Save it as "CSV UTF-8 (comma delimited)" and import it again.',
+        },
+      ],
       moreErrors: 0,
     };
   }
@@ -83,9 +102,16 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     extra.categories = header.indexOf("categories");
     extra.pitch = header.indexOf("pitch");
   }
-  if (rows.length === 0) return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
+  if (rows.length === 0)
+    return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
   if (rows.length > MAX_IMPORT_ROWS) {
-    return { ok: false, errors: [{ line: 1, message: `The file has ${rows.length} rows; at most ${MAX_IMPORT_ROWS} can be imported at once.` }], moreErrors: 0 };
+    return {
+      ok: false,
+      errors: [
+        { line: 1, message: `The file has ${rows.length} rows; at most ${MAX_IMPORT_ROWS} can be imported at once.` },
+      ],
+      moreErrors: 0,
+    };
   }
 
   const errors: RowError[] = [];
@@ -101,7 +127,14 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
     const categories = extra.categories >= 0 ? unguardCell(cells[extra.categories] ?? "") : "";
     const pitch = extra.pitch >= 0 ? unguardCell(cells[extra.pitch] ?? "") : "";
-    const parsed = DomainEntrySchema.safeParse({ domainName, askingPrice, trackingId, ownerEmail: clearOwner ? "" : ownerEmail, categories, pitch });
+    const parsed = DomainEntrySchema.safeParse({
+      domainName,
+      askingPrice,
+      trackingId,
+      ownerEmail: clearOwner ? "" : ownerEmail,
+      categories,
+      pitch,
+    });
     if (!parsed.success) {
       errors.push({ line, message: Object.values(fieldErrors(parsed.error)).join("; ") });
       continue;
@@ -120,7 +153,11 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     });
   }
   if (errors.length > 0) {
-    return { ok: false, errors: errors.slice(0, MAX_REPORTED_ERRORS), moreErrors: Math.max(0, errors.length - MAX_REPORTED_ERRORS) };
+    return {
+      ok: false,
+      errors: errors.slice(0, MAX_REPORTED_ERRORS),
+      moreErrors: Math.max(0, errors.length - MAX_REPORTED_ERRORS),
+    };
   }
 
   const timestamp = nowIso();
@@ -129,7 +166,10 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     const updateListed = listedDomainUpdater(trx);
     for (let start = 0; start < entries.length; start += CHUNK) {
       const chunk = entries.slice(start, start + CHUNK);
-      const live = await liveIdsByName(trx, chunk.map((entry) => entry.domainName));
+      const live = await liveIdsByName(
+        trx,
+        chunk.map((entry) => entry.domainName),
+      );
       for (const entry of chunk) {
         const id = live.get(entry.domainName);
         if (id === undefined) fresh.push(entry);
@@ -155,15 +195,28 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
 }
 
 /** Gives each row's domain the row's categories and pitch, for the columns the file has (after the rows are written, so new names have ids). */
-async function writeExtras(trx: Executor, entries: ImportEntry[], extra: ExtraColumns, timestamp: string): Promise<void> {
+async function writeExtras(
+  trx: Executor,
+  entries: ImportEntry[],
+  extra: ExtraColumns,
+  timestamp: string,
+): Promise<void> {
   for (let start = 0; start < entries.length; start += CHUNK) {
     const chunk = entries.slice(start, start + CHUNK);
-    const ids = await liveIdsByName(trx, chunk.map((entry) => entry.domainName));
+    const ids = await liveIdsByName(
+      trx,
+      chunk.map((entry) => entry.domainName),
+    );
     for (const entry of chunk) {
       const id = ids.get(entry.domainName);
       if (id === undefined) continue;
       if (entry.categories) await setDomainCategories(trx, id, entry.categories);
-      if (extra.pitch >= 0) await trx.updateTable("domains").set({ pitch: entry.pitch, updated_at: timestamp }).where("id", "=", id).execute();
+      if (extra.pitch >= 0)
+        await trx
+          .updateTable("domains")
+          .set({ pitch: entry.pitch, updated_at: timestamp })
+          .where("id", "=", id)
+          .execute();
     }
   }
 }
@@ -217,7 +270,6 @@ function unguardCell(value: string): string {
   return value.startsWith("'") && GUARDED.test(value.slice(1)) ? value.slice(1) : value;
 }
 
-
 /** Streams rows page by page (keyset on id): the database is never held for the whole download. */
 function csvStream<R extends { id: number }>(
   header: string[],
@@ -250,29 +302,73 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
     async (afterId) => {
       const rows = await db
         .selectFrom("domains")
-        .select(["id", "domain_name", "asking_price_cents", "tracking_id", "owner_email", "inquiry_count", "created_at", "pitch"])
+        .select([
+          "id",
+          "domain_name",
+          "asking_price_cents",
+          "tracking_id",
+          "owner_email",
+          "inquiry_count",
+          "created_at",
+          "pitch",
+        ])
         .where("deleted_at", "is", null)
         .where("id", ">", afterId)
         .orderBy("id")
         .limit(CHUNK)
         .execute();
       const categories = await categoriesOfDomains(rows.map((row) => row.id));
-      return rows.map((row) => ({ ...row, categories: formatCategoryList((categories.get(row.id) ?? []).map((category) => category.name)) }));
+      return rows.map((row) => ({
+        ...row,
+        categories: formatCategoryList((categories.get(row.id) ?? []).map((category) => category.name)),
+      }));
     },
     (row) => [
-      row.domain_name, centsToDollarText(row.asking_price_cents), safeCell(row.tracking_id), safeCell(row.owner_email), row.inquiry_count,
-      row.created_at, safeCell(row.categories), safeCell(row.pitch ?? ""),
+      row.domain_name,
+      centsToDollarText(row.asking_price_cents),
+      safeCell(row.tracking_id),
+      safeCell(row.owner_email),
+      row.inquiry_count,
+      row.created_at,
+      safeCell(row.categories),
+      safeCell(row.pitch ?? ""),
     ],
   );
 }
 
 export function exportInquiriesCsv(): ReadableStream<Uint8Array> {
   return csvStream(
-    ["id", "paid_at", "domain", "name", "email", "phone", "offer", "message", "amount", "status", "answered_at", "refunded_at"],
+    [
+      "id",
+      "paid_at",
+      "domain",
+      "name",
+      "email",
+      "phone",
+      "offer",
+      "message",
+      "amount",
+      "status",
+      "answered_at",
+      "refunded_at",
+    ],
     (afterId) =>
       db
         .selectFrom("inquiries")
-        .select(["id", "paid_at", "domain_name", "name", "email", "phone", "offer", "message", "amount_cents", "status", "answered_at", "refunded_at"])
+        .select([
+          "id",
+          "paid_at",
+          "domain_name",
+          "name",
+          "email",
+          "phone",
+          "offer",
+          "message",
+          "amount_cents",
+          "status",
+          "answered_at",
+          "refunded_at",
+        ])
         .where("paid_at", "is not", null)
         .where("status", "in", ["paid", "refunded"])
         .where("id", ">", afterId)
@@ -281,8 +377,18 @@ export function exportInquiriesCsv(): ReadableStream<Uint8Array> {
         .$narrowType<{ paid_at: string }>()
         .execute(),
     (row) => [
-      row.id, row.paid_at, row.domain_name, safeCell(row.name), safeCell(row.email), safeCell(row.phone), safeCell(row.offer),
-      safeCell(row.message), centsToDollarText(row.amount_cents), row.status, row.answered_at ?? "", row.refunded_at ?? "",
+      row.id,
+      row.paid_at,
+      row.domain_name,
+      safeCell(row.name),
+      safeCell(row.email),
+      safeCell(row.phone),
+      safeCell(row.offer),
+      safeCell(row.message),
+      centsToDollarText(row.amount_cents),
+      row.status,
+      row.answered_at ?? "",
+      row.refunded_at ?? "",
     ],
   );
 }

@@ -46,7 +46,12 @@ export async function createUserSession(request: Request, userId: number): Promi
   await db.deleteFrom("sessions").where("expires_at", "<=", createdAt.toISOString()).execute();
   await db
     .insertInto("sessions")
-    .values({ id: hashToken(token), user_id: userId, created_at: createdAt.toISOString(), expires_at: expiresAt.toISOString() })
+    .values({
+      id: hashToken(token),
+      user_id: userId,
+      created_at: createdAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    })
     .execute();
   return sessionCookie.serialize(token, secureFor(request));
 }

@@ -20,9 +20,13 @@ export class PasswordPolicyError extends Error {}
  * changes nothing (ADMIN_PASSWORD is applied at every start); a new one must pass the policy
  * (PasswordPolicyError) and ends every session of that admin.
  */
-export async function upsertAdmin(email: string, password: string): Promise<{ user: User; changed: boolean; sessionsEnded: number }> {
+export async function upsertAdmin(
+  email: string,
+  password: string,
+): Promise<{ user: User; changed: boolean; sessionsEnded: number }> {
   const existing = await findUserByEmail(email);
-  if (existing && (await verifyPassword(password, existing.password_hash))) return { user: existing, changed: false, sessionsEnded: 0 };
+  if (existing && (await verifyPassword(password, existing.password_hash)))
+    return { user: existing, changed: false, sessionsEnded: 0 };
   const problem = await newPasswordProblem(password);
   if (problem) throw new PasswordPolicyError(`the new password ${problem}`);
   const passwordHash = await hashPassword(password);
@@ -30,7 +34,12 @@ export async function upsertAdmin(email: string, password: string): Promise<{ us
   return inTransaction(async (trx) => {
     const user = await trx
       .insertInto("users")
-      .values({ email: normalizeEmail(email), password_hash: passwordHash, created_at: timestamp, updated_at: timestamp })
+      .values({
+        email: normalizeEmail(email),
+        password_hash: passwordHash,
+        created_at: timestamp,
+        updated_at: timestamp,
+      })
       .onConflict((oc) => oc.column("email").doUpdateSet({ password_hash: passwordHash, updated_at: timestamp }))
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -64,12 +64,23 @@ function sorted(query: LiveQuery, sort: BrowseFilters["sort"]) {
 /** One page of live domains matching `filters`, in their order; the page is clamped to the last one. */
 export async function browseDomains(
   filters: BrowseFilters,
-  options: { page: number; perPage: number; categoryId?: number | null; categoryCount?: number; extensionCount?: number },
+  options: {
+    page: number;
+    perPage: number;
+    categoryId?: number | null;
+    categoryCount?: number;
+    extensionCount?: number;
+  },
 ): Promise<DomainPage<BrowseRow>> {
   const categoryId = options.categoryId ?? null;
   const query = filtered(filters, categoryId);
-  const others = Boolean(filters.q) || filters.minCents !== null || filters.maxCents !== null ||
-    filters.maxLength !== null || filters.noDigits || filters.noHyphens;
+  const others =
+    Boolean(filters.q) ||
+    filters.minCents !== null ||
+    filters.maxCents !== null ||
+    filters.maxLength !== null ||
+    filters.noDigits ||
+    filters.noHyphens;
   // One extension or one category alone: its count is known already (counted once per content version).
   const known =
     others || (filters.ext && categoryId !== null)
@@ -79,17 +90,21 @@ export async function browseDomains(
         : categoryId !== null
           ? options.categoryCount
           : (await liveDomainTotals()).count;
-  const total = known ?? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total);
+  const total =
+    known ?? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total);
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const offset = (page - 1) * options.perPage;
   const rows =
-    total === 0 ? [] : filters.sort === "views" ? await mostViewed(query, offset, options.perPage) : await sorted(query, filters.sort).limit(options.perPage).offset(offset).execute();
+    total === 0
+      ? []
+      : filters.sort === "views"
+        ? await mostViewed(query, offset, options.perPage)
+        : await sorted(query, filters.sort).limit(options.perPage).offset(offset).execute();
   return { rows, total, page, pageCount };
 }
 
-const viewedFirst = (query: LiveQuery) =>
-  query.innerJoin("domain_view_totals as v", "v.domain_id", "domains.id");
+const viewedFirst = (query: LiveQuery) => query.innerJoin("domain_view_totals as v", "v.domain_id", "domains.id");
 
 /**
  * "Most viewed": the viewed names by their views (read in the order of the index on domain_view_totals,
@@ -109,7 +124,13 @@ async function mostViewed(query: LiveQuery, offset: number, limit: number): Prom
   const viewedCount =
     viewed.length > 0
       ? offset + viewed.length
-      : Number((await viewedFirst(query).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      : Number(
+          (
+            await viewedFirst(query)
+              .select((eb) => eb.fn.countAll<number>().as("n"))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
   const unviewed = await sorted(
     query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM domain_view_totals nv WHERE nv.domain_id = domains.id)`),
     "newest",
@@ -159,7 +180,11 @@ export function browseStatements(filters: BrowseFilters, categoryId: number | nu
   const query = filtered(filters, categoryId);
   const rows =
     filters.sort === "views"
-      ? viewedFirst(query).select(["domains.id"]).orderBy("v.views", "desc").orderBy("v.domain_id", "desc").limit(perPage)
+      ? viewedFirst(query)
+          .select(["domains.id"])
+          .orderBy("v.views", "desc")
+          .orderBy("v.domain_id", "desc")
+          .limit(perPage)
       : sorted(query, filters.sort).limit(perPage);
   return { count: query.select((eb) => eb.fn.countAll<number>().as("total")).compile(), rows: rows.compile() };
 }

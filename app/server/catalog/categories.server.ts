@@ -34,7 +34,10 @@ export async function findCategory(slug: string): Promise<CategoryCount | null> 
 }
 
 /** The categories of each of `domainIds`, by name, as { slug, name }. */
-export async function categoriesOfDomains(domainIds: number[], executor: Executor = db): Promise<Map<number, CategoryName[]>> {
+export async function categoriesOfDomains(
+  domainIds: number[],
+  executor: Executor = db,
+): Promise<Map<number, CategoryName[]>> {
   const byDomain = new Map<number, CategoryName[]>();
   if (domainIds.length === 0) return byDomain;
   const rows = await executor
@@ -56,7 +59,11 @@ export async function categoriesOfDomains(domainIds: number[], executor: Executo
  * Gives a domain exactly these categories (made when new; an existing slug keeps its name). Run inside
  * the transaction that writes the domain.
  */
-export async function setDomainCategories(executor: Executor, domainId: number, categories: CategoryName[]): Promise<void> {
+export async function setDomainCategories(
+  executor: Executor,
+  domainId: number,
+  categories: CategoryName[],
+): Promise<void> {
   await executor.deleteFrom("domain_categories").where("domain_id", "=", domainId).execute();
   if (categories.length === 0) return;
   await executor
@@ -67,7 +74,12 @@ export async function setDomainCategories(executor: Executor, domainId: number, 
   const ids = await executor
     .selectFrom("categories")
     .select("id")
-    .where(inList("slug", categories.map((category) => category.slug)))
+    .where(
+      inList(
+        "slug",
+        categories.map((category) => category.slug),
+      ),
+    )
     .execute();
   await executor
     .insertInto("domain_categories")

@@ -10,7 +10,9 @@ import { db } from "../db/database.server";
 export const funnelSelections = [
   sql<number>`coalesce((SELECT views FROM domain_view_totals WHERE domain_id = domains.id), 0)`.as("views"),
   sql<number>`(SELECT count(*) FROM inquiries WHERE domain_id = domains.id)`.as("inquiries_started"),
-  sql<number>`(SELECT count(*) FROM inquiries WHERE domain_id = domains.id AND status IN ('paid', 'refunded'))`.as("inquiries_paid"),
+  sql<number>`(SELECT count(*) FROM inquiries WHERE domain_id = domains.id AND status IN ('paid', 'refunded'))`.as(
+    "inquiries_paid",
+  ),
 ] as const;
 
 export interface DomainFunnel {
@@ -22,7 +24,9 @@ export interface DomainFunnel {
 /** The last 30 UTC days, oldest first, ending today. */
 export function lastDays(count = FUNNEL_DAYS, today = now()): string[] {
   const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  return Array.from({ length: count }, (_, index) => new Date(end - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, index) =>
+    new Date(end - (count - 1 - index) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 const PAID = ["paid", "refunded"] as const;
@@ -40,7 +44,12 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
     .executeTakeFirst();
   if (!row) return null;
   const [views, started, paid] = await Promise.all([
-    db.selectFrom("domain_daily_views").select(["day", "views as n"]).where("domain_id", "=", domainId).where("day", ">=", since).execute(),
+    db
+      .selectFrom("domain_daily_views")
+      .select(["day", "views as n"])
+      .where("domain_id", "=", domainId)
+      .where("day", ">=", since)
+      .execute(),
     db
       .selectFrom("inquiries")
       .select([sql<string>`substr(created_at, 1, 10)`.as("day"), (eb) => eb.fn.countAll<number>().as("n")])
@@ -64,8 +73,17 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
   const { views: totalViews, inquiries_started, inquiries_paid, ...domain } = row;
   return {
     domain,
-    totals: { views: Number(totalViews), inquiries_started: Number(inquiries_started), inquiries_paid: Number(inquiries_paid) },
-    days: days.map((day) => ({ day, views: viewsByDay.get(day) ?? 0, started: startedByDay.get(day) ?? 0, paid: paidByDay.get(day) ?? 0 })),
+    totals: {
+      views: Number(totalViews),
+      inquiries_started: Number(inquiries_started),
+      inquiries_paid: Number(inquiries_paid),
+    },
+    days: days.map((day) => ({
+      day,
+      views: viewsByDay.get(day) ?? 0,
+      started: startedByDay.get(day) ?? 0,
+      paid: paidByDay.get(day) ?? 0,
+    })),
   };
 }
 

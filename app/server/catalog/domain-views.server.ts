@@ -46,7 +46,13 @@ async function addViews(trx: Executor, { domainId, day, views }: PendingViews): 
     .insertInto("domain_daily_views")
     .columns(["domain_id", "day", "views"])
     .expression(
-      trx.selectNoFrom([sql<number>`${domainId}`.as("domain_id"), sql<string>`${day}`.as("day"), sql<number>`${views}`.as("views")]).where(domainExists),
+      trx
+        .selectNoFrom([
+          sql<number>`${domainId}`.as("domain_id"),
+          sql<string>`${day}`.as("day"),
+          sql<number>`${views}`.as("views"),
+        ])
+        .where(domainExists),
     )
     .onConflict((oc) =>
       oc.columns(["domain_id", "day"]).doUpdateSet({ views: sql<number>`domain_daily_views.views + excluded.views` }),
@@ -55,8 +61,14 @@ async function addViews(trx: Executor, { domainId, day, views }: PendingViews): 
   await trx
     .insertInto("domain_view_totals")
     .columns(["domain_id", "views"])
-    .expression(trx.selectNoFrom([sql<number>`${domainId}`.as("domain_id"), sql<number>`${views}`.as("views")]).where(domainExists))
-    .onConflict((oc) => oc.column("domain_id").doUpdateSet({ views: sql<number>`domain_view_totals.views + excluded.views` }))
+    .expression(
+      trx
+        .selectNoFrom([sql<number>`${domainId}`.as("domain_id"), sql<number>`${views}`.as("views")])
+        .where(domainExists),
+    )
+    .onConflict((oc) =>
+      oc.column("domain_id").doUpdateSet({ views: sql<number>`domain_view_totals.views + excluded.views` }),
+    )
     .execute();
 }
 

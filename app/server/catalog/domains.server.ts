@@ -35,7 +35,11 @@ export async function findDomainByParam(param: string): Promise<Domain | null> {
 
 /** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
 export async function liveDomainTotals(executor: Executor = db): Promise<{ count: number; valueCents: number }> {
-  const row = await executor.selectFrom("domain_totals").select(["live_count", "live_value_cents"]).where("id", "=", 1).executeTakeFirst();
+  const row = await executor
+    .selectFrom("domain_totals")
+    .select(["live_count", "live_value_cents"])
+    .where("id", "=", 1)
+    .executeTakeFirst();
   return { count: Number(row?.live_count ?? 0), valueCents: Number(row?.live_value_cents ?? 0) };
 }
 

@@ -24,7 +24,8 @@ let lastMessage: { cents: number; bytes: Buffer } | undefined;
 
 /** Encoded once per fee, not once per subscriber: a change fans out to thousands of streams. */
 export function feeMessage(cents: number): Buffer {
-  if (lastMessage?.cents !== cents) lastMessage = { cents, bytes: Buffer.from(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`) };
+  if (lastMessage?.cents !== cents)
+    lastMessage = { cents, bytes: Buffer.from(`event: fee\ndata: ${JSON.stringify({ cents })}\n\n`) };
   return lastMessage.bytes;
 }
 

@@ -32,7 +32,11 @@ export async function setCustomLegalText(slug: LegalSlug, text: string): Promise
 export async function legalPageText(slug: LegalSlug): Promise<{ text: string; custom: boolean }> {
   const custom = await getCustomLegalText(slug);
   if (custom) return { text: custom, custom: true };
-  const [feeCents, responseWindowDays, contactEmail] = await Promise.all([getInquiryFeeCents(), getResponseWindowDays(), getContactEmail()]);
+  const [feeCents, responseWindowDays, contactEmail] = await Promise.all([
+    getInquiryFeeCents(),
+    getResponseWindowDays(),
+    getContactEmail(),
+  ]);
   const facts = { siteName: env.SITE_NAME, contactEmail, feeCents, feeText: formatUsd(feeCents), responseWindowDays };
   return { text: defaultLegalText(slug, facts), custom: false };
 }

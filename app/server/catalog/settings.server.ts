@@ -10,7 +10,9 @@ export const DEFAULT_INQUIRY_FEE_CENTS = 1999;
 const FEE_KEY = "inquiry_fee";
 
 // The fee is read on every domain page render: compiled once.
-const readSetting = compiledOnce<{ value: string }, [string]>((executor) => executor.selectFrom("settings").select("value").where("key", "=", ""));
+const readSetting = compiledOnce<{ value: string }, [string]>((executor) =>
+  executor.selectFrom("settings").select("value").where("key", "=", ""),
+);
 
 export async function getSetting(key: string, executor: Executor = db): Promise<string | null> {
   return (await readSetting([key], executor))[0]?.value ?? null;
@@ -21,7 +23,11 @@ export async function setSetting(key: string, value: string, executor: Executor 
   await executor
     .insertInto("settings")
     .values({ key, value, created_at: timestamp, updated_at: timestamp })
-    .onConflict((conflict) => conflict.column("key").doUpdateSet((eb) => ({ value: eb.ref("excluded.value"), updated_at: eb.ref("excluded.updated_at") })))
+    .onConflict((conflict) =>
+      conflict
+        .column("key")
+        .doUpdateSet((eb) => ({ value: eb.ref("excluded.value"), updated_at: eb.ref("excluded.updated_at") })),
+    )
     .execute();
 }
 
@@ -35,7 +41,8 @@ let lastPublishedFeeCents: number | null = null;
 
 /** The one way to change the fee: writes the setting and tells every open page. */
 export async function setInquiryFee(cents: number): Promise<void> {
-  if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError("The fee must be a whole number of cents, 0 or more");
+  if (!Number.isSafeInteger(cents) || cents < 0)
+    throw new RangeError("The fee must be a whole number of cents, 0 or more");
   await setSetting(FEE_KEY, centsToDollarText(cents));
   announceFee(cents);
 }

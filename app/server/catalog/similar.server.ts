@@ -19,7 +19,9 @@ function live() {
 }
 
 /** The names like `domain`, best first. */
-export async function similarDomains(domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "owner_email">): Promise<Row[]> {
+export async function similarDomains(
+  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "owner_email">,
+): Promise<Row[]> {
   const label = domain.domain_name.slice(0, domain.domain_name.indexOf("."));
   const prefix = label.slice(0, PREFIX_LENGTH);
   // The names from prefix up to (not including) the next prefix: a range of the unique name index.
@@ -37,20 +39,43 @@ export async function similarDomains(domain: Pick<Domain, "id" | "domain_name" |
       .limit(MAX_SIMILAR)
       .execute(),
     prefix.length >= 3
-      ? live().where("domains.domain_name", ">=", prefix).where("domains.domain_name", "<", after).where("domains.id", "!=", domain.id)
-          .select(columns).orderBy("domains.domain_name").limit(MAX_SIMILAR).execute()
+      ? live()
+          .where("domains.domain_name", ">=", prefix)
+          .where("domains.domain_name", "<", after)
+          .where("domains.id", "!=", domain.id)
+          .select(columns)
+          .orderBy("domains.domain_name")
+          .limit(MAX_SIMILAR)
+          .execute()
       : Promise.resolve([]),
     owner
-      ? live().where(sql<boolean>`lower(trim(domains.owner_email)) = ${owner}`).where("domains.id", "!=", domain.id)
-          .select(columns).orderBy("domains.id", "desc").limit(MAX_SIMILAR).execute()
+      ? live()
+          .where(sql<boolean>`lower(trim(domains.owner_email)) = ${owner}`)
+          .where("domains.id", "!=", domain.id)
+          .select(columns)
+          .orderBy("domains.id", "desc")
+          .limit(MAX_SIMILAR)
+          .execute()
       : Promise.resolve([]),
-    live().where("domains.asking_price_cents", ">=", price).where("domains.id", "!=", domain.id)
-      .select(columns).orderBy("domains.asking_price_cents").orderBy("domains.id").limit(MAX_SIMILAR).execute(),
-    live().where("domains.asking_price_cents", "<", price)
-      .select(columns).orderBy("domains.asking_price_cents", "desc").orderBy("domains.id", "desc").limit(MAX_SIMILAR).execute(),
+    live()
+      .where("domains.asking_price_cents", ">=", price)
+      .where("domains.id", "!=", domain.id)
+      .select(columns)
+      .orderBy("domains.asking_price_cents")
+      .orderBy("domains.id")
+      .limit(MAX_SIMILAR)
+      .execute(),
+    live()
+      .where("domains.asking_price_cents", "<", price)
+      .select(columns)
+      .orderBy("domains.asking_price_cents", "desc")
+      .orderBy("domains.id", "desc")
+      .limit(MAX_SIMILAR)
+      .execute(),
   ]);
   const closest = [...above, ...below].sort(
-    (a, b) => Math.abs(Number(a.asking_price_cents) - price) - Math.abs(Number(b.asking_price_cents) - price) || a.id - b.id,
+    (a, b) =>
+      Math.abs(Number(a.asking_price_cents) - price) - Math.abs(Number(b.asking_price_cents) - price) || a.id - b.id,
   );
   const chosen = new Map<number, Row>();
   for (const row of [...byCategory, ...byPrefix, ...byOwner, ...closest]) {

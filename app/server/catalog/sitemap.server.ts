@@ -7,7 +7,10 @@ import { categoryCounts } from "./categories.server";
 /** The sitemap protocol's limit per file; a larger portfolio gets a sitemap index. */
 export const URLS_PER_SITEMAP = 50_000;
 const BATCH_SIZE = 1_000;
-export const SITEMAP_HEADERS = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=600" };
+export const SITEMAP_HEADERS = {
+  "Content-Type": "application/xml; charset=utf-8",
+  "Cache-Control": "public, max-age=600",
+};
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 
@@ -25,7 +28,12 @@ export async function* liveDomainsForSitemap(skip: number, limit: number): Async
   let left = limit;
   while (left > 0) {
     const size = Math.min(BATCH_SIZE, left);
-    const rows = await live.select(["id", "domain_name", "updated_at"]).where("id", ">", afterId).orderBy("id").limit(size).execute();
+    const rows = await live
+      .select(["id", "domain_name", "updated_at"])
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(size)
+      .execute();
     for (const row of rows) yield row;
     if (rows.length < size) return;
     left -= rows.length;
@@ -59,7 +67,8 @@ export function sitemapPartStream(origin: string, part: number): ReadableStream<
       yield urlEntry(`${origin}/`);
       for (const category of categories) yield urlEntry(`${origin}${categoryPath(category.slug)}`);
     }
-    for await (const row of liveDomainsForSitemap(skip, limit)) yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
+    for await (const row of liveDomainsForSitemap(skip, limit))
+      yield urlEntry(`${origin}${domainPagePath(row.domain_name)}`, row.updated_at);
     yield "</urlset>\n";
   });
 }
@@ -67,7 +76,8 @@ export function sitemapPartStream(origin: string, part: number): ReadableStream<
 /** A <sitemapindex> naming every part, for a portfolio beyond one file. */
 export function sitemapIndex(origin: string, parts: number): string {
   let body = `${XML_HEADER}<sitemapindex xmlns="${SITEMAP_NS}">\n`;
-  for (let part = 1; part <= parts; part++) body += `<sitemap><loc>${escapeXml(`${origin}/sitemaps/${part}.xml`)}</loc></sitemap>\n`;
+  for (let part = 1; part <= parts; part++)
+    body += `<sitemap><loc>${escapeXml(`${origin}/sitemaps/${part}.xml`)}</loc></sitemap>\n`;
   return `${body}</sitemapindex>\n`;
 }
 

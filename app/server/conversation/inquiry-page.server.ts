@@ -2,20 +2,12 @@
 // paid, the reply deadline, the status in words and the conversation, oldest first. Only for a correctly
 // signed link to an inquiry that was paid: anything else is null (the route answers 404, with no hint).
 import type { Inquiry } from "../../../db/schema";
-import {
-  INQUIRY_STATUS_TEXT,
-  inquiryStatus,
-  isInquiryOpen,
-  type InquiryStatusKey,
-} from "../../lib/inquiry-status";
+import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen, type InquiryStatusKey } from "../../lib/inquiry-status";
 import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { now } from "../runtime/clock.server";
 import { formatUtc } from "../refunds/refund-promise.server";
-import {
-  verifyInquirySignature,
-  type InquirySide,
-} from "../refunds/reply-links.server";
+import { verifyInquirySignature, type InquirySide } from "../refunds/reply-links.server";
 
 export interface ConversationEntry {
   key: string;
@@ -49,24 +41,12 @@ export async function findSignedInquiry(
   sig: string | null,
 ): Promise<Inquiry | null> {
   if (!verifyInquirySignature(side, publicId, sig)) return null;
-  const inquiry = await db
-    .selectFrom("inquiries")
-    .selectAll()
-    .where("public_id", "=", publicId)
-    .executeTakeFirst();
-  if (
-    !inquiry ||
-    !inquiry.paid_at ||
-    (inquiry.status !== "paid" && inquiry.status !== "refunded")
-  )
-    return null;
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("public_id", "=", publicId).executeTakeFirst();
+  if (!inquiry || !inquiry.paid_at || (inquiry.status !== "paid" && inquiry.status !== "refunded")) return null;
   return inquiry;
 }
 
-type ConversationFacts = Pick<
-  Inquiry,
-  "id" | "message" | "created_at" | "answered_at" | "answered_via"
->;
+type ConversationFacts = Pick<Inquiry, "id" | "message" | "created_at" | "answered_at" | "answered_via">;
 type MessageRow = {
   id: number;
   inquiry_id: number;
@@ -87,10 +67,7 @@ async function messagesOf(inquiryIds: number[]): Promise<MessageRow[]> {
 }
 
 /** The buyer's first message, the messages since, and an owner's reply made by email, by time. */
-function buildConversation(
-  inquiry: ConversationFacts,
-  rows: MessageRow[],
-): ConversationEntry[] {
+function buildConversation(inquiry: ConversationFacts, rows: MessageRow[]): ConversationEntry[] {
   const entries: (ConversationEntry & { time: string })[] = [
     {
       key: "first",
@@ -109,14 +86,8 @@ function buildConversation(
       time: row.created_at,
     })),
   ];
-  if (
-    inquiry.answered_at &&
-    (inquiry.answered_via === "owner_link" || inquiry.answered_via === "admin")
-  ) {
-    const kind =
-      inquiry.answered_via === "admin"
-        ? ("marked" as const)
-        : ("email" as const);
+  if (inquiry.answered_at && (inquiry.answered_via === "owner_link" || inquiry.answered_via === "admin")) {
+    const kind = inquiry.answered_via === "admin" ? ("marked" as const) : ("email" as const);
     entries.push({
       key: "answered",
       author: "owner",
@@ -134,16 +105,12 @@ function buildConversation(
   }));
 }
 
-export async function conversationOf(
-  inquiry: ConversationFacts,
-): Promise<ConversationEntry[]> {
+export async function conversationOf(inquiry: ConversationFacts): Promise<ConversationEntry[]> {
   return buildConversation(inquiry, await messagesOf([inquiry.id]));
 }
 
 /** Conversations of a page of inquiries (the admin inbox) in one query, by inquiry id. */
-export async function conversationsOf(
-  inquiries: ConversationFacts[],
-): Promise<Map<number, ConversationEntry[]>> {
+export async function conversationsOf(inquiries: ConversationFacts[]): Promise<Map<number, ConversationEntry[]>> {
   const rows = await messagesOf(inquiries.map((inquiry) => inquiry.id));
   return new Map(
     inquiries.map((inquiry) => [
@@ -160,10 +127,7 @@ export function inquiryStatusOf(inquiry: Inquiry): InquiryStatusKey {
   return inquiryStatus(inquiry, now().getTime());
 }
 
-export async function inquiryPageView(
-  side: InquirySide,
-  inquiry: Inquiry,
-): Promise<InquiryPageView> {
+export async function inquiryPageView(side: InquirySide, inquiry: Inquiry): Promise<InquiryPageView> {
   const status = inquiryStatusOf(inquiry);
   return {
     side,
@@ -176,9 +140,7 @@ export async function inquiryPageView(
           ? formatUsd(inquiry.amount_cents)
           : "Free",
     paidAt: formatUtc(inquiry.paid_at!),
-    deadline: inquiry.reply_deadline_at
-      ? formatUtc(inquiry.reply_deadline_at)
-      : null,
+    deadline: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
     status,
     statusText: INQUIRY_STATUS_TEXT[status],
     open: isInquiryOpen(status),

@@ -12,8 +12,7 @@ import { nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import { inquiryPageUrl } from "../refunds/reply-links.server";
 
-export type MessageAuthor =
-  { author: "buyer"; via: "page" } | { author: "owner"; via: "page" | "site" };
+export type MessageAuthor = { author: "buyer"; via: "page" } | { author: "owner"; via: "page" | "site" };
 
 export type PostMessageResult =
   | { ok: true; messageId: number }
@@ -24,18 +23,14 @@ export type PostMessageResult =
       retryAfterSeconds?: number;
     };
 
-export const CLOSED_MESSAGE =
-  "This inquiry is closed: your reply was not sent.";
+export const CLOSED_MESSAGE = "This inquiry is closed: your reply was not sent.";
 const messageLimit = createRateLimit({
   name: "inquiry-messages",
   limit: () => env.INQUIRY_MESSAGES_PER_HOUR,
   windowMs: 60 * 60 * 1000,
 });
 
-export async function ownerAddressOf(
-  inquiry: Inquiry,
-  executor: Executor = db,
-): Promise<string> {
+export async function ownerAddressOf(inquiry: Inquiry, executor: Executor = db): Promise<string> {
   const domain = await executor
     .selectFrom("domains")
     .select("owner_email")
@@ -48,18 +43,9 @@ export async function ownerAddressOf(
  * The inquiry takes a message while it is paid and either answered or before its deadline. From the
  * owner the same statement marks it answered (the first reply's time is kept). Returns false when closed.
  */
-async function admitMessage(
-  trx: Executor,
-  inquiry: Inquiry,
-  sender: MessageAuthor,
-  at: string,
-): Promise<boolean> {
+async function admitMessage(trx: Executor, inquiry: Inquiry, sender: MessageAuthor, at: string): Promise<boolean> {
   const open = (eb: ExpressionBuilder<Schema, "inquiries">) =>
-    eb.or([
-      eb("answered_at", "is not", null),
-      eb("reply_deadline_at", "is", null),
-      eb("reply_deadline_at", ">", at),
-    ]);
+    eb.or([eb("answered_at", "is not", null), eb("reply_deadline_at", "is", null), eb("reply_deadline_at", ">", at)]);
   const result = await trx
     .updateTable("inquiries")
     .set(
@@ -88,8 +74,7 @@ export async function postInquiryMessage(
     return {
       ok: false,
       reason: "rate_limited",
-      message:
-        "Too many replies on this inquiry for now. Please wait a while and send it again.",
+      message: "Too many replies on this inquiry for now. Please wait a while and send it again.",
       retryAfterSeconds,
     };
   }
@@ -128,13 +113,7 @@ async function queueMessageEmail(
 ) {
   // One outbox row per message: the kind carries its id (the outbox keeps one message per kind and inquiry).
   if (sender.author === "owner") {
-    const bySite =
-      sender.via === "site"
-        ? [
-            `This reply was sent by ${env.SITE_NAME} on behalf of the owner.`,
-            "",
-          ]
-        : [];
+    const bySite = sender.via === "site" ? [`This reply was sent by ${env.SITE_NAME} on behalf of the owner.`, ""] : [];
     await queueEmail(
       {
         kind: `message_to_buyer_${messageId}`,

@@ -22,7 +22,11 @@ export function watchDatabaseChanges(onChange: () => void, intervalMs = 100): St
   return sqliteConnection ? pollDataVersion(sqliteConnection, onChange, intervalMs) : listenForNotifications(onChange);
 }
 
-function pollDataVersion(connection: NonNullable<typeof sqliteConnection>, onChange: () => void, intervalMs: number): Stop {
+function pollDataVersion(
+  connection: NonNullable<typeof sqliteConnection>,
+  onChange: () => void,
+  intervalMs: number,
+): Stop {
   Object.assign(status, { via: "data_version", listening: true, lostAt: null });
   let lastVersion = connection.pragma("data_version", { simple: true });
   const timer = setInterval(() => {

@@ -45,7 +45,8 @@ function restrictToOwner(file: string): void {
  * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
  */
 function withStatementCache(connection: Database.Database): Database.Database {
-  type CachedStatement = Pick<Database.Statement, "reader"> & Record<"all" | "run" | "iterate", (parameters: unknown[]) => unknown>;
+  type CachedStatement = Pick<Database.Statement, "reader"> &
+    Record<"all" | "run" | "iterate", (parameters: unknown[]) => unknown>;
   // The statement and the small object Kysely calls are both made once per SQL text, not per query.
   const statements = new Map<string, CachedStatement>();
   const prepare = (text: string) => {

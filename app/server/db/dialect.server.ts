@@ -1,7 +1,14 @@
 // Where SQLite and PostgreSQL differ, and how the app says it once. Queries elsewhere are plain Kysely;
 // when one needs an engine-specific piece it asks here instead of testing the engine itself.
 // Both engines store times as ISO-8601 text (UTC, "2026-11-23T07:51:26.000Z"), which sorts as time does.
-import { sql, type Compilable, type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder } from "kysely";
+import {
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type RawBuilder,
+  type SelectQueryBuilder,
+} from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
 import { db } from "./database.server";
@@ -82,7 +89,9 @@ export const likeOperator = postgres ? sql.raw("ILIKE") : sql.raw("LIKE");
  * Claims rows for this process on PostgreSQL: rows another process has locked are skipped rather than
  * waited for. SQLite's write lock already excludes every other writer, so the query is unchanged there.
  */
-export function skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+export function skipLocked<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
   return postgres ? query.forUpdate().skipLocked() : query;
 }
 

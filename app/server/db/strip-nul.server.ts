@@ -29,7 +29,9 @@ class NulStripper extends OperationNodeTransformer {
   }
 
   protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    return node.values.some((value) => withoutNul(value) !== value) ? { ...node, values: node.values.map(withoutNul) } : node;
+    return node.values.some((value) => withoutNul(value) !== value)
+      ? { ...node, values: node.values.map(withoutNul) }
+      : node;
   }
 }
 

@@ -41,10 +41,16 @@ export function publicPagesBuild(build: ServerBuild): ServerBuild {
   const tree = routeTree(build);
   const ids = new Set<string>();
   for (const path of SAMPLE_PATHS) {
-    for (const match of (matchRoutes(tree as never, path) ?? []) as Array<{ route: { id: string } }>) ids.add(match.route.id);
+    for (const match of (matchRoutes(tree as never, path) ?? []) as Array<{ route: { id: string } }>)
+      ids.add(match.route.id);
   }
-  const keep = <T>(routes: Record<string, T>) => Object.fromEntries(Object.entries(routes).filter(([id]) => ids.has(id)));
-  return { ...build, routes: keep(build.routes), assets: { ...build.assets, routes: keep(build.assets.routes) } } as ServerBuild;
+  const keep = <T>(routes: Record<string, T>) =>
+    Object.fromEntries(Object.entries(routes).filter(([id]) => ids.has(id)));
+  return {
+    ...build,
+    routes: keep(build.routes),
+    assets: { ...build.assets, routes: keep(build.assets.routes) },
+  } as ServerBuild;
 }
 
 export function createDirectPageHandler(options: DirectPageOptions) {
@@ -106,7 +112,10 @@ function sendBody(req: IncomingMessage, res: ServerResponse, values: RequestValu
 }
 
 function isCompressible(res: ServerResponse): boolean {
-  return /^text\/html\b/i.test(String(res.getHeader("content-type") ?? "")) && res.getHeader("content-encoding") === undefined;
+  return (
+    /^text\/html\b/i.test(String(res.getHeader("content-type") ?? "")) &&
+    res.getHeader("content-encoding") === undefined
+  );
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {

@@ -7,7 +7,13 @@
 import { domainToASCII } from "node:url";
 import { matchRoutes, type ServerBuild } from "react-router";
 import type { DomainRouteData } from "../../routes/domain";
-import { displayDomainName, domainNameFitStyle, domainNameLabels, domainPagePath, shortDomainName } from "../../lib/domain-name";
+import {
+  displayDomainName,
+  domainNameFitStyle,
+  domainNameLabels,
+  domainPagePath,
+  shortDomainName,
+} from "../../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import { routeTree } from "./express.server";
 import { log } from "../runtime/log.server";
@@ -100,13 +106,23 @@ export function contractMismatch(value: unknown, contract: Contract = SHELL_FIEL
  */
 const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream", "similarHtml", "similarStream"]);
 const REACT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-const SCRIPT_ESCAPES: Record<string, string> = { "&": "\\u0026", "<": "\\u003c", ">": "\\u003e", "\u2028": "\\u2028", "\u2029": "\\u2029" };
+const SCRIPT_ESCAPES: Record<string, string> = {
+  "&": "\\u0026",
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
 const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCAPES[char]!);
 const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
 const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
 
 function pitchForms(pitch: string): Record<string, string> {
-  return { pitchHtml: htmlText(pitch), pitchJson: scriptText(jsonInner(pitch)), pitchStream: scriptText(jsonInner(jsonInner(pitch))) };
+  return {
+    pitchHtml: htmlText(pitch),
+    pitchJson: scriptText(jsonInner(pitch)),
+    pitchStream: scriptText(jsonInner(jsonInner(pitch))),
+  };
 }
 
 function similarForms(html: string): Record<string, string> {
@@ -155,12 +171,25 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
    * `values.givenLoaderResults`, so the full render that follows does not run them again.
    */
   async function fromShell(request: Request, target: string, values: RequestValues): Promise<RenderedPage | null> {
-    if (!rootLoader || !domainLoader || !target.startsWith("/domain/") || target.includes("?") || target.endsWith(".data")) return null;
-    const matches = matchRoutes(tree as never, target) as Array<{ route: { id: string }; params: Record<string, string> }> | null;
+    if (
+      !rootLoader ||
+      !domainLoader ||
+      !target.startsWith("/domain/") ||
+      target.includes("?") ||
+      target.endsWith(".data")
+    )
+      return null;
+    const matches = matchRoutes(tree as never, target) as Array<{
+      route: { id: string };
+      params: Record<string, string>;
+    }> | null;
     const leaf = matches?.[matches.length - 1];
     if (leaf?.route.id !== DOMAIN_ROUTE) return null;
     const args = { request, params: leaf.params, context: routerContextFor(values) };
-    const [root, route] = await Promise.all([settle(() => rootLoader(args as never)), settle(() => domainLoader(args as never))]);
+    const [root, route] = await Promise.all([
+      settle(() => rootLoader(args as never)),
+      settle(() => domainLoader(args as never)),
+    ]);
     values.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
     if (!("value" in root) || !("value" in route) || !isPlainObject(route.value)) return null;
     const mismatched = contractMismatch(route.value);
@@ -181,11 +210,19 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     const nonce = values.cspNonce;
     const key = shapeKey(page, rootData, routeData);
     const shell = key === null ? null : await shellFor(key, values, rootData, routeData, page);
-    if (!shell || shell.taken.has(page.domain.name) || shell.taken.has(page.canonicalUrl) || shell.taken.has(page.domain.askingPriceCents)) return null;
+    if (
+      !shell ||
+      shell.taken.has(page.domain.name) ||
+      shell.taken.has(page.canonicalUrl) ||
+      shell.taken.has(page.domain.askingPriceCents)
+    )
+      return null;
     const strings = stringsOf(page, nonce);
     // React Router's data stream writes a repeated string as a reference: a pitch equal to another string differs in shape.
     // (Compared with the page's other own strings, not with the free texts' own forms.)
-    const others = Object.entries(strings).filter(([hole]) => !PITCH_HOLES.has(hole)).map(([, value]) => value);
+    const others = Object.entries(strings)
+      .filter(([hole]) => !PITCH_HOLES.has(hole))
+      .map(([, value]) => value);
     for (const text of [page.pitch, page.similarHtml]) {
       if (text && (shell.taken.has(text) || others.includes(text))) return null;
     }
@@ -213,7 +250,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function domainPageOf(value: unknown): DomainPage | null {
   if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
   const { name, askingPriceCents } = value.domain;
-  if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string") return null;
+  if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string")
+    return null;
   if ((value.pitch !== null && typeof value.pitch !== "string") || typeof value.similarHtml !== "string") return null;
   return value as unknown as DomainPage;
 }
@@ -224,7 +262,11 @@ function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
   const short = shortDomainName(name);
   // DomainName (the heading) writes the labels apart and the name's lengths in its style.
   const style = domainNameFitStyle(name);
-  const labels = Object.fromEntries(domainNameLabels(name).slice(0, -1).map((label, i) => [`label${i}`, label]));
+  const labels = Object.fromEntries(
+    domainNameLabels(name)
+      .slice(0, -1)
+      .map((label, i) => [`label${i}`, label]),
+  );
   return {
     ...labels,
     fitStyle: `--name-chars:${style["--name-chars"]};--label-chars:${style["--label-chars"]}`,
@@ -260,12 +302,20 @@ function sampleName(kind: string, tag: string): string {
 }
 
 /** The page's data with its own strings taken out: pages with equal keys differ only in those. */
-function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage, own: DomainPage | null): Record<string, unknown> {
+function withoutOwnStrings(
+  routeData: Record<string, unknown>,
+  page: DomainPage,
+  own: DomainPage | null,
+): Record<string, unknown> {
   return {
     ...routeData,
     page: {
       ...page,
-      domain: { ...page.domain, name: own?.domain.name ?? null, askingPriceCents: own?.domain.askingPriceCents ?? null },
+      domain: {
+        ...page.domain,
+        name: own?.domain.name ?? null,
+        askingPriceCents: own?.domain.askingPriceCents ?? null,
+      },
       canonicalUrl: own?.canonicalUrl ?? null,
       // Whether there is a pitch is part of a page's shape; what it says is not.
       pitch: own ? own.pitch : page.pitch === null ? null : "",
@@ -277,11 +327,14 @@ function withoutOwnStrings(routeData: Record<string, unknown>, page: DomainPage,
 /** Null when the data holds anything but plain objects, arrays and JSON values (a key could not tell them apart). */
 function shapeKey(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>): string | null {
   let plain = true;
-  const key = JSON.stringify([kindOfName(page.domain.name), rootData, withoutOwnStrings(routeData, page, null)], (_name, value: unknown) => {
-    if (value === undefined) return "\u0000undefined";
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && !isPlainObject(value)) plain = false;
-    return value;
-  });
+  const key = JSON.stringify(
+    [kindOfName(page.domain.name), rootData, withoutOwnStrings(routeData, page, null)],
+    (_name, value: unknown) => {
+      if (value === undefined) return "\u0000undefined";
+      if (typeof value === "object" && value !== null && !Array.isArray(value) && !isPlainObject(value)) plain = false;
+      return value;
+    },
+  );
   return plain ? key : null;
 }
 

@@ -79,10 +79,9 @@ export function bodyLimit(limits: BodyLimits) {
   return (req: IncomingMessage, res: ServerResponse, next: WithBody, fail: Next): void => {
     if (BODYLESS_METHODS.has(req.method ?? "GET")) return next();
     if (!isMultipart(req)) return limitBody(req, res, next, limits.maxBodyBytes);
-    limits.mayUpload(req).then(
-      (allowed) => limitBody(req, res, next, allowed ? limits.maxUploadBytes : limits.maxBodyBytes),
-      fail,
-    );
+    limits
+      .mayUpload(req)
+      .then((allowed) => limitBody(req, res, next, allowed ? limits.maxUploadBytes : limits.maxBodyBytes), fail);
   };
 }
 
@@ -135,7 +134,13 @@ export function routeTree(build: ServerBuild): RouteNode[] {
   const nodes = new Map<string, RouteNode>();
   for (const route of Object.values(build.routes)) {
     if (!route) continue;
-    nodes.set(route.id, { id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive, children: [] });
+    nodes.set(route.id, {
+      id: route.id,
+      path: route.path,
+      index: route.index,
+      caseSensitive: route.caseSensitive,
+      children: [],
+    });
   }
   const roots: RouteNode[] = [];
   for (const route of Object.values(build.routes)) {
@@ -253,7 +258,10 @@ export function copyResponseHeaders(response: Response, res: ServerResponse, pat
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) {
     const earlier = res.getHeader("set-cookie");
-    res.setHeader("Set-Cookie", [...(earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [String(earlier)]), ...cookies]);
+    res.setHeader("Set-Cookie", [
+      ...(earlier === undefined ? [] : Array.isArray(earlier) ? earlier : [String(earlier)]),
+      ...cookies,
+    ]);
   }
   // Admin and payment pages: whatever a route said, no cache keeps them.
   if (isPrivatePath(path)) res.setHeader("Cache-Control", "no-store");

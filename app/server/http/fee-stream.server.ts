@@ -69,7 +69,8 @@ export function createFeeStream() {
     if (!isFeeStreamRequest(req)) return next();
     const address = values.clientAddress;
     const fromAddress = openByAddress.get(address) ?? 0;
-    if (open.size >= env.FEE_STREAM_MAX_TOTAL || fromAddress >= env.FEE_STREAM_MAX_PER_ADDRESS) return refuseStream(res);
+    if (open.size >= env.FEE_STREAM_MAX_TOTAL || fromAddress >= env.FEE_STREAM_MAX_PER_ADDRESS)
+      return refuseStream(res);
     openByAddress.set(address, fromAddress + 1);
     res.writeHead(200, FEE_STREAM_HEADERS);
     res.write(SSE_PREAMBLE);

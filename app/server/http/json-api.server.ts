@@ -71,7 +71,10 @@ export async function readJsonObject(request: Request, maxBytes = 32 * 1024): Pr
 }
 
 /** readJsonObject for a route's action: the object, or the JSON error Response to return as it is. */
-export async function jsonObjectOrErrorResponse(request: Request, maxBytes: number): Promise<Record<string, unknown> | Response> {
+export async function jsonObjectOrErrorResponse(
+  request: Request,
+  maxBytes: number,
+): Promise<Record<string, unknown> | Response> {
   try {
     return await readJsonObject(request, maxBytes);
   } catch (error) {

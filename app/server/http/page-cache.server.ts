@@ -48,7 +48,18 @@ interface Entry {
 
 const CACHEABLE_PATH = /^\/(?:(?:domain|contact|category)\/[^/]+)?$/;
 /** Per-response headers that are recomputed, or meaningless, when a stored page is sent again. */
-const UNSTORED_HEADERS = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive", "date", "etag", "vary", "x-cache", "x-request-id"]);
+const UNSTORED_HEADERS = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "vary",
+  "x-cache",
+  "x-request-id",
+]);
 /**
  * For work a page does on every request besides rendering (counting a view): call it from the loader
  * with the loader's context; when the page is cached, `effect` runs on each later hit as well.
@@ -85,7 +96,9 @@ export type PageCacheMiddleware = ((
 };
 
 // Read on every cached request: compiled once, so it costs no query building.
-const readVersion = compiledOnce<{ version: number }, [number]>((executor) => executor.selectFrom("content_version").select("version").where("id", "=", 1));
+const readVersion = compiledOnce<{ version: number }, [number]>((executor) =>
+  executor.selectFrom("content_version").select("version").where("id", "=", 1),
+);
 
 /** The current content version: one primary-key read of a one-row table. */
 export async function currentContentVersion(): Promise<number> {
@@ -155,7 +168,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     return body;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, entry: Entry, cacheState: "HIT" | "MISS", writeHead: WriteHead, end: End) {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    entry: Entry,
+    cacheState: "HIT" | "MISS",
+    writeHead: WriteHead,
+    end: End,
+  ) {
     if (cacheState === "HIT") runHitEffects(req, entry);
     const ifNoneMatch = req.headers["if-none-match"];
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
@@ -163,13 +183,21 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       end.call(res);
       return;
     }
-    let encoding = entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
+    let encoding =
+      entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
     if (cacheState === "MISS" && encoding === "br" && acceptsGzip(req.headers["accept-encoding"])) encoding = "gzip";
-    const body = encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding, cacheState === "MISS"));
+    const body =
+      encoding === "identity"
+        ? entry.identity
+        : (entry.variants[encoding] ?? addVariant(entry, encoding, cacheState === "MISS"));
     if (encoding !== "identity" && body.length >= entry.identity.length) encoding = "identity";
     let headers = entry.headers[encoding];
     if (!headers) {
-      headers = { ...entry.storedHeaders, "x-cache": "HIT", "content-length": String(encoding === "identity" ? entry.identity.length : body.length) };
+      headers = {
+        ...entry.storedHeaders,
+        "x-cache": "HIT",
+        "content-length": String(encoding === "identity" ? entry.identity.length : body.length),
+      };
       if (encoding !== "identity") headers["content-encoding"] = encoding;
       entry.headers[encoding] = headers;
     }
@@ -233,7 +261,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   }
 
   middleware.clear = clear;
-  middleware.stats = () => ({ entries: entries.size + minorEntries.size, bytes, minorEntries: minorEntries.size, minorBytes, hits, misses });
+  middleware.stats = () => ({
+    entries: entries.size + minorEntries.size,
+    bytes,
+    minorEntries: minorEntries.size,
+    minorBytes,
+    hits,
+    misses,
+  });
   return middleware;
 }
 
@@ -252,7 +287,20 @@ function makeEntry(
   storedHeaders["cache-control"] ??= "no-cache";
   // A 304 carries the page's headers (security headers included) except those describing a body.
   const { "content-type": _contentType, ...notModifiedHeaders } = storedHeaders;
-  return { key, version, status, etag, identity, variants: {}, headers: {}, notModifiedHeaders, storedHeaders, hitEffects, bytes: identity.length + 512, minor };
+  return {
+    key,
+    version,
+    status,
+    etag,
+    identity,
+    variants: {},
+    headers: {},
+    notModifiedHeaders,
+    storedHeaders,
+    hitEffects,
+    bytes: identity.length + 512,
+    minor,
+  };
 }
 
 function runHitEffects(req: IncomingMessage, entry: Entry) {
@@ -275,13 +323,7 @@ function runHitEffects(req: IncomingMessage, entry: Entry) {
   }
 }
 
-type OnCaptured = (
-  status: number,
-  headers: OutgoingHttpHeaders,
-  body: Buffer,
-  writeHead: WriteHead,
-  end: End,
-) => void;
+type OnCaptured = (status: number, headers: OutgoingHttpHeaders, body: Buffer, writeHead: WriteHead, end: End) => void;
 
 /**
  * Lets the rest of the chain render the page into memory (uncompressed: RequestValues' pageCacheCapture);
@@ -302,7 +344,11 @@ function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptur
     res.end = originalEnd as ServerResponse["end"];
   };
   const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
-    Buffer.isBuffer(chunk) ? chunk : typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8") : Buffer.from(chunk as Uint8Array);
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : typeof chunk === "string"
+        ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8")
+        : Buffer.from(chunk as Uint8Array);
   const startPassThrough = () => {
     // Too large to keep: send what was gathered and let the rest stream as usual.
     passThrough = true;
@@ -315,8 +361,11 @@ function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptur
     if (passThrough) return (originalWriteHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
     res.statusCode = status;
     const headers = rest.find((value) => typeof value === "object" && value !== null);
-    if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1]);
-    else if (headers) for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value as string);
+    if (Array.isArray(headers))
+      for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1]);
+    else if (headers)
+      for (const [name, value] of Object.entries(headers))
+        if (value !== undefined) res.setHeader(name, value as string);
     return res;
   } as ServerResponse["writeHead"];
 
@@ -336,7 +385,8 @@ function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptur
       restore();
       return (originalEnd as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, callback);
     }
-    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
+    if (chunk !== undefined && chunk !== null && typeof chunk !== "function")
+      chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
     restore();
     const body = Buffer.concat(chunks);
     const stored = storableHeaders(res);
@@ -362,10 +412,15 @@ function storableHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
   if (headers["content-encoding"] !== undefined && headers["content-encoding"] !== "identity") return null;
   if (/no-store|private/i.test(String(headers["cache-control"] ?? ""))) return null;
   if (/event-stream/i.test(String(headers["content-type"] ?? ""))) return null;
-  const vary = String(headers.vary ?? "").toLowerCase().split(",").map((part) => part.trim()).filter((part) => part && part !== "accept-encoding");
+  const vary = String(headers.vary ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part && part !== "accept-encoding");
   if (vary.length > 0) return null;
   const stored: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!UNSTORED_HEADERS.has(name) && value !== undefined) stored[name] = value;
+  for (const [name, value] of Object.entries(headers))
+    if (!UNSTORED_HEADERS.has(name) && value !== undefined) stored[name] = value;
   return stored;
 }
 

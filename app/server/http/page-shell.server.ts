@@ -90,7 +90,11 @@ export function cutShell(html: string, samples: Record<string, string>, marker: 
  * hold values already written for their one place in the page (escaped for HTML, or for a script's JSON),
  * so they may hold any character; every other value must be inert.
  */
-export function fillShell(shell: Shell, values: Record<string, string>, encoded: ReadonlySet<string> = new Set()): string | null {
+export function fillShell(
+  shell: Shell,
+  values: Record<string, string>,
+  encoded: ReadonlySet<string> = new Set(),
+): string | null {
   for (const [first, other] of shell.aliases) if (values[first] !== values[other]) return null;
   for (const [hole, value] of Object.entries(values)) if (!encoded.has(hole) && !isInert(value)) return null;
   let html = shell.parts[0]!;

@@ -58,13 +58,20 @@ function firstValue(header: string | string[] | undefined): string | undefined {
  * proxy (or terminates TLS itself): requests count as https unless a trusted proxy says otherwise, so
  * the origin check of form posts, Secure cookies, HSTS and absolute URLs all agree with the browser.
  */
-export function createRequestOrigin(options: { trustProxy: string; publicUrl?: string }): (req: IncomingMessage) => RequestOrigin {
+export function createRequestOrigin(options: {
+  trustProxy: string;
+  publicUrl?: string;
+}): (req: IncomingMessage) => RequestOrigin {
   const trust = parseTrustProxy(options.trustProxy);
   const publicHttps = options.publicUrl?.toLowerCase().startsWith("https://") ?? false;
   return (req) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";
     const clientAddress = req.socket.remoteAddress ? proxyaddr(req, trust) : socketAddress;
-    let protocol: RequestOrigin["protocol"] = (req.socket as TLSSocket).encrypted ? "https" : publicHttps ? "https" : "http";
+    let protocol: RequestOrigin["protocol"] = (req.socket as TLSSocket).encrypted
+      ? "https"
+      : publicHttps
+        ? "https"
+        : "http";
     if (req.socket.remoteAddress && trust(req.socket.remoteAddress, 0)) {
       const forwarded = firstValue(req.headers["x-forwarded-proto"]);
       if (forwarded === "https" || forwarded === "http") protocol = forwarded;

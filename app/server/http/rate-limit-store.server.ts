@@ -66,7 +66,10 @@ const SWEEP_EVERY = 500;
 export function createDatabaseStore(): RateLimitStore {
   let attempts = 0;
   const sweep = (at: number) => {
-    db.deleteFrom("rate_limits").where("reset_at", "<=", at).execute().catch(() => {});
+    db.deleteFrom("rate_limits")
+      .where("reset_at", "<=", at)
+      .execute()
+      .catch(() => {});
   };
   return {
     async hit(key, windowMs) {
@@ -87,11 +90,22 @@ export function createDatabaseStore(): RateLimitStore {
       return { count: Number(row.count), resetAt: Number(row.reset_at) };
     },
     async peek(key) {
-      const row = await db.selectFrom("rate_limits").select(["count", "reset_at"]).where("key", "=", key).where("reset_at", ">", nowMs()).executeTakeFirst();
+      const row = await db
+        .selectFrom("rate_limits")
+        .select(["count", "reset_at"])
+        .where("key", "=", key)
+        .where("reset_at", ">", nowMs())
+        .executeTakeFirst();
       return row && { count: Number(row.count), resetAt: Number(row.reset_at) };
     },
     async undo(key) {
-      await db.updateTable("rate_limits").set({ count: sql`count - 1` }).where("key", "=", key).where("count", ">", 0).where("reset_at", ">", nowMs()).execute();
+      await db
+        .updateTable("rate_limits")
+        .set({ count: sql`count - 1` })
+        .where("key", "=", key)
+        .where("count", ">", 0)
+        .where("reset_at", ">", nowMs())
+        .execute();
     },
     async reset(key) {
       await db.deleteFrom("rate_limits").where("key", "=", key).execute();

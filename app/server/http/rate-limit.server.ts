@@ -1,6 +1,11 @@
 // Fixed-window limits per key (e.g. "login-ip:1.2.3.4"), counted in a store shared by every process when
 // the app runs as several (rate-limit-store.server.ts: the database), or in this process's memory.
-import { createDatabaseStore, createMemoryStore, defaultStoreKind, type RateLimitStore } from "./rate-limit-store.server";
+import {
+  createDatabaseStore,
+  createMemoryStore,
+  defaultStoreKind,
+  type RateLimitStore,
+} from "./rate-limit-store.server";
 import { nowMs } from "../runtime/clock.server";
 
 export interface RateLimit {
@@ -24,7 +29,12 @@ function defaultStore(): RateLimitStore {
  * `name` keeps two limits' keys apart in a shared store (the same address may be counted by several).
  * `store`: where to count; the default follows RATE_LIMIT_STORE (app/server/runtime/env.server.ts).
  */
-export function createRateLimit(options: { name: string; limit: number | (() => number); windowMs: number; store?: RateLimitStore }): RateLimit {
+export function createRateLimit(options: {
+  name: string;
+  limit: number | (() => number);
+  windowMs: number;
+  store?: RateLimitStore;
+}): RateLimit {
   const store = () => options.store ?? defaultStore();
   const keyOf = (key: string) => `${options.name}:${key}`;
   // A limit may be a setting read at each attempt (e.g. MAX_PAYMENTS_PER_ADDRESS_PER_HOUR).
@@ -46,4 +56,3 @@ export function createRateLimit(options: { name: string; limit: number | (() => 
     },
   };
 }
-

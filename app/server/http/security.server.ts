@@ -8,7 +8,13 @@ export interface SecurityOptions {
 // Stripe's documented hosts for Stripe.js, the Payment Element and Checkout, allowed on payment pages only.
 const STRIPE_HOSTS = {
   script: ["https://js.stripe.com", "https://*.js.stripe.com"],
-  connect: ["https://api.stripe.com", "https://m.stripe.network", "https://q.stripe.com", "https://r.stripe.com", "https://errors.stripe.com"],
+  connect: [
+    "https://api.stripe.com",
+    "https://m.stripe.network",
+    "https://q.stripe.com",
+    "https://r.stripe.com",
+    "https://errors.stripe.com",
+  ],
   frame: ["https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"],
   img: ["https://*.stripe.com"],
   form: ["https://checkout.stripe.com"],
@@ -41,7 +47,11 @@ export function isPrivatePath(path: string): boolean {
 }
 
 function isPrivateSection(normalized: string): boolean {
-  return underSection(normalized, "/admin") || underSection(normalized, "/payment") || underSection(normalized, "/test-checkout");
+  return (
+    underSection(normalized, "/admin") ||
+    underSection(normalized, "/payment") ||
+    underSection(normalized, "/test-checkout")
+  );
 }
 
 function originOf(url: string | undefined): string | null {
@@ -93,7 +103,9 @@ function headerTemplate(options: SecurityOptions, payment: boolean, privatePath:
       "Referrer-Policy": "strict-origin-when-cross-origin",
       "X-Frame-Options": "DENY",
       "Cross-Origin-Opener-Policy": "same-origin",
-      "Permissions-Policy": payment ? "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")" : "camera=(), microphone=(), geolocation=(), payment=()",
+      "Permissions-Policy": payment
+        ? 'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")'
+        : "camera=(), microphone=(), geolocation=(), payment=()",
     };
     if (https) rest["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains";
     if (privatePath) rest["Cache-Control"] = "no-store";

@@ -24,7 +24,10 @@ export interface QueuedEmail {
   inquiryId?: number | null;
 }
 
-type OutboxRow = Pick<Selectable<OutboxTable>, "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts">;
+type OutboxRow = Pick<
+  Selectable<OutboxTable>,
+  "id" | "kind" | "to_address" | "reply_to" | "subject" | "text_body" | "inquiry_id" | "attempts"
+>;
 /** A message this process claimed, with the lease it holds on it (the time it runs out, as written). */
 type ClaimedRow = OutboxRow & { lease_until: string };
 
@@ -107,7 +110,11 @@ async function deliver(row: OutboxRow): Promise<void> {
     // Without SMTP, each message becomes a file the operator can open in any mail program.
     const dir = path.join(env.dataDir, "mail");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(path.join(dir, `${String(row.id).padStart(6, "0")}-${row.kind}.eml`), (info as { message: Buffer }).message, { mode: 0o600 });
+    writeFileSync(
+      path.join(dir, `${String(row.id).padStart(6, "0")}-${row.kind}.eml`),
+      (info as { message: Buffer }).message,
+      { mode: 0o600 },
+    );
   }
 }
 
@@ -132,7 +139,15 @@ let timer: NodeJS.Timeout | undefined;
 const cycles = new Set<Promise<void>>();
 
 const OUTBOX_COLUMNS = [
-  "id", "kind", "to_address", "reply_to", "subject", "text_body", "inquiry_id", "attempts", "lease_until",
+  "id",
+  "kind",
+  "to_address",
+  "reply_to",
+  "subject",
+  "text_body",
+  "inquiry_id",
+  "attempts",
+  "lease_until",
 ] as const;
 
 /** Unsent, not given up, due, and not leased to a sender (or its lease ran out). */
@@ -159,7 +174,9 @@ async function claimDue(at: Date): Promise<ClaimedRow[]> {
     .updateTable("outbox")
     .set({ lease_until: new Date(at.getTime() + env.MAIL_LEASE_MS).toISOString() })
     .where("id", "in", (eb) =>
-      skipLocked(eb.selectFrom("outbox").select("id").where(due).orderBy("next_attempt_at").orderBy("id").limit(SENDERS)),
+      skipLocked(
+        eb.selectFrom("outbox").select("id").where(due).orderBy("next_attempt_at").orderBy("id").limit(SENDERS),
+      ),
     )
     .where(due)
     .returning(OUTBOX_COLUMNS)
@@ -204,10 +221,13 @@ function holdLease(row: ClaimedRow): Lease {
       log.error({ outboxId: row.id, error: message }, "mail lease renewal failed");
     }
   };
-  const timer = setInterval(() => {
-    if (lost || !isDatabaseOpen()) return;
-    renewing = renewing.then(renew);
-  }, Math.max(100, Math.floor(env.MAIL_LEASE_MS / 3)));
+  const timer = setInterval(
+    () => {
+      if (lost || !isDatabaseOpen()) return;
+      renewing = renewing.then(renew);
+    },
+    Math.max(100, Math.floor(env.MAIL_LEASE_MS / 3)),
+  );
   timer.unref();
   return {
     held: () => held,
@@ -276,7 +296,11 @@ async function markFailed(
 async function selectNextDue(): Promise<string | undefined> {
   const row = await db
     .selectFrom("outbox")
-    .select(greatest("next_attempt_at", sql`coalesce(lease_until, next_attempt_at)`).$castTo<string>().as("due_at"))
+    .select(
+      greatest("next_attempt_at", sql`coalesce(lease_until, next_attempt_at)`)
+        .$castTo<string>()
+        .as("due_at"),
+    )
     .where("sent_at", "is", null)
     .where("dead_at", "is", null)
     .orderBy("due_at")
@@ -285,7 +309,15 @@ async function selectNextDue(): Promise<string | undefined> {
   return row?.due_at;
 }
 
-export type DeadLetter = { id: number; kind: string; to_address: string; subject: string; attempts: number; last_error: string | null; dead_at: string };
+export type DeadLetter = {
+  id: number;
+  kind: string;
+  to_address: string;
+  subject: string;
+  attempts: number;
+  last_error: string | null;
+  dead_at: string;
+};
 
 /** Messages given up on (the newest 100), for the admin's list of problems. */
 export async function listDeadLetters(): Promise<DeadLetter[]> {

@@ -33,7 +33,11 @@ export async function countDecline(inquiryPublicId: string | null | undefined): 
     .executeTakeFirst();
   if (!row || row.declines < MAX_DECLINES) return;
   const provider = getPaymentProvider(row.provider as ProviderName);
-  const refs = await db.selectFrom("payment_refs").select(["ref_id", "kind"]).where("inquiry_id", "=", row.id).execute();
+  const refs = await db
+    .selectFrom("payment_refs")
+    .select(["ref_id", "kind"])
+    .where("inquiry_id", "=", row.id)
+    .execute();
   for (const ref of refs) {
     try {
       if (ref.kind === "payment") await provider.cancelPayment(ref.ref_id);
@@ -59,7 +63,11 @@ export function isClosedAfterDeclines(inquiry: Inquiry): boolean {
 }
 
 // Per address; the limit is a setting read at each attempt.
-const paymentsPerAddress = createRateLimit({ name: "payments-per-address", limit: () => env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR, windowMs: 60 * 60 * 1000 });
+const paymentsPerAddress = createRateLimit({
+  name: "payments-per-address",
+  limit: () => env.MAX_PAYMENTS_PER_ADDRESS_PER_HOUR,
+  windowMs: 60 * 60 * 1000,
+});
 
 /** Whether a new Stripe payment may be created for this client (and counts it when it may). */
 export async function mayCreatePayment(clientAddress: string, provider: ProviderName | "free"): Promise<boolean> {

@@ -8,7 +8,13 @@ import { env } from "../runtime/env.server";
 import { offerFloorWarning } from "../catalog/offer-floor.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
 import { getResponseWindowDays } from "../refunds/refund-promise.server";
-import { CREDIT_PROVIDER, fulfilCreditInquiry, fulfilFreeInquiry, fulfilPayment, type FulfilResult } from "./fulfil.server";
+import {
+  CREDIT_PROVIDER,
+  fulfilCreditInquiry,
+  fulfilFreeInquiry,
+  fulfilPayment,
+  type FulfilResult,
+} from "./fulfil.server";
 import { CREDIT_CODE_FIELD, CREDIT_CODE_REFUSED, normalizeCreditCode } from "../../lib/credit-code";
 import { claimCredit } from "../refunds/fee-choice.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
@@ -29,7 +35,13 @@ import type { ProviderName } from "./provider.server";
 import { log } from "../runtime/log.server";
 
 export type StartResult =
-  | { kind: "invalid"; status: 400 | 409 | 429 | 503; message: string; fieldErrors: Partial<Record<InquiryField, string>>; belowMinimum?: boolean }
+  | {
+      kind: "invalid";
+      status: 400 | 409 | 429 | 503;
+      message: string;
+      fieldErrors: Partial<Record<InquiryField, string>>;
+      belowMinimum?: boolean;
+    }
   | { kind: "free"; inquiry: Inquiry }
   | { kind: "created"; inquiry: Inquiry };
 
@@ -43,13 +55,15 @@ export async function startInquiry(
   raw: Record<string, unknown>,
 ): Promise<StartResult> {
   const validation = validateInquiry(raw);
-  if (!validation.ok) return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
+  if (!validation.ok)
+    return { kind: "invalid", status: 400, message: validation.message, fieldErrors: validation.fieldErrors };
   // Counted before the offer is compared with the owner's private minimum: were the limit checked
   // after, 409 (below) against 429 (limited) would reveal the minimum to a binary search without end.
   const ip = clientAddress;
   const feeCents = await getInquiryFeeCents();
   const limit = feeCents === 0 ? freeInquiryRateLimit : inquiryRateLimit;
-  if (!(await limit.hit(`inquiry:${ip}`))) return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
+  if (!(await limit.hit(`inquiry:${ip}`)))
+    return { kind: "invalid", status: 429, message: TOO_MANY_INQUIRIES_MESSAGE, fieldErrors: {} };
   // An offer below the owner's private minimum: warn before anything is created or charged (409 = confirm first).
   const floorWarning = offerFloorWarning(domain, validation.input.offer, raw);
   if (floorWarning) return { kind: "invalid", status: 409, message: floorWarning, fieldErrors: {}, belowMinimum: true };
@@ -67,8 +81,12 @@ export async function startInquiry(
       // The fee in force now, not when the checks above began: an admin may have changed it meanwhile
       // (another process's change included). A change between free and paid needs the buyer's review.
       const amountCents = await getInquiryFeeCents(trx);
-      if ((amountCents === 0) !== (feeCents === 0)) return { kind: "invalid", status: 409, message: FEE_CHANGED_MESSAGE, fieldErrors: {} };
-      const inquiry = await createInquiry({ domain, input: validation.input, amountCents, provider, clientIp: ip }, trx);
+      if ((amountCents === 0) !== (feeCents === 0))
+        return { kind: "invalid", status: 409, message: FEE_CHANGED_MESSAGE, fieldErrors: {} };
+      const inquiry = await createInquiry(
+        { domain, input: validation.input, amountCents, provider, clientIp: ip },
+        trx,
+      );
       if (feeCents === 0) return { kind: "free", inquiry: await fulfilFreeInquiry(inquiry, windowDays, trx) };
       return { kind: "created", inquiry };
     });
@@ -94,7 +112,8 @@ async function startCreditInquiry(domain: Domain, input: InquiryInput, code: str
       return { kind: "free", inquiry: await fulfilCreditInquiry(inquiry, windowDays, trx) };
     });
   } catch (error) {
-    if (error instanceof CreditRefused) return { kind: "invalid", status: 400, message: CREDIT_CODE_REFUSED, fieldErrors: {} };
+    if (error instanceof CreditRefused)
+      return { kind: "invalid", status: 400, message: CREDIT_CODE_REFUSED, fieldErrors: {} };
     if (!isDatabaseBusy(error)) throw error;
     return { kind: "invalid", status: 503, message: BUSY_MESSAGE, fieldErrors: {} };
   }

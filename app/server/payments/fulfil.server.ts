@@ -11,7 +11,12 @@ import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { OWNER_INQUIRY_KIND, queueEmail } from "../mail/mail.server";
-import { getResponseWindowDays, openReplyWindow, ownerReplyLinkText, queueBuyerReceipt } from "../refunds/refund-promise.server";
+import {
+  getResponseWindowDays,
+  openReplyWindow,
+  ownerReplyLinkText,
+  queueBuyerReceipt,
+} from "../refunds/refund-promise.server";
 import { findInquiryByPublicId } from "./inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
@@ -22,7 +27,12 @@ export const CREDIT_PROVIDER = "credit";
 
 export type FulfilResult =
   | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
-  | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired"; message: string; state?: PaymentState };
+  | {
+      ok: false;
+      reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired";
+      message: string;
+      state?: PaymentState;
+    };
 
 export type PaymentReference = { paymentId: string } | { checkoutId: string };
 
@@ -84,12 +94,27 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     }
     return { ok: false, reason: "not_succeeded", message: state.lastError ?? "The payment has not succeeded", state };
   }
-  if (state.amountCents !== inquiry.amount_cents || state.currency !== inquiry.currency || state.domainName !== inquiry.domain_name) {
+  if (
+    state.amountCents !== inquiry.amount_cents ||
+    state.currency !== inquiry.currency ||
+    state.domainName !== inquiry.domain_name
+  ) {
     const message = `Payment ${state.paymentId} does not match the inquiry (amount ${state.amountCents} ${state.currency}, domain ${state.domainName})`;
-    await db.updateTable("inquiries").set({ last_error: message }).where("id", "=", inquiry.id).where("status", "=", "pending").execute();
+    await db
+      .updateTable("inquiries")
+      .set({ last_error: message })
+      .where("id", "=", inquiry.id)
+      .where("status", "=", "pending")
+      .execute();
     log("payment mismatch", { inquiryId: inquiry.id, paymentId: state.paymentId, message });
     // The buyer's money was taken but cannot count: it goes back (retried until it does).
-    await recordStrayPayment({ paymentId: state.paymentId, inquiryId: inquiry.id, provider: provider.name, reason: "mismatch", amountCents: state.amountCents });
+    await recordStrayPayment({
+      paymentId: state.paymentId,
+      inquiryId: inquiry.id,
+      provider: provider.name,
+      reason: "mismatch",
+      amountCents: state.amountCents,
+    });
     await refundStrayPayment(state.paymentId);
     return { ok: false, reason: "mismatch", message, state };
   }
@@ -120,7 +145,8 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
   if (outcome === "paid") log("inquiry paid", { inquiryId: inquiry.id, paymentId, amountCents });
   // A second successful payment (two tabs, two checkouts) is returned now; the reconciler retries a failure.
   if (outcome === "duplicate" || outcome === "expired") await refundStrayPayment(paymentId);
-  if (outcome === "expired") return { ok: false, reason: "expired", message: "This inquiry expired; the payment is refunded.", state };
+  if (outcome === "expired")
+    return { ok: false, reason: "expired", message: "This inquiry expired; the payment is refunded.", state };
   return { ok: true, inquiry: current, newlyPaid: outcome === "paid" };
 }
 
@@ -128,7 +154,11 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
  * Fee 0: no payment to check, the inquiry is fulfilled at once (the caller rate-limits). `windowDays`
  * is read by the caller before its transaction, which this joins.
  */
-export async function fulfilFreeInquiry(inquiry: Inquiry, windowDays: number, executor: Executor = db): Promise<Inquiry> {
+export async function fulfilFreeInquiry(
+  inquiry: Inquiry,
+  windowDays: number,
+  executor: Executor = db,
+): Promise<Inquiry> {
   if (inquiry.amount_cents !== 0) throw new Error("Only a free inquiry can be fulfilled without payment");
   return inTransaction(async (trx) => {
     const paid = await markPaid(trx, inquiry.id, null);
@@ -145,7 +175,8 @@ export async function fulfilFreeInquiry(inquiry: Inquiry, windowDays: number, ex
  * paid inquiry, with the same count, reply deadline and emails.
  */
 export async function fulfilCreditInquiry(inquiry: Inquiry, windowDays: number, executor: Executor): Promise<Inquiry> {
-  if (inquiry.provider !== CREDIT_PROVIDER) throw new Error("Only an inquiry paid with credit can be fulfilled by a credit");
+  if (inquiry.provider !== CREDIT_PROVIDER)
+    throw new Error("Only an inquiry paid with credit can be fulfilled by a credit");
   const paid = await markPaid(executor, inquiry.id, null);
   if (!paid) return selectInquiry(inquiry.id, executor);
   await incrementCount(executor, inquiry.domain_id);
@@ -156,7 +187,11 @@ export async function fulfilCreditInquiry(inquiry: Inquiry, windowDays: number, 
 }
 
 async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<void> {
-  const owner = await executor.selectFrom("domains").select("owner_email").where("id", "=", inquiry.domain_id).executeTakeFirst();
+  const owner = await executor
+    .selectFrom("domains")
+    .select("owner_email")
+    .where("id", "=", inquiry.domain_id)
+    .executeTakeFirst();
   const to = owner?.owner_email || env.ADMIN_EMAIL || "";
   if (!to) {
     log("no owner address: inquiry kept, no email sent", { inquiryId: inquiry.id, domain: inquiry.domain_name });

@@ -12,14 +12,24 @@ import { createRateLimit } from "../http/rate-limit.server";
 import { env } from "../runtime/env.server";
 
 const requiredText = (max: number, label: string) =>
-  z.string().trim().min(1, REQUIRED_FIELDS_MESSAGE).max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, REQUIRED_FIELDS_MESSAGE)
+    .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
 const optionalText = (max: number, label: string) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`).default("");
 
 export const InquirySchema = z.object({
-  name: requiredText(INQUIRY_LIMITS.name, "Full Name").refine((value) => !/[\r\n]/.test(value), "Full Name must be one line"),
+  name: requiredText(INQUIRY_LIMITS.name, "Full Name").refine(
+    (value) => !/[\r\n]/.test(value),
+    "Full Name must be one line",
+  ),
   email: requiredText(INQUIRY_LIMITS.email, "Email Address").pipe(z.email("Please enter a valid email address")),
-  phone: optionalText(INQUIRY_LIMITS.phone, "Phone").refine((value) => /^[0-9+()\-.\s/ext]*$/i.test(value), "Please enter a valid phone number"),
+  phone: optionalText(INQUIRY_LIMITS.phone, "Phone").refine(
+    (value) => /^[0-9+()\-.\s/ext]*$/i.test(value),
+    "Please enter a valid phone number",
+  ),
   offer: optionalText(INQUIRY_LIMITS.offer, "Your Offer"),
   message: requiredText(INQUIRY_LIMITS.message, "Message to Owner"),
 });
@@ -35,7 +45,7 @@ export type InquiryValidation =
  * characters are dropped (PostgreSQL cannot store them; see db/strip-nul.server.ts).
  */
 export function validateInquiry(raw: Record<string, unknown>): InquiryValidation {
-  const text = (key: string) => (typeof raw[key] === "string" ? withoutNul(raw[key]) as string : "");
+  const text = (key: string) => (typeof raw[key] === "string" ? (withoutNul(raw[key]) as string) : "");
   if (text(INQUIRY_LIMITS.honeypotField).trim() !== "") {
     return { ok: false, message: REQUIRED_FIELDS_MESSAGE, fieldErrors: {}, bot: true };
   }
@@ -53,7 +63,12 @@ export function validateInquiry(raw: Record<string, unknown>): InquiryValidation
     fieldErrors[field] ??= issue.message;
   }
   const missing = Object.values(fieldErrors).includes(REQUIRED_FIELDS_MESSAGE);
-  return { ok: false, message: missing ? REQUIRED_FIELDS_MESSAGE : Object.values(fieldErrors)[0]!, fieldErrors, bot: false };
+  return {
+    ok: false,
+    message: missing ? REQUIRED_FIELDS_MESSAGE : Object.values(fieldErrors)[0]!,
+    fieldErrors,
+    bot: false,
+  };
 }
 
 // Creating an inquiry (and a payment with the provider) costs a provider call: bounded per address.
@@ -108,7 +123,9 @@ export async function findInquiryForDelistedDomain(domainParam: string, publicId
 }
 
 export async function findInquiryByPaymentId(paymentId: string): Promise<Inquiry | null> {
-  return (await db.selectFrom("inquiries").selectAll().where("payment_intent_id", "=", paymentId).executeTakeFirst()) ?? null;
+  return (
+    (await db.selectFrom("inquiries").selectAll().where("payment_intent_id", "=", paymentId).executeTakeFirst()) ?? null
+  );
 }
 
 export async function attachPayment(inquiry: Inquiry, paymentId: string): Promise<void> {

@@ -46,7 +46,12 @@ async function claimRef(refId: string, at: Date): Promise<boolean> {
 }
 
 async function finishRef(refId: string): Promise<void> {
-  await db.updateTable("payment_refs").set({ done_at: nowIso() }).where("ref_id", "=", refId).where("done_at", "is", null).execute();
+  await db
+    .updateTable("payment_refs")
+    .set({ done_at: nowIso() })
+    .where("ref_id", "=", refId)
+    .where("done_at", "is", null)
+    .execute();
 }
 
 /**
@@ -70,7 +75,12 @@ async function claimInquiry(id: number, status: "pending" | "paid", at: Date): P
 /** Ends this process's lease (unless something else already replaced it: a refund recorded clears it). */
 async function releaseInquiry(id: number, lease: string): Promise<void> {
   if (!isDatabaseOpen()) return;
-  await db.updateTable("inquiries").set({ refund_lease_until: null }).where("id", "=", id).where("refund_lease_until", "=", lease).execute();
+  await db
+    .updateTable("inquiries")
+    .set({ refund_lease_until: null })
+    .where("id", "=", id)
+    .where("refund_lease_until", "=", lease)
+    .execute();
 }
 
 function log(msg: string, fields: Record<string, unknown>, level: "log" | "error" = "log"): void {
@@ -96,7 +106,8 @@ async function reconcileRef(ref: RefRow): Promise<void> {
   try {
     const result = await checkRef(ref, ref.provider);
     final = isFinal(result);
-    if (result.ok && result.newlyPaid) log("reconciler recorded a payment", { inquiryId: result.inquiry.id, ref: ref.ref_id });
+    if (result.ok && result.newlyPaid)
+      log("reconciler recorded a payment", { inquiryId: result.inquiry.id, ref: ref.ref_id });
   } catch (error) {
     log("reconcile failed", { ref: ref.ref_id, error: (error as Error).message }, "error");
   }
@@ -131,7 +142,9 @@ async function expireInquiry(inquiry: Inquiry): Promise<"expired" | "paid" | "ke
       return "paid";
     }
     const canceled =
-      ref.kind === "payment" ? await provider.cancelPayment(ref.ref_id) : (await provider.expireCheckout(ref.ref_id), true);
+      ref.kind === "payment"
+        ? await provider.cancelPayment(ref.ref_id)
+        : (await provider.expireCheckout(ref.ref_id), true);
     if (!canceled) return "kept";
     if (ref.kind === "payment") await finishRef(ref.ref_id);
   }
@@ -172,10 +185,18 @@ async function expireStaleInquiries(): Promise<void> {
 async function purgeExpiredInquiries(): Promise<number> {
   const before = new Date(now().getTime() - EXPIRED_INQUIRY_PURGE_MS).toISOString();
   return inTransaction(async (trx) => {
-    const purgeable = trx.selectFrom("inquiries").select("id").where("status", "=", "failed").where("expired_at", "<=", before);
+    const purgeable = trx
+      .selectFrom("inquiries")
+      .select("id")
+      .where("status", "=", "failed")
+      .where("expired_at", "<=", before);
     await trx.deleteFrom("payment_refs").where("inquiry_id", "in", purgeable).execute();
     await trx.updateTable("stray_payments").set({ inquiry_id: null }).where("inquiry_id", "in", purgeable).execute();
-    const purged = await trx.deleteFrom("inquiries").where("status", "=", "failed").where("expired_at", "<=", before).executeTakeFirst();
+    const purged = await trx
+      .deleteFrom("inquiries")
+      .where("status", "=", "failed")
+      .where("expired_at", "<=", before)
+      .executeTakeFirst();
     return Number(purged.numDeletedRows);
   });
 }

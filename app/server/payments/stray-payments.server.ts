@@ -9,7 +9,13 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
-import { attemptRefund, checkRefund, MAX_REFUND_ATTEMPTS, refundKey, type RefundAttempt } from "../refunds/refunds.server";
+import {
+  attemptRefund,
+  checkRefund,
+  MAX_REFUND_ATTEMPTS,
+  refundKey,
+  type RefundAttempt,
+} from "../refunds/refunds.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 import { log } from "../runtime/log.server";
 
@@ -79,7 +85,11 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
     .where((eb) => isOpen(eb, claimedAt.toISOString()))
     .executeTakeFirst();
   if (claim.numUpdatedRows !== 1n) return null;
-  const stray = await db.selectFrom("stray_payments").selectAll().where("payment_id", "=", paymentId).executeTakeFirstOrThrow();
+  const stray = await db
+    .selectFrom("stray_payments")
+    .selectAll()
+    .where("payment_id", "=", paymentId)
+    .executeTakeFirstOrThrow();
   let attempt: RefundAttempt;
   try {
     const provider = getPaymentProvider(stray.provider as ProviderName);
@@ -94,27 +104,35 @@ export async function refundStrayPayment(paymentId: string): Promise<StrayPaymen
   const at = now();
   if (attempt.kind === "succeeded" || attempt.kind === "pending") {
     const state = attempt.kind === "succeeded" ? "refunded" : "pending";
-    await recordOutcome(paymentId, {
-      state,
-      attempts: stray.attempts,
-      key_seq: stray.key_seq,
-      next_attempt_at: new Date(at.getTime() + env.REFUND_RETRY_BASE_MS).toISOString(),
-      refund_id: attempt.refundId,
-      last_error: null,
-    }, at.toISOString());
+    await recordOutcome(
+      paymentId,
+      {
+        state,
+        attempts: stray.attempts,
+        key_seq: stray.key_seq,
+        next_attempt_at: new Date(at.getTime() + env.REFUND_RETRY_BASE_MS).toISOString(),
+        refund_id: attempt.refundId,
+        last_error: null,
+      },
+      at.toISOString(),
+    );
     log.info({ paymentId, inquiryId: stray.inquiry_id, refundId: attempt.refundId }, `payment to refund: ${state}`);
     return state;
   }
   const attempts = stray.attempts + 1;
   const state = attempt.permanent || attempts >= MAX_REFUND_ATTEMPTS ? "gave_up" : "due";
-  await recordOutcome(paymentId, {
-    state,
-    attempts,
-    key_seq: stray.key_seq + (attempt.definite ? 1 : 0),
-    next_attempt_at: new Date(at.getTime() + backoffMs(attempts)).toISOString(),
-    refund_id: stray.refund_id,
-    last_error: attempt.message.slice(0, 500),
-  }, at.toISOString());
+  await recordOutcome(
+    paymentId,
+    {
+      state,
+      attempts,
+      key_seq: stray.key_seq + (attempt.definite ? 1 : 0),
+      next_attempt_at: new Date(at.getTime() + backoffMs(attempts)).toISOString(),
+      refund_id: stray.refund_id,
+      last_error: attempt.message.slice(0, 500),
+    },
+    at.toISOString(),
+  );
   log.error({ paymentId, attempts, state, error: attempt.message }, "payment to refund: refund failed");
   return state;
 }

@@ -66,12 +66,22 @@ function isMissing(error: unknown): boolean {
 }
 
 function toRefundResult(refund: Stripe.Refund): RefundResult {
-  const status = refund.status === "succeeded" ? "succeeded" : refund.status === "failed" || refund.status === "canceled" ? "failed" : "pending";
+  const status =
+    refund.status === "succeeded"
+      ? "succeeded"
+      : refund.status === "failed" || refund.status === "canceled"
+        ? "failed"
+        : "pending";
   return { refundId: refund.id, status, failureReason: refund.failure_reason ?? null };
 }
 
 // Refusals that a retry cannot change: the admin settles these by hand.
-const PERMANENT_REFUND_CODES = new Set(["charge_disputed", "charge_expired_for_capture", "amount_too_large", "resource_missing"]);
+const PERMANENT_REFUND_CODES = new Set([
+  "charge_disputed",
+  "charge_expired_for_capture",
+  "amount_too_large",
+  "resource_missing",
+]);
 
 function toRefundError(error: unknown): RefundError {
   const message = (error as Error).message || String(error);
@@ -167,7 +177,9 @@ export function createStripeProvider(): PaymentProvider {
 
     async refund(paymentId, idempotencyKey) {
       try {
-        return toRefundResult(await getStripeClient().refunds.create({ payment_intent: paymentId }, { idempotencyKey }));
+        return toRefundResult(
+          await getStripeClient().refunds.create({ payment_intent: paymentId }, { idempotencyKey }),
+        );
       } catch (error) {
         if (error instanceof Stripe.errors.StripeError && error.code === "charge_already_refunded") {
           return { refundId: "already_refunded", status: "succeeded" };
@@ -191,7 +203,10 @@ export function createStripeProvider(): PaymentProvider {
       } catch (error) {
         if (isMissing(error)) return true;
         // Stripe answers payment_intent_unexpected_state for a succeeded, processing or canceled intent.
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state") {
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === "payment_intent_unexpected_state"
+        ) {
           return (await getStripeClient().paymentIntents.retrieve(paymentId)).status === "canceled";
         }
         throw error;

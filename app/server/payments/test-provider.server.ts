@@ -29,7 +29,11 @@ async function selectPayment(id: string): Promise<TestPaymentRow | undefined> {
 }
 
 async function selectCheckout(id: string): Promise<TestCheckoutRow | undefined> {
-  return db.selectFrom("test_checkouts").select(["id", "payment_id", "success_url", "cancel_url"]).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("test_checkouts")
+    .select(["id", "payment_id", "success_url", "cancel_url"])
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /** Moves a payment from `from` to another state; true when this call changed it. */
@@ -95,7 +99,9 @@ export interface TestPaymentProvider extends PaymentProvider {
   /** What Stripe.js does for a real card: confirm the payment named by its client secret. */
   confirmWithCard(clientSecret: string, card: CardInput): Promise<CardConfirmation>;
   /** The local checkout page's data. */
-  findCheckout(checkoutId: string): Promise<{ checkoutId: string; successUrl: string; cancelUrl: string; payment: PaymentState } | null>;
+  findCheckout(
+    checkoutId: string,
+  ): Promise<{ checkoutId: string; successUrl: string; cancelUrl: string; payment: PaymentState } | null>;
 }
 
 export function createTestProvider(): TestPaymentProvider {
@@ -112,7 +118,13 @@ export function createTestProvider(): TestPaymentProvider {
       const id = idFromKey("tcs", request.idempotencyKey);
       await db
         .insertInto("test_checkouts")
-        .values({ id, payment_id: payment.id, success_url: request.successUrl, cancel_url: request.cancelUrl, created_at: nowIso() })
+        .values({
+          id,
+          payment_id: payment.id,
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          created_at: nowIso(),
+        })
         .onConflict((oc) => oc.doNothing())
         .execute();
       return { checkoutId: id, url: `/test-checkout/${id}` };
@@ -163,7 +175,11 @@ export function createTestProvider(): TestPaymentProvider {
     },
 
     async confirmWithCard(clientSecret, card) {
-      const row = await db.selectFrom("test_payments").selectAll().where("client_secret", "=", clientSecret).executeTakeFirst();
+      const row = await db
+        .selectFrom("test_payments")
+        .selectAll()
+        .where("client_secret", "=", clientSecret)
+        .executeTakeFirst();
       if (!row) return { ok: false, message: "This payment no longer exists. Please start again.", payment: null };
       if (row.status === "succeeded") return { ok: true, payment: toState(row) };
       if (row.status !== "requires_payment_method") {
@@ -171,8 +187,14 @@ export function createTestProvider(): TestPaymentProvider {
       }
       const check = checkTestCard(card);
       if (check.outcome !== "approved") {
-        if (check.outcome === "declined") await moveStatus(row.id, "requires_payment_method", { last_error: check.message });
-        return { ok: false, message: check.message, payment: toState((await selectPayment(row.id))!), declined: check.outcome === "declined" };
+        if (check.outcome === "declined")
+          await moveStatus(row.id, "requires_payment_method", { last_error: check.message });
+        return {
+          ok: false,
+          message: check.message,
+          payment: toState((await selectPayment(row.id))!),
+          declined: check.outcome === "declined",
+        };
       }
       await moveStatus(row.id, "requires_payment_method", { status: "succeeded", last_error: null });
       return { ok: true, payment: toState((await selectPayment(row.id))!) };
@@ -183,7 +205,12 @@ export function createTestProvider(): TestPaymentProvider {
       if (!checkout) return null;
       const row = await selectPayment(checkout.payment_id);
       if (!row) return null;
-      return { checkoutId: checkout.id, successUrl: checkout.success_url, cancelUrl: checkout.cancel_url, payment: toState(row) };
+      return {
+        checkoutId: checkout.id,
+        successUrl: checkout.success_url,
+        cancelUrl: checkout.cancel_url,
+        payment: toState(row),
+      };
     },
   };
 }

@@ -41,7 +41,9 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: S
     eb("credited_at", "is", null),
     eb("provider", "!=", "credit"),
     eb.or([eb("fee_choice", "is", null), eb("fee_choice", "=", "refund")]),
-    ...(policy === "choose" ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])] : []),
+    ...(policy === "choose"
+      ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])]
+      : []),
     eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
     eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
   ]);
@@ -56,12 +58,19 @@ export function refundBackoffMs(attempts: number): number {
 }
 
 /** One inquiry: claim, refund, record. Returns what happened, for the pass's summary and the tests' logs. */
-async function refundOne(id: number, refund: RefundOneInquiry, policy: SilencePolicy): Promise<"refunded" | "failed" | "skipped"> {
+async function refundOne(
+  id: number,
+  refund: RefundOneInquiry,
+  policy: SilencePolicy,
+): Promise<"refunded" | "failed" | "skipped"> {
   const claimedAt = now();
   // The claim: one process's conditional UPDATE changes the row; every other one sees it leased.
   const claimed = await db
     .updateTable("inquiries")
-    .set((eb) => ({ refund_lease_until: new Date(claimedAt.getTime() + LEASE_MS).toISOString(), refund_attempts: eb("refund_attempts", "+", 1) }))
+    .set((eb) => ({
+      refund_lease_until: new Date(claimedAt.getTime() + LEASE_MS).toISOString(),
+      refund_attempts: eb("refund_attempts", "+", 1),
+    }))
     .where("id", "=", id)
     .where((eb) => isDue(eb, claimedAt.toISOString(), policy))
     .returning("refund_attempts")

@@ -25,9 +25,7 @@ const CREDIT_VALID_DAYS = 365;
 
 /** "Let the buyer choose refund or credit" unless the admin chose "Refund automatically" (or the site predates it). */
 export async function getSilencePolicy(): Promise<SilencePolicy> {
-  return (await getSetting(SILENCE_POLICY_KEY)) === "refund"
-    ? "refund"
-    : "choose";
+  return (await getSetting(SILENCE_POLICY_KEY)) === "refund" ? "refund" : "choose";
 }
 
 export async function setSilencePolicy(policy: SilencePolicy): Promise<void> {
@@ -35,19 +33,12 @@ export async function setSilencePolicy(policy: SilencePolicy): Promise<void> {
 }
 
 /** When the buyer's time to choose ends: the reply deadline plus CREDIT_CHOICE_DAYS. */
-export function choiceEndsAt(
-  inquiry: Pick<Inquiry, "reply_deadline_at">,
-): Date {
-  return new Date(
-    Date.parse(inquiry.reply_deadline_at!) + env.CREDIT_CHOICE_DAYS * DAY_MS,
-  );
+export function choiceEndsAt(inquiry: Pick<Inquiry, "reply_deadline_at">): Date {
+  return new Date(Date.parse(inquiry.reply_deadline_at!) + env.CREDIT_CHOICE_DAYS * DAY_MS);
 }
 
 /** Paid with money, unanswered, past its deadline, no choice made, no refund under way or claimed. */
-export function isChoosable(
-  eb: ExpressionBuilder<Schema, "inquiries">,
-  at: string,
-) {
+export function isChoosable(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
   return eb.and([
     eb("status", "=", "paid"),
     eb("answered_at", "is", null),
@@ -57,10 +48,7 @@ export function isChoosable(
     eb("fee_choice", "is", null),
     eb("credited_at", "is", null),
     eb("refund_state", "is", null),
-    eb.or([
-      eb("refund_lease_until", "is", null),
-      eb("refund_lease_until", "<=", at),
-    ]),
+    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
   ]);
 }
 
@@ -140,20 +128,11 @@ export async function offerChoices(): Promise<number> {
 export type ChoiceResult = { ok: true } | { ok: false; message: string };
 
 async function refusal(inquiryId: number): Promise<ChoiceResult> {
-  const inquiry = await db
-    .selectFrom("inquiries")
-    .selectAll()
-    .where("id", "=", inquiryId)
-    .executeTakeFirstOrThrow();
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("id", "=", inquiryId).executeTakeFirstOrThrow();
   if (inquiry.credited_at || inquiry.fee_choice === "credit")
     return { ok: false, message: "You already took a credit for this fee." };
-  if (inquiry.status === "refunded")
-    return { ok: false, message: "Your fee has already been refunded." };
-  if (
-    inquiry.fee_choice === "refund" ||
-    inquiry.refund_state ||
-    inquiry.refund_lease_until
-  ) {
+  if (inquiry.status === "refunded") return { ok: false, message: "Your fee has already been refunded." };
+  if (inquiry.fee_choice === "refund" || inquiry.refund_state || inquiry.refund_lease_until) {
     return { ok: false, message: "Your fee is already being refunded." };
   }
   if (inquiry.answered_at)
@@ -182,10 +161,7 @@ export async function chooseRefund(inquiryId: number): Promise<ChoiceResult> {
 /** A credit code: 12 symbols of an alphabet without look-alikes, grouped for reading (e.g. CR-7KQM-2XHD-9PWA). */
 export function newCreditCode(): string {
   const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  const symbols = Array.from(
-    { length: 12 },
-    () => alphabet[randomInt(alphabet.length)],
-  ).join("");
+  const symbols = Array.from({ length: 12 }, () => alphabet[randomInt(alphabet.length)]).join("");
   return `CR-${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
 }
 
@@ -203,9 +179,7 @@ export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
       .executeTakeFirst();
     if (!row) return false;
     const code = newCreditCode();
-    const expiresAt = new Date(
-      at.getTime() + CREDIT_VALID_DAYS * DAY_MS,
-    ).toISOString();
+    const expiresAt = new Date(at.getTime() + CREDIT_VALID_DAYS * DAY_MS).toISOString();
     await trx
       .insertInto("credits")
       .values({
@@ -244,9 +218,7 @@ export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
 }
 
 /** The credit's code for the page that shows it once (after the choice); null once shown. */
-export async function revealCreditOnce(
-  inquiryId: number,
-): Promise<{ code: string; expiresAt: string } | null> {
+export async function revealCreditOnce(inquiryId: number): Promise<{ code: string; expiresAt: string } | null> {
   const row = await db
     .updateTable("credits")
     .set({ shown_at: nowIso() })
@@ -264,20 +236,15 @@ export type FeeChoiceView =
   | null;
 
 /** What the buyer's page says about the fee after a silent deadline; `reveal`: right after the credit choice. */
-export async function feeChoiceView(
-  inquiry: Inquiry,
-  reveal: boolean,
-): Promise<FeeChoiceView> {
+export async function feeChoiceView(inquiry: Inquiry, reveal: boolean): Promise<FeeChoiceView> {
   if (inquiry.credited_at)
     return {
       kind: "credited",
       credit: reveal ? await revealCreditOnce(inquiry.id) : null,
     };
-  if (inquiry.status === "paid" && inquiry.fee_choice === "refund")
-    return { kind: "refunding" };
+  if (inquiry.status === "paid" && inquiry.fee_choice === "refund") return { kind: "refunding" };
   if (!canChooseNow(inquiry)) return null;
-  if (!inquiry.credit_offered_at && (await getSilencePolicy()) !== "choose")
-    return null;
+  if (!inquiry.credit_offered_at && (await getSilencePolicy()) !== "choose") return null;
   return {
     kind: "offer",
     fee: formatUsd(inquiry.amount_cents),
@@ -286,11 +253,7 @@ export async function feeChoiceView(
 }
 
 /** Uses a credit for an inquiry: unused and unexpired, once (the conditional UPDATE decides between concurrent uses). */
-export async function claimCredit(
-  code: string,
-  inquiryId: number,
-  executor: Executor = db,
-): Promise<boolean> {
+export async function claimCredit(code: string, inquiryId: number, executor: Executor = db): Promise<boolean> {
   const at = nowIso();
   const claimed = await executor
     .updateTable("credits")

@@ -86,36 +86,43 @@ export async function queueBuyerReceipt(inquiry: Inquiry, executor: Executor = d
   if (inquiry.amount_cents <= 0 || !inquiry.paid_at || !inquiry.reply_deadline_at) return;
   const amount = formatUsd(inquiry.amount_cents);
   const credit = inquiry.provider === "credit";
-  await queueEmail({
-    kind: BUYER_RECEIPT_KIND,
-    to: inquiry.email,
-    subject: `Receipt: inquiry fee for ${inquiry.domain_name}`,
-    text: [
-      `Hello ${inquiry.name},`,
-      "",
-      `Thank you. Your inquiry for ${inquiry.domain_name} has been sent to the owner.`,
-      "",
-      `Domain: ${inquiry.domain_name}`,
-      credit ? "Inquiry fee: paid with credit" : `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
-      `Date: ${formatUtc(inquiry.paid_at)}`,
-      `Reference: ${inquiry.public_id}`,
-      "",
-      `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
-      credit
-        ? "you get a new credit for one inquiry, by email."
-        : `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
-      "You will get an email when that happens.",
-      "",
-      "View your inquiry, its status and the owner's replies (keep this link private):",
-      inquiryPageUrl("buyer", inquiry.public_id),
-    ].join("\n"),
-    inquiryId: inquiry.id,
-  }, executor);
+  await queueEmail(
+    {
+      kind: BUYER_RECEIPT_KIND,
+      to: inquiry.email,
+      subject: `Receipt: inquiry fee for ${inquiry.domain_name}`,
+      text: [
+        `Hello ${inquiry.name},`,
+        "",
+        `Thank you. Your inquiry for ${inquiry.domain_name} has been sent to the owner.`,
+        "",
+        `Domain: ${inquiry.domain_name}`,
+        credit ? "Inquiry fee: paid with credit" : `Inquiry fee paid: ${amount} (${inquiry.currency.toUpperCase()})`,
+        `Date: ${formatUtc(inquiry.paid_at)}`,
+        `Reference: ${inquiry.public_id}`,
+        "",
+        `Our promise: if the owner does not respond by ${formatUtc(inquiry.reply_deadline_at)},`,
+        credit
+          ? "you get a new credit for one inquiry, by email."
+          : `your fee of ${amount} is refunded in full to your original payment method, automatically.`,
+        "You will get an email when that happens.",
+        "",
+        "View your inquiry, its status and the owner's replies (keep this link private):",
+        inquiryPageUrl("buyer", inquiry.public_id),
+      ].join("\n"),
+      inquiryId: inquiry.id,
+    },
+    executor,
+  );
 }
 
 export type MarkAnsweredResult =
   | { ok: true; inquiry: Inquiry }
-  | { ok: false; reason: "not_found" | "already_answered" | "refunded" | "expired" | "not_paid"; inquiry: Inquiry | null };
+  | {
+      ok: false;
+      reason: "not_found" | "already_answered" | "refunded" | "expired" | "not_paid";
+      inquiry: Inquiry | null;
+    };
 
 /**
  * The one way an inquiry becomes answered: the owner's reply link and the admin inbox both call it.

@@ -35,16 +35,26 @@ export function refundKey(base: string, seq: number): string {
   return seq === 0 ? base : `${base}:${seq}`;
 }
 
-function asAttempt(result: { refundId: string; status: "succeeded" | "pending" | "failed"; failureReason?: string | null }): RefundAttempt {
+function asAttempt(result: {
+  refundId: string;
+  status: "succeeded" | "pending" | "failed";
+  failureReason?: string | null;
+}): RefundAttempt {
   if (result.status === "succeeded") return { kind: "succeeded", refundId: result.refundId };
   if (result.status === "pending") return { kind: "pending", refundId: result.refundId };
   const reason = result.failureReason ? ` (${result.failureReason})` : "";
-  return { kind: "failed", message: `The payment provider could not complete the refund${reason}.`, definite: true, permanent: false };
+  return {
+    kind: "failed",
+    message: `The payment provider could not complete the refund${reason}.`,
+    definite: true,
+    permanent: false,
+  };
 }
 
 function asFailure(error: unknown): RefundAttempt {
   const message = (error as Error).message || String(error);
-  if (error instanceof RefundError) return { kind: "failed", message, definite: error.definite, permanent: error.permanent };
+  if (error instanceof RefundError)
+    return { kind: "failed", message, definite: error.definite, permanent: error.permanent };
   return { kind: "failed", message, definite: false, permanent: false };
 }
 
@@ -159,9 +169,13 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
   if (!inquiry) return { status: "not-found", message: "That inquiry does not exist." };
   if (inquiry.status === "refunded") return { status: "already-refunded" };
   if (inquiry.status !== "paid") return { status: "not-refundable", message: "Only a paid inquiry can be refunded." };
-  if (inquiry.provider === "credit") return { status: "not-refundable", message: "An inquiry paid with a credit is never refunded in money." };
+  if (inquiry.provider === "credit")
+    return { status: "not-refundable", message: "An inquiry paid with a credit is never refunded in money." };
   if (inquiry.credited_at) {
-    return { status: "not-refundable", message: "This fee became a credit for the buyer; it is not refunded in money as well." };
+    return {
+      status: "not-refundable",
+      message: "This fee became a credit for the buyer; it is not refunded in money as well.",
+    };
   }
   let provider: PaymentProvider;
   try {
@@ -181,10 +195,19 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
     }
   }
   if (!paymentId) {
-    const missing: RefundAttempt = { kind: "failed", message: "the payment for this inquiry could not be found at the payment provider.", definite: false, permanent: true };
+    const missing: RefundAttempt = {
+      kind: "failed",
+      message: "the payment for this inquiry could not be found at the payment provider.",
+      definite: false,
+      permanent: true,
+    };
     return record(inquiry, missing, failedAttempts + 1);
   }
-  const attempt = await attemptRefund(provider, paymentId, refundKey(`refund-${inquiry.public_id}`, inquiry.refund_key_seq));
+  const attempt = await attemptRefund(
+    provider,
+    paymentId,
+    refundKey(`refund-${inquiry.public_id}`, inquiry.refund_key_seq),
+  );
   return record(inquiry, attempt, failedAttempts + 1);
 }
 

@@ -9,11 +9,12 @@ import { env } from "../runtime/env.server";
 const PURPOSE = "owner-replied";
 
 export type ReplyLinkCheck =
-  | { ok: true; publicId: string; expiresAt: Date }
-  | { ok: false; reason: "invalid" | "expired"; expiresAt?: Date };
+  { ok: true; publicId: string; expiresAt: Date } | { ok: false; reason: "invalid" | "expired"; expiresAt?: Date };
 
 function signature(publicId: string, expiresSeconds: number): string {
-  return createHmac("sha256", env.sessionSecret).update(`${PURPOSE}\n${publicId}\n${expiresSeconds}`).digest("base64url");
+  return createHmac("sha256", env.sessionSecret)
+    .update(`${PURPOSE}\n${publicId}\n${expiresSeconds}`)
+    .digest("base64url");
 }
 
 /** Absolute links in emails: PUBLIC_URL, or this server on localhost. */
@@ -25,7 +26,11 @@ export function publicOrigin(): string {
 export function verifyReplyLink(publicId: string, params: URLSearchParams): ReplyLinkCheck {
   const expiresText = params.get("expires") ?? "";
   const given = params.get("signature") ?? "";
-  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId) || !/^\d{1,12}$/.test(expiresText) || !/^[A-Za-z0-9_-]{43}$/.test(given)) {
+  if (
+    !/^[A-Za-z0-9_-]{10,64}$/.test(publicId) ||
+    !/^\d{1,12}$/.test(expiresText) ||
+    !/^[A-Za-z0-9_-]{43}$/.test(given)
+  ) {
     return { ok: false, reason: "invalid" };
   }
   const expires = Number(expiresText);

@@ -10,7 +10,8 @@ type Failed = (result: Omit<AdminActionResult, "ok">, status: number) => ReturnT
 export async function updateResponseWindow(form: FormData, done: Done, failed: Failed) {
   const raw = String(form.get(RESPONSE_WINDOW_FIELD) ?? "");
   const parsed = parseResponseWindowDays(raw);
-  if (!parsed.ok) return failed({ intent: "response-window", error: parsed.message, values: { [RESPONSE_WINDOW_FIELD]: raw } }, 400);
+  if (!parsed.ok)
+    return failed({ intent: "response-window", error: parsed.message, values: { [RESPONSE_WINDOW_FIELD]: raw } }, 400);
   await setResponseWindowDays(parsed.days);
   return done(form, { intent: "response-window", ok: true, notice: "response-window-updated" });
 }

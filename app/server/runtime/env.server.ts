@@ -87,7 +87,10 @@ const EnvSchema = z.object({
       try {
         parseTrustProxy(value);
       } catch (error) {
-        context.addIssue({ code: "custom", message: `must be true, false, a hop count or addresses/CIDRs (${(error as Error).message})` });
+        context.addIssue({
+          code: "custom",
+          message: `must be true, false, a hop count or addresses/CIDRs (${(error as Error).message})`,
+        });
       }
     }),
   /**
@@ -113,9 +116,19 @@ const EnvSchema = z.object({
   }),
   /** stripe or test; unset: stripe when STRIPE_SECRET_KEY is set, test only on a local address. */
   PAYMENTS: optionalText.pipe(z.enum(["stripe", "test"]).optional()),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(1024 * 1024),
   // Above the 20 MB portfolio CSV import (MAX_IMPORT_BYTES) plus multipart overhead.
-  MAX_UPLOAD_BYTES: z.coerce.number().int().min(1024).max(1024 ** 3).default(24 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(24 * 1024 * 1024),
   /** Open live-fee streams (/events/fee) one client address may hold, and the process in all; 503 beyond. */
   FEE_STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   FEE_STREAM_MAX_TOTAL: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
@@ -174,7 +187,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const engine = isPostgresUrl(values.DATABASE_URL) ? "postgres" : "sqlite";
   if (engine === "postgres" && !values.SESSION_SECRET) {
     // Several processes on several hosts must sign with one secret; a file per host would not be shared.
-    throw new ConfigError("Invalid configuration:\n  SESSION_SECRET: required with a PostgreSQL DATABASE_URL (every process must share it)");
+    throw new ConfigError(
+      "Invalid configuration:\n  SESSION_SECRET: required with a PostgreSQL DATABASE_URL (every process must share it)",
+    );
   }
   const databasePath = engine === "sqlite" ? path.resolve(values.DATABASE_URL.slice("file:".length)) : "";
   const dataDir = engine === "sqlite" ? path.dirname(databasePath) : path.resolve(values.DATA_DIR);
@@ -202,7 +217,8 @@ function resolvePayments(values: z.infer<typeof EnvSchema>): Env["payments"] {
   if (values.PAYMENTS === "test") return "test";
   if (values.PAYMENTS === "stripe" || !isLocalUrl(values.PUBLIC_URL)) {
     if (values.STRIPE_SECRET_KEY) return "stripe";
-    const reason = values.PAYMENTS === "stripe" ? "PAYMENTS=stripe" : `PUBLIC_URL ${values.PUBLIC_URL} is a public address`;
+    const reason =
+      values.PAYMENTS === "stripe" ? "PAYMENTS=stripe" : `PUBLIC_URL ${values.PUBLIC_URL} is a public address`;
     throw new ConfigError(
       `Invalid configuration:\n  STRIPE_SECRET_KEY: required for real payments (${reason}); set STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or PAYMENTS=test to take test payments only (no money moves)`,
     );

@@ -48,7 +48,8 @@ async function applyAdminFromEnv(email: string, password: string): Promise<void>
     const { changed, sessionsEnded } = await upsertAdmin(email, password);
     if (changed) log.info({ email, sessionsEnded }, "admin password set from ADMIN_PASSWORD");
   } catch (error) {
-    if (error instanceof PasswordPolicyError) throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
+    if (error instanceof PasswordPolicyError)
+      throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
     throw error;
   }
 }
@@ -86,10 +87,14 @@ function warnAboutPaymentSettings(): void {
     );
   }
   if (env.payments === "stripe" && !env.STRIPE_PUBLISHABLE_KEY) {
-    warn("STRIPE_PUBLISHABLE_KEY is not set: buyers with JavaScript cannot use the card form and pay on Stripe Checkout instead");
+    warn(
+      "STRIPE_PUBLISHABLE_KEY is not set: buyers with JavaScript cannot use the card form and pay on Stripe Checkout instead",
+    );
   }
   if (env.payments === "test" && env.PUBLIC_URL) {
-    warn(`PAYMENTS=test on ${env.PUBLIC_URL}: buyers pay with test cards, no money moves; every page and email says so`);
+    warn(
+      `PAYMENTS=test on ${env.PUBLIC_URL}: buyers pay with test cards, no money moves; every page and email says so`,
+    );
   }
 }
 

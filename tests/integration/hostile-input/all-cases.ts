@@ -4,4 +4,11 @@ import { adminCases } from "./admin-cases";
 import { bodyCases, buyerCases, headerCases, type HostileCase } from "./cases";
 import { paymentCases } from "./payment-cases";
 
-export const allCases: HostileCase[] = [...buyerCases, ...headerCases, ...bodyCases, ...paymentCases, ...adminCases, ...abuseCases];
+export const allCases: HostileCase[] = [
+  ...buyerCases,
+  ...headerCases,
+  ...bodyCases,
+  ...paymentCases,
+  ...adminCases,
+  ...abuseCases,
+];

@@ -13,7 +13,9 @@ let domainId = 0;
 
 beforeAll(async () => {
   // Every case comes from one address: the per-address search limit is not what is tested here.
-  app = await startAppServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEARCHES_PER_MINUTE: "1000000" } });
+  app = await startAppServer({
+    env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SEARCHES_PER_MINUTE: "1000000" },
+  });
   domainId = insertDomain(app.db(), { name: uniqueDomainName("hostile-admin"), priceCents: 50_000 });
   const login = await fetch(new URL("/admin", app.url), {
     method: "POST",
@@ -21,7 +23,10 @@ beforeAll(async () => {
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(app.url).origin },
     body: new URLSearchParams({ intent: "login", email: ADMIN.email, password: ADMIN.password }),
   });
-  session = login.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  session = login.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
   expect(login.status, await login.text()).toBe(303);
   expect(session).not.toBe("");
 });
@@ -37,8 +42,11 @@ interface Answer {
 
 function send(testCase: HostileCase): Promise<Answer> {
   const { hostname, port, origin } = new URL(app.url);
-  const fill = (text: string) => text.replace("{origin}", origin).replace("{session}", session).replace("{id}", String(domainId));
-  const headers = Object.fromEntries(Object.entries(testCase.headers ?? {}).map(([name, value]) => [name, fill(value)]));
+  const fill = (text: string) =>
+    text.replace("{origin}", origin).replace("{session}", session).replace("{id}", String(domainId));
+  const headers = Object.fromEntries(
+    Object.entries(testCase.headers ?? {}).map(([name, value]) => [name, fill(value)]),
+  );
   const body = typeof testCase.body === "string" ? testCase.body.replace("%7Bid%7D", String(domainId)) : testCase.body;
   if (testCase.raw) {
     return new Promise((resolve, reject) => {
@@ -79,7 +87,8 @@ function send(testCase: HostileCase): Promise<Answer> {
       // The server may refuse (413) and close before a big body is fully sent; the answer is read above.
       // Should none come, the case fails at once (status 0) instead of waiting for the test's timeout.
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EPIPE" || code === "ECONNRESET") setTimeout(() => resolve({ status: 0, body: `no answer: ${code}` }), 2_000).unref();
+      if (code === "EPIPE" || code === "ECONNRESET")
+        setTimeout(() => resolve({ status: 0, body: `no answer: ${code}` }), 2_000).unref();
       else reject(error);
     });
     request.end(body);
@@ -113,7 +122,9 @@ describe("hostile input: every case gets a clear 4xx or a handled view, never a 
       counts[classOf(status)] = (counts[classOf(status)] ?? 0) + 1;
       return counts;
     }, {});
-    console.log(`hostile input: ${results.length} of ${allCases.length} cases tried, answers by class ${JSON.stringify(byClass)}, no 5xx`);
+    console.log(
+      `hostile input: ${results.length} of ${allCases.length} cases tried, answers by class ${JSON.stringify(byClass)}, no 5xx`,
+    );
     expect(results.length).toBe(allCases.length);
     expect(app.output()).not.toMatch(/unhandled error/);
   });

@@ -32,7 +32,8 @@ export default function DomainPage() {
         <div>
           <h2 className="text-lg font-semibold">Direct Communication</h2>
           <p className="mt-1 text-slate-300">
-            You can speak directly with the owner of {domain.name}: your message and contact details go straight to them.
+            You can speak directly with the owner of {domain.name}: your message and contact details go straight to
+            them.
           </p>
         </div>
       </section>
@@ -41,10 +42,13 @@ export default function DomainPage() {
           Start your inquiry process with a one-time fee of <strong>{fee}</strong>
         </p>
         <p className="mt-2 text-sm text-slate-300">
-          The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond, you
-          get a full refund or free credit.
+          The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not respond,
+          you get a full refund or free credit.
         </p>
-        <Link to={`/payment/${domain.name.replace(/\.com$/, "")}`} className="mt-6 inline-flex rounded-lg bg-blue-600 px-5 py-2.5 text-lg font-medium text-white">
+        <Link
+          to={`/payment/${domain.name.replace(/\.com$/, "")}`}
+          className="mt-6 inline-flex rounded-lg bg-blue-600 px-5 py-2.5 text-lg font-medium text-white"
+        >
           Start Inquiry ({fee})
         </Link>
       </section>
