@@ -47,6 +47,9 @@ describe("the shells' contract with the domain route's data", () => {
       feeCents: 500,
       canonicalUrl: "http://x/domain/velora",
       replyDays: null,
+      categories: [{ slug: "travel", name: "Travel" }],
+      pitch: "A name for a travel brand.",
+      similarHtml: "",
     },
   };
 
