@@ -50,13 +50,15 @@ export function withoutSpans(html: string): string {
 }
 
 export function visibleText(html: string): string {
-  return html
-    // A domain name's labels, written one span each (app/components/domain-name.tsx), read as one word.
-    .replace(/<\/span><wbr\s*\/?><span class="whitespace-nowrap">/g, "")
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
+  return (
+    html
+      // A domain name's labels, written one span each (app/components/domain-name.tsx), read as one word.
+      .replace(/<\/span><wbr\s*\/?><span class="whitespace-nowrap">/g, "")
+      .replace(/<script[\s\S]*?<\/script>/g, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/\s+/g, " ")
+  );
 }
