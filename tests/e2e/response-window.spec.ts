@@ -9,7 +9,7 @@ test("the admin sets the response window in Settings", async ({ page, app }) => 
   await expect(input).toHaveAttribute("max", "60");
   const days = String(10 + (Date.now() % 40));
   await input.fill(days);
-  await settings.getByRole("button", { name: "Save" }).click();
+  await settings.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByRole("status")).toHaveText("Response window updated.");
   await expect(page.getByRole("region", { name: "Settings" }).getByLabel("Response window (days)")).toHaveValue(days);
   const stored = app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as {
@@ -20,7 +20,7 @@ test("the admin sets the response window in Settings", async ({ page, app }) => 
 
   // The browser's own check stops an out-of-range value before it is sent.
   await page.getByRole("region", { name: "Settings" }).getByLabel("Response window (days)").fill("61");
-  await page.getByRole("region", { name: "Settings" }).getByRole("button", { name: "Save" }).click();
+  await page.getByRole("region", { name: "Settings" }).getByRole("button", { name: "Save", exact: true }).click();
   await page.waitForTimeout(300);
   expect(
     (app.db().prepare("SELECT value FROM settings WHERE key = 'response_window_days'").get() as { value: string })
