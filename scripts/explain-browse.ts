@@ -27,7 +27,7 @@ for (const [label, path] of BROWSE_ROWS) {
   const { filters } = readBrowseQuery(slug ? new URLSearchParams() : url.searchParams);
   const categorySlug = slug ?? filters.category;
   const categoryId = categorySlug ? ((await findCategory(categorySlug))?.id ?? null) : null;
-  const statements = browseStatements(filters, categoryId, 24);
+  const statements = await browseStatements(filters, categoryId, 24);
   console.log(`-- ${label}`);
   for (const [part, compiled] of Object.entries(statements)) {
     const explain = postgres ? `EXPLAIN ${compiled.sql}` : `EXPLAIN QUERY PLAN ${compiled.sql}`;

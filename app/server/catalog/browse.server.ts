@@ -1,13 +1,15 @@
 // The home page's list: live domains filtered and sorted as browse.ts reads them from the URL, a page at a
 // time, and the counts its filter offers. Every filter is an index seek (migration 0160); the counts per
-// extension change only when the content does, so they are counted once per content version.
-import { sql, type SelectQueryBuilder } from "kysely";
+// extension change only when the content does, so they are counted once per content version, and a
+// combination without a search term is counted from a copy of the filter columns (browse-counts.server.ts).
+import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import type { BrowseFilters } from "../../lib/browse";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { db } from "../db/database.server";
-import { currentContentVersion } from "../http/page-cache.server";
+import { countWithoutSearch, idsWithoutSearch, liveNameCount } from "./browse-counts.server";
+import { perContentVersion } from "./per-content-version.server";
 import { liveDomainTotals, type DomainPage, type PublicDomain } from "./domains.server";
 
 type LiveQuery = SelectQueryBuilder<Schema, "domains", object>;
@@ -19,30 +21,93 @@ function escapeLike(term: string): string {
 /** What the page lists of a domain. */
 export type BrowseRow = PublicDomain;
 
-/** The filters of `filters` (all but the sort) on live domains. `categoryId` is the category's, looked up by slug. */
-function filtered(filters: BrowseFilters, categoryId: number | null): LiveQuery {
-  let query: LiveQuery = db.selectFrom("domains").where("domains.deleted_at", "is", null);
+/**
+ * The filters of `filters` (all but the sort) on live domains, as SQL. `categoryId` is the category's, looked up
+ * by slug. Unless the plan is "planner" (see `Plan`), the names are read in the sort's index order or by id, and
+ * each is checked against the filters: the filter columns are then written so that no index on them applies
+ * (`+column`, `column || ''`), since the planners cannot know that "no digits" keeps half the names and would
+ * read and sort all of them.
+ */
+function conditions(filters: BrowseFilters, categoryId: number | null, plan: Plan): RawBuilder<boolean> {
+  const all: RawBuilder<unknown>[] = [sql`domains.deleted_at IS NULL`];
+  // The listed ids come first; the filters still apply (the ids are of the content version's copy).
+  if (Array.isArray(plan)) all.push(sql`domains.id IN (${sql.join(plan)})`);
+  const byFilterIndex = plan === "planner";
+  const number = (column: "asking_price_cents" | "name_length" | "has_digit" | "has_hyphen") =>
+    byFilterIndex ? sql`domains.${sql.ref(column)}` : sql`+domains.${sql.ref(column)}`;
   // Names are stored in their ASCII form: "münchen" is looked for as "xn--mnchen-3ya".
   const term = asciiSearchTerm(filters.q.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH));
   if (term) {
     // The pitch is searched as typed (lower-cased: it is free text), the name in its ASCII form.
     const pitchTerm = filters.q.trim().toLowerCase().slice(0, MAX_SEARCH_LENGTH);
-    query = query.where(sql<boolean>`(domains.domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'
+    all.push(sql`(domains.domain_name LIKE ${`%${escapeLike(term)}%`} ESCAPE '\\'
       OR lower(domains.pitch) LIKE ${`%${escapeLike(pitchTerm)}%`} ESCAPE '\\')`);
   }
-  if (filters.ext) query = query.where("domains.tld", "=", filters.ext);
-  if (filters.minCents !== null) query = query.where("domains.asking_price_cents", ">=", filters.minCents);
-  if (filters.maxCents !== null) query = query.where("domains.asking_price_cents", "<=", filters.maxCents);
-  if (filters.maxLength !== null) query = query.where("domains.name_length", "<=", filters.maxLength);
-  if (filters.noDigits) query = query.where("domains.has_digit", "=", 0);
-  if (filters.noHyphens) query = query.where("domains.has_hyphen", "=", 0);
+  if (filters.ext)
+    all.push(byFilterIndex ? sql`domains.tld = ${filters.ext}` : sql`domains.tld || '' = ${filters.ext}`);
+  if (filters.minCents !== null) all.push(sql`${number("asking_price_cents")} >= ${filters.minCents}`);
+  if (filters.maxCents !== null) all.push(sql`${number("asking_price_cents")} <= ${filters.maxCents}`);
+  if (filters.maxLength !== null) all.push(sql`${number("name_length")} <= ${filters.maxLength}`);
+  if (filters.noDigits) all.push(sql`${number("has_digit")} = 0`);
+  if (filters.noHyphens) all.push(sql`${number("has_hyphen")} = 0`);
   if (categoryId !== null) {
-    // A probe of (domain_id, category_id) per name read in the sort's index order: a page stops after its
-    // rows. With only a category, the count is the category's (categoryCounts), never counted here.
-    query = query.where(sql<boolean>`EXISTS (SELECT 1 FROM domain_categories dc
-      WHERE dc.domain_id = domains.id AND dc.category_id = ${categoryId})`);
+    // By the filter's index the category's names are read first; else a probe of (domain_id, category_id)
+    // per name read.
+    all.push(
+      !byFilterIndex
+        ? sql`EXISTS (SELECT 1 FROM domain_categories dc WHERE dc.domain_id = domains.id AND dc.category_id = ${categoryId})`
+        : sql`domains.id IN (SELECT dc.domain_id FROM domain_categories dc WHERE dc.category_id = ${categoryId})`,
+    );
   }
-  return query;
+  return sql<boolean>`${sql.join(all, sql` AND `)}`;
+}
+
+function filtered(filters: BrowseFilters, categoryId: number | null, plan: Plan = "planner"): LiveQuery {
+  return db.selectFrom("domains").where(conditions(filters, categoryId, plan));
+}
+
+/**
+ * The viewed names matching `filters`. In sort order, read from domain_view_totals' index by views, each
+ * name then looked up (CROSS JOIN keeps SQLite to that order; PostgreSQL plans it as an inner join).
+ */
+function viewedFirst(filters: BrowseFilters, categoryId: number | null, plan: Plan) {
+  const where = conditions(filters, categoryId, plan);
+  return plan === "sort-order"
+    ? db
+        .selectFrom("domain_view_totals as v")
+        .crossJoin("domains")
+        .whereRef("domains.id", "=", "v.domain_id")
+        .where(where)
+    : db.selectFrom("domains").innerJoin("domain_view_totals as v", "v.domain_id", "domains.id").where(where);
+}
+
+/** The live names matching `filters`, counted by the database (with a search term: see browse-counts.server.ts). */
+async function countInSql(filters: BrowseFilters, categoryId: number | null): Promise<number> {
+  const query = filtered(filters, categoryId).select((eb) => eb.fn.countAll<number>().as("total"));
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/**
+ * How a page's rows are read:
+ * - "sort-order" when the names matching are many, so that reading the sort's index up to the page's last
+ *   row (about (offset + limit) * live / total names) costs less than reading every match and sorting them
+ *   (see `conditions`);
+ * - the matching ids, from the copy of the filter columns, when they are few and there is no search term
+ *   (the planners cannot estimate "length at most 8 in .com" and would read every .com name);
+ * - else "planner": the database picks the filter's index.
+ */
+type Plan = "sort-order" | "planner" | number[];
+const MAX_LISTED_IDS = 5000;
+
+async function choosePlan(
+  filters: BrowseFilters,
+  categoryId: number | null,
+  total: number,
+  offset: number,
+  limit: number,
+): Promise<Plan> {
+  if ((offset + limit) * (await liveNameCount()) <= total * total) return "sort-order";
+  return !filters.q && total <= MAX_LISTED_IDS ? await idsWithoutSearch(filters, categoryId) : "planner";
 }
 
 function sorted(query: LiveQuery, sort: BrowseFilters["sort"]) {
@@ -73,7 +138,6 @@ export async function browseDomains(
   },
 ): Promise<DomainPage<BrowseRow>> {
   const categoryId = options.categoryId ?? null;
-  const query = filtered(filters, categoryId);
   const others =
     Boolean(filters.q) ||
     filters.minCents !== null ||
@@ -91,29 +155,37 @@ export async function browseDomains(
           ? options.categoryCount
           : (await liveDomainTotals()).count;
   const total =
-    known ?? Number((await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow()).total);
+    known ?? (filters.q ? await countInSql(filters, categoryId) : await countWithoutSearch(filters, categoryId));
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const offset = (page - 1) * options.perPage;
+  const plan = await choosePlan(filters, categoryId, total, offset, options.perPage);
   const rows =
     total === 0
       ? []
       : filters.sort === "views"
-        ? await mostViewed(query, offset, options.perPage)
-        : await sorted(query, filters.sort).limit(options.perPage).offset(offset).execute();
+        ? await mostViewed(filters, categoryId, plan, offset, options.perPage)
+        : await sorted(filtered(filters, categoryId, plan), filters.sort)
+            .limit(options.perPage)
+            .offset(offset)
+            .execute();
   return { rows, total, page, pageCount };
 }
-
-const viewedFirst = (query: LiveQuery) => query.innerJoin("domain_view_totals as v", "v.domain_id", "domains.id");
 
 /**
  * "Most viewed": the viewed names by their views (read in the order of the index on domain_view_totals,
  * so a page stops after its rows instead of sorting every name), then the others newest first.
  * The viewed ones are counted only when a page reaches past them.
  */
-async function mostViewed(query: LiveQuery, offset: number, limit: number): Promise<BrowseRow[]> {
+async function mostViewed(
+  filters: BrowseFilters,
+  categoryId: number | null,
+  plan: Plan,
+  offset: number,
+  limit: number,
+): Promise<BrowseRow[]> {
   const columns = ["domains.id", "domains.domain_name", "domains.asking_price_cents", "domains.created_at"] as const;
-  const viewed = await viewedFirst(query)
+  const viewed = await viewedFirst(filters, categoryId, plan)
     .select(columns)
     .orderBy("v.views", "desc")
     .orderBy("v.domain_id", "desc")
@@ -126,35 +198,21 @@ async function mostViewed(query: LiveQuery, offset: number, limit: number): Prom
       ? offset + viewed.length
       : Number(
           (
-            await viewedFirst(query)
+            await viewedFirst(filters, categoryId, plan === "sort-order" ? "planner" : plan)
               .select((eb) => eb.fn.countAll<number>().as("n"))
               .executeTakeFirstOrThrow()
           ).n,
         );
   const unviewed = await sorted(
-    query.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM domain_view_totals nv WHERE nv.domain_id = domains.id)`),
+    filtered(filters, categoryId, plan).where(
+      sql<boolean>`NOT EXISTS (SELECT 1 FROM domain_view_totals nv WHERE nv.domain_id = domains.id)`,
+    ),
     "newest",
   )
     .limit(limit - viewed.length)
     .offset(Math.max(0, offset - viewedCount))
     .execute();
   return [...viewed, ...unviewed];
-}
-
-/** A value computed from the content, recomputed when the content version (page-cache.server.ts) moves on. */
-export function perContentVersion<T>(load: () => Promise<T>): () => Promise<T> {
-  let cached: { version: number; value: Promise<T> } | undefined;
-  return async () => {
-    const version = await currentContentVersion();
-    if (cached?.version !== version) {
-      const value = load();
-      cached = { version, value };
-      value.catch(() => {
-        if (cached?.value === value) cached = undefined;
-      });
-    }
-    return cached.value;
-  };
 }
 
 export interface ExtensionCount {
@@ -175,16 +233,19 @@ export const extensionCounts = perContentVersion<ExtensionCount[]>(async () => {
     .sort((a, b) => b.count - a.count || a.tld.localeCompare(b.tld));
 });
 
-/** The statements a page of `filters` runs (the count and the rows; "Most viewed" as its first read), for the bench's query plans. */
-export function browseStatements(filters: BrowseFilters, categoryId: number | null, perPage: number) {
-  const query = filtered(filters, categoryId);
+/** The statements the first page of `filters` runs (the count with a search term, and the rows; "Most viewed" as its first read), for the bench's query plans. */
+export async function browseStatements(filters: BrowseFilters, categoryId: number | null, perPage: number) {
+  const total = filters.q ? await countInSql(filters, categoryId) : await countWithoutSearch(filters, categoryId);
+  const plan = await choosePlan(filters, categoryId, total, 0, perPage);
   const rows =
     filters.sort === "views"
-      ? viewedFirst(query)
+      ? viewedFirst(filters, categoryId, plan)
           .select(["domains.id"])
           .orderBy("v.views", "desc")
           .orderBy("v.domain_id", "desc")
           .limit(perPage)
-      : sorted(query, filters.sort).limit(perPage);
-  return { count: query.select((eb) => eb.fn.countAll<number>().as("total")).compile(), rows: rows.compile() };
+      : sorted(filtered(filters, categoryId, plan), filters.sort).limit(perPage);
+  // Without a search term the count comes from browse-counts.server.ts, not from SQL.
+  const count = filtered(filters, categoryId).select((eb) => eb.fn.countAll<number>().as("total"));
+  return { ...(filters.q ? { count: count.compile() } : {}), rows: rows.compile() };
 }
