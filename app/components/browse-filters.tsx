@@ -54,54 +54,9 @@ export function BrowseFilterForm({
       </div>
       <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         <FacetSelect id="ext" label="Extension" value={filters.ext} options={extensions} />
-        <div className="min-w-0">
-          <label htmlFor="min" className={fieldLabel}>
-            Min price
-          </label>
-          <input
-            id="min"
-            name="min"
-            type="number"
-            min="0"
-            step="any"
-            inputMode="decimal"
-            defaultValue={dollars(filters.minCents)}
-            placeholder="$"
-            className={inputClass}
-          />
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="max" className={fieldLabel}>
-            Max price
-          </label>
-          <input
-            id="max"
-            name="max"
-            type="number"
-            min="0"
-            step="any"
-            inputMode="decimal"
-            defaultValue={dollars(filters.maxCents)}
-            placeholder="$"
-            className={inputClass}
-          />
-        </div>
-        <div className="min-w-0">
-          <label htmlFor="len" className={fieldLabel}>
-            Max length
-          </label>
-          <input
-            id="len"
-            name="len"
-            type="number"
-            min="1"
-            max={MAX_NAME_LENGTH}
-            step="1"
-            inputMode="numeric"
-            defaultValue={filters.maxLength ?? ""}
-            className={inputClass}
-          />
-        </div>
+        <NumberFilter id="min" label="Min price" kind="dollars" value={dollars(filters.minCents)} />
+        <NumberFilter id="max" label="Max price" kind="dollars" value={dollars(filters.maxCents)} />
+        <NumberFilter id="len" label="Max length" kind="length" value={filters.maxLength ?? ""} />
         {categories.length > 0 ? (
           <FacetSelect id="cat" label="Category" value={filters.category} options={categories} />
         ) : null}
@@ -163,5 +118,39 @@ function Checkbox({ id, label, checked }: { id: string; label: string; checked: 
       <input id={id} name={id} type="checkbox" value="1" defaultChecked={checked} className="h-4 w-4 accent-blue-500" />
       {label}
     </label>
+  );
+}
+
+/** A number field of the filter form: a price in dollars or a name's length in characters. */
+function NumberFilter({
+  id,
+  label,
+  kind,
+  value,
+}: {
+  id: string;
+  label: string;
+  kind: "dollars" | "length";
+  value: string | number;
+}) {
+  const dollars = kind === "dollars";
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className={fieldLabel}>
+        {label}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type="number"
+        min={dollars ? 0 : 1}
+        max={dollars ? undefined : MAX_NAME_LENGTH}
+        step={dollars ? "any" : "1"}
+        inputMode={dollars ? "decimal" : "numeric"}
+        defaultValue={value}
+        placeholder={dollars ? "$" : undefined}
+        className={inputClass}
+      />
+    </div>
   );
 }
