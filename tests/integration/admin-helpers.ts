@@ -45,6 +45,13 @@ export async function http(
  * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
  * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
  */
+/** Uploads `text` as the portfolio CSV of the admin whose session `cookie` is, as the Import / Export form does. */
+export function uploadPortfolioCsv(app: AppServer, cookie: string, text: string | Uint8Array, name = "portfolio.csv") {
+  const body = new FormData();
+  body.set("file", new Blob([text as BlobPart], { type: "text/csv" }), name);
+  return http(app, "/admin/portfolio", { cookie, body });
+}
+
 export function withoutSpans(html: string): string {
   return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
 }

@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
-import { insertRows } from "../support/data";
+import { insertRows, letterTag } from "../support/data";
 import { http, visibleText } from "./admin-helpers";
 
 // The home page's filters and sort (issue 24) over HTTP: what a browser without JavaScript gets.
 const app = useAppServer();
 
 // Short names of one tag, so a length filter can tell them apart: the tag is letters only.
-const tag = `qz${Math.random()
-  .toString(36)
-  .replace(/[^a-z]/g, "")
-  .slice(0, 3)
-  .padEnd(3, "x")}`;
+const tag = letterTag("qz", 3);
 const at = (minute: number) => `2030-01-01T00:${String(minute).padStart(2, "0")}:00.000Z`;
 const NAMES = [
   { name: `${tag}.io`, cents: 50_000_00, minute: 1 }, // 5 characters

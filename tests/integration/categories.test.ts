@@ -1,27 +1,13 @@
 import { parse } from "csv-parse/sync";
-import { beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, TEST_ADMIN } from "../support/admin";
-import { useAppServer } from "../support/vitest-server";
-import { insertDomain } from "../support/data";
-import { http, visibleText } from "./admin-helpers";
+import { describe, expect, it } from "vitest";
+import { useAdminAppServer } from "../support/vitest-server";
+import { insertDomain, letterTag } from "../support/data";
+import { http, uploadPortfolioCsv, visibleText } from "./admin-helpers";
 
 // Issue 24 item 2: categories given by the admin, offered by the home page's filter, each with a page.
-const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
-let cookie: string;
-beforeAll(async () => {
-  cookie = await adminCookie(app.url);
-});
+const { app, cookie } = useAdminAppServer();
 
-const tag = `ct${Math.random()
-  .toString(36)
-  .replace(/[^a-z]/g, "")
-  .slice(0, 4)}`;
-
-function csvUpload(text: string) {
-  const body = new FormData();
-  body.set("file", new Blob([text], { type: "text/csv" }), "portfolio.csv");
-  return http(app, "/admin/portfolio", { cookie, body });
-}
+const tag = letterTag("ct", 4);
 
 const idOf = (name: string) =>
   (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number })
@@ -40,7 +26,7 @@ describe("categories", () => {
   it("are given in the Add Domain dialog and shown on the domain page, the home filter and their own page", async () => {
     const name = `${tag}alpha.com`;
     const added = await http(app, "/admin?add=1", {
-      cookie,
+      cookie: cookie(),
       form: {
         intent: "add",
         domainName: name,
@@ -60,7 +46,7 @@ describe("categories", () => {
 
     insertDomain(app.db(), { name: `${tag}beta.io`, priceCents: 100_00 });
     await http(app, `/admin/domains/${idOf(`${tag}beta.io`)}`, {
-      cookie,
+      cookie: cookie(),
       form: { intent: "listing", categories: `${tag} Tech` },
     });
     const home = await http(app, "/");
@@ -102,27 +88,29 @@ describe("categories", () => {
     const name = `${tag}gamma.com`;
     const id = insertDomain(app.db(), { name, priceCents: 100_00 });
     const saved = await http(app, `/admin/domains/${id}`, {
-      cookie,
+      cookie: cookie(),
       form: { intent: "listing", categories: `Solo ${tag}` },
     });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`/admin/domains/${id}?notice=listing-saved`);
-    const edit = await http(app, `/admin/domains/${id}`, { cookie });
+    const edit = await http(app, `/admin/domains/${id}`, { cookie: cookie() });
     expect(edit.body).toMatch(new RegExp(`id="categories"[^>]*value="Solo ${tag}"`));
     expect((await http(app, `/category/solo-${tag}`)).status).toBe(200);
     const tooLong = await http(app, `/admin/domains/${id}`, {
-      cookie,
+      cookie: cookie(),
       form: { intent: "listing", categories: "x".repeat(41) },
     });
     expect(tooLong.status).toBe(400);
     expect(visibleText(tooLong.body)).toContain("is longer than 40 characters");
-    await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "" } });
+    await http(app, `/admin/domains/${id}`, { cookie: cookie(), form: { intent: "listing", categories: "" } });
     expect(categoriesOf(name)).toEqual([]);
     expect((await http(app, `/category/solo-${tag}`)).status).toBe(404);
   });
 
   it("round-trip through the CSV's categories column", async () => {
-    const imported = await csvUpload(
+    const imported = await uploadPortfolioCsv(
+      app,
+      cookie(),
       [
         "domain,price,tracking_id,owner_email,categories",
         `${tag}csv1.com,100,t1,,'=Formula | Travel`,
@@ -134,7 +122,7 @@ describe("categories", () => {
     expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Travel"]);
 
-    const exported = (await http(app, "/admin/export/domains.csv", { cookie })).body;
+    const exported = (await http(app, "/admin/export/domains.csv", { cookie: cookie() })).body;
     const rows = parse(exported, { bom: true, columns: true }) as Array<Record<string, string>>;
     const mine = rows.filter((row) => row.domain!.startsWith(`${tag}csv`));
     expect(mine.map((row) => [row.domain, row.categories])).toEqual([
@@ -146,19 +134,23 @@ describe("categories", () => {
     // The export imported back changes nothing; an edited cell changes that name's categories only.
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
     const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
-    expect((await csvUpload([header, ...lines].join("\n"))).location).toBe("/admin/portfolio?added=0&updated=3");
+    expect((await uploadPortfolioCsv(app, cookie(), [header, ...lines].join("\n"))).location).toBe(
+      "/admin/portfolio?added=0&updated=3",
+    );
     expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
     const edited = lines.map((line) =>
       line.startsWith(`${tag}csv3`) ? line.replace(/Travel,$/, "Travel | Beach,") : line,
     );
-    await csvUpload([header, ...edited].join("\n"));
+    await uploadPortfolioCsv(app, cookie(), [header, ...edited].join("\n"));
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
     expect(categoriesOf(`${tag}csv2.net`)).toEqual([]);
 
     // A file without the column keeps every name's categories.
-    await csvUpload(`${tag}csv3.org,350,t3,`);
+    await uploadPortfolioCsv(app, cookie(), `${tag}csv3.org,350,t3,`);
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
-    const bad = await csvUpload(
+    const bad = await uploadPortfolioCsv(
+      app,
+      cookie(),
       ["domain,price,tracking_id,owner_email,categories", `${tag}csv4.com,1,t,,${"y".repeat(50)}`].join("\n"),
     );
     expect(visibleText(bad.body + (bad.location ?? ""))).not.toContain("added=1");

@@ -1,21 +1,14 @@
 import { parse } from "csv-parse/sync";
-import { beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, TEST_ADMIN } from "../support/admin";
-import { useAppServer } from "../support/vitest-server";
+import { describe, expect, it } from "vitest";
+import { useAdminAppServer } from "../support/vitest-server";
+import { letterTag } from "../support/data";
 import { requestWithHost } from "../support/raw-http";
-import { http, visibleText } from "./admin-helpers";
+import { http, uploadPortfolioCsv, visibleText } from "./admin-helpers";
 
 // Issue 24 item 3: a pitch per name, given by the admin, shown to buyers and searched.
-const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
-let cookie: string;
-beforeAll(async () => {
-  cookie = await adminCookie(app.url);
-});
+const { app, cookie } = useAdminAppServer();
 
-const tag = `pt${Math.random()
-  .toString(36)
-  .replace(/[^a-z]/g, "")
-  .slice(0, 4)}`;
+const tag = letterTag("pt", 4);
 const pitchOf = (name: string) =>
   (
     app.db().prepare("SELECT pitch FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as {
@@ -26,19 +19,13 @@ const idOf = (name: string) =>
   (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number })
     .id;
 
-function csvUpload(text: string) {
-  const body = new FormData();
-  body.set("file", new Blob([text], { type: "text/csv" }), "portfolio.csv");
-  return http(app, "/admin/portfolio", { cookie, body });
-}
-
 describe("pitch", () => {
   const pitch = `The "${tag}" name for <coffee> & tea lovers \u2615`;
 
   it("is given in the Add Domain dialog and shown on the domain page and lander, as its description", async () => {
     const name = `${tag}brew.com`;
     const added = await http(app, "/admin?add=1", {
-      cookie,
+      cookie: cookie(),
       form: {
         intent: "add",
         domainName: name,
@@ -70,20 +57,23 @@ describe("pitch", () => {
 
     const id = idOf(`${tag}brew.com`);
     const tooLong = await http(app, `/admin/domains/${id}`, {
-      cookie,
+      cookie: cookie(),
       form: { intent: "listing", categories: "", pitch: "x".repeat(301) },
     });
     expect(tooLong.status).toBe(400);
     expect(visibleText(tooLong.body)).toContain("The pitch is longer than 300 characters");
     expect(pitchOf(`${tag}brew.com`)).toBe(pitch);
     await http(app, `/admin/domains/${id}`, {
-      cookie,
+      cookie: cookie(),
       form: { intent: "listing", categories: "", pitch: "Short & sweet" },
     });
     expect(pitchOf(`${tag}brew.com`)).toBe("Short & sweet");
-    const edit = await http(app, `/admin/domains/${id}`, { cookie });
+    const edit = await http(app, `/admin/domains/${id}`, { cookie: cookie() });
     expect(edit.body).toMatch(/<textarea[^>]*id="pitch"[^>]*>Short &amp; sweet<\/textarea>/);
-    await http(app, `/admin/domains/${id}`, { cookie, form: { intent: "listing", categories: "", pitch: "   " } });
+    await http(app, `/admin/domains/${id}`, {
+      cookie: cookie(),
+      form: { intent: "listing", categories: "", pitch: "   " },
+    });
     expect(pitchOf(`${tag}brew.com`)).toBeNull();
     expect((await http(app, `/domain/${tag}brew`)).body).toContain(
       `<meta name="description" content="${tag}brew.com is for sale.`,
@@ -91,7 +81,9 @@ describe("pitch", () => {
   });
 
   it("round-trips through the CSV's pitch column", async () => {
-    const imported = await csvUpload(
+    const imported = await uploadPortfolioCsv(
+      app,
+      cookie(),
       [
         "domain,price,tracking_id,owner_email,pitch",
         `${tag}csv1.com,100,t1,,"Quoted ""pitch"", with a comma"`,
@@ -101,17 +93,19 @@ describe("pitch", () => {
     expect(imported.location).toBe("/admin/portfolio?added=2&updated=0");
     expect(pitchOf(`${tag}csv1.com`)).toBe('Quoted "pitch", with a comma');
     expect(pitchOf(`${tag}csv2.com`)).toBe("=1+2 looks like a formula");
-    const exported = (await http(app, "/admin/export/domains.csv", { cookie })).body;
+    const exported = (await http(app, "/admin/export/domains.csv", { cookie: cookie() })).body;
     const rows = (parse(exported, { bom: true, columns: true }) as Array<Record<string, string>>).filter((row) =>
       row.domain!.startsWith(`${tag}csv`),
     );
     expect(rows.map((row) => row.pitch)).toEqual(['Quoted "pitch", with a comma', "'=1+2 looks like a formula"]);
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
     const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
-    expect((await csvUpload([header, ...lines].join("\n"))).location).toBe("/admin/portfolio?added=0&updated=2");
+    expect((await uploadPortfolioCsv(app, cookie(), [header, ...lines].join("\n"))).location).toBe(
+      "/admin/portfolio?added=0&updated=2",
+    );
     expect(pitchOf(`${tag}csv2.com`)).toBe("=1+2 looks like a formula");
     // A file without the column keeps the pitch.
-    await csvUpload(`${tag}csv1.com,150,t1,`);
+    await uploadPortfolioCsv(app, cookie(), `${tag}csv1.com,150,t1,`);
     expect(pitchOf(`${tag}csv1.com`)).toBe('Quoted "pitch", with a comma');
   });
 });

@@ -1,16 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
-import { insertDomain } from "../support/data";
+import { insertDomain, letterTag } from "../support/data";
 import { requestWithHost } from "../support/raw-http";
 import { http } from "./admin-helpers";
 
 // Issue 24 item 4: "More names like this" on a domain page and lander: links only, best first.
 const app = useAppServer();
-const tag = `s${Math.random()
-  .toString(36)
-  .replace(/[^a-z]/g, "")
-  .slice(0, 4)
-  .padEnd(4, "q")}`;
+const tag = letterTag("s", 4);
 const PRICE = 5_000_000_000;
 
 function similarLinks(html: string): string[] {

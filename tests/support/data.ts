@@ -8,6 +8,12 @@ export function uniqueDomainName(prefix = "test"): string {
   return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}.com`;
 }
 
+/** Random lower-case letters after `prefix` (no digits: a tag that length and "No digits" filters leave alone). */
+export function letterTag(prefix: string, length = 4): string {
+  const letters = Array.from({ length }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26)));
+  return `${prefix}${letters.join("")}`;
+}
+
 /** Inserts a listed domain straight into the server's SQLite file (test setup only). */
 export function insertDomain(
   db: Database.Database,
