@@ -41,10 +41,6 @@ export async function http(
 }
 
 /** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */
-/**
- * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
- * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
- */
 /** Uploads `text` as the portfolio CSV of the admin whose session `cookie` is, as the Import / Export form does. */
 export function uploadPortfolioCsv(app: AppServer, cookie: string, text: string | Uint8Array, name = "portfolio.csv") {
   const body = new FormData();
@@ -52,6 +48,10 @@ export function uploadPortfolioCsv(app: AppServer, cookie: string, text: string 
   return http(app, "/admin/portfolio", { cookie, body });
 }
 
+/**
+ * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
+ * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
+ */
 export function withoutSpans(html: string): string {
   return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
 }
