@@ -40,7 +40,6 @@ export async function http(
   };
 }
 
-/** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */
 /** Uploads `text` as the portfolio CSV of the admin whose session `cookie` is, as the Import / Export form does. */
 export function uploadPortfolioCsv(app: AppServer, cookie: string, text: string | Uint8Array, name = "portfolio.csv") {
   const body = new FormData();
@@ -56,6 +55,7 @@ export function withoutSpans(html: string): string {
   return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
 }
 
+/** HTML text with tags removed and entities for quotes decoded, for "the page says ..." checks. */
 export function visibleText(html: string): string {
   return (
     html
