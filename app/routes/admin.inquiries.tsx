@@ -18,7 +18,7 @@ import {
   settleProblem,
 } from "../server/admin/admin-inquiries.server";
 import { env } from "../server/runtime/env.server";
-import { refundInquiry } from "../server/refunds/refunds.server";
+import { refundByAdmin } from "../server/refunds/auto-refund.server";
 import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.inquiries";
 
@@ -93,7 +93,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
   // A refund cannot be undone: only the confirmation step's form (confirmed=1) makes one.
   if (parsed.data.confirmed !== "1") return data({ error: CONFIRM_REFUND_FIRST }, { status: 400 });
-  const outcome = await refundInquiry(id);
+  const outcome = await refundByAdmin(id);
   if (outcome.status === "refunded") return back("inquiry-refunded");
   if (outcome.status === "already-refunded") return back("inquiry-already-refunded");
   if (outcome.status === "pending") return back("refund-pending");

@@ -179,6 +179,36 @@ describe("refund or credit (the default for a new site)", () => {
     }
   });
 
+  it("the admin's Refund and the buyer's credit at once: one of them, never both", async () => {
+    const cookie = await adminCookie(harness.app.url, ADMIN);
+    const silent = [await silentInquiry("race-a"), await silentInquiry("race-b"), await silentInquiry("race-c")];
+    await clock.set(PAST_DEADLINE);
+    try {
+      await Promise.all(
+        silent.map(async (s) => {
+          const form = { intent: "refund", id: String(s.inquiry.id), confirmed: "1" };
+          await Promise.all([
+            http(harness.app, "/admin/inquiries", { cookie, form }),
+            choose(harness.app, s.link, "choose-credit"),
+          ]);
+          const row = harness.app
+            .db()
+            .prepare("SELECT status, credited_at, refund_lease_until FROM inquiries WHERE id = ?")
+            .get(s.inquiry.id) as { status: string; credited_at: string | null; refund_lease_until: string | null };
+          const credits = harness.app
+            .db()
+            .prepare("SELECT count(*) AS n FROM credits WHERE source_inquiry_id = ?")
+            .get(s.inquiry.id) as { n: number };
+          expect(row.status === "refunded" ? 1 : 0, s.email).toBe(row.credited_at ? 0 : 1);
+          expect(Number(credits.n)).toBe(row.credited_at ? 1 : 0);
+          expect(row.refund_lease_until).toBeNull();
+        }),
+      );
+    } finally {
+      await clock.set(0);
+    }
+  });
+
   it("survives a restart between the deadline and the choice", async () => {
     const s = await silentInquiry("restart");
     await harness.app.stop();

@@ -140,6 +140,34 @@ export async function refundChosenInquiry(id: number): Promise<"refunded" | "fai
   return refundOne(id, refundInquiry, await getSilencePolicy());
 }
 
+/**
+ * The admin's Refund: the inquiry's lease is claimed first, as the scheduler claims it, so that the buyer's
+ * "Take a credit instead" (which needs the inquiry unleased) cannot land while the refund is at the
+ * provider, and a credit already taken keeps the claim from being made. The lease is let go after.
+ */
+export async function refundByAdmin(id: number): Promise<RefundOutcome> {
+  const at = now();
+  const free = (eb: ExpressionBuilder<Schema, "inquiries">) =>
+    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at.toISOString())]);
+  const claimed = await db
+    .updateTable("inquiries")
+    .set({ refund_lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .where("id", "=", id)
+    .where("status", "=", "paid")
+    .where("credited_at", "is", null)
+    .where(free)
+    .executeTakeFirst();
+  // Not claimed: it is not refundable (refundInquiry says why, without a refund), or a refund holds it
+  // already (the scheduler, another click): the same idempotency key makes this call that same refund.
+  if (claimed.numUpdatedRows !== 1n) return refundInquiry(id);
+  try {
+    return await refundInquiry(id);
+  } finally {
+    if (isDatabaseOpen())
+      await db.updateTable("inquiries").set({ refund_lease_until: null }).where("id", "=", id).execute();
+  }
+}
+
 let running = false;
 let stopRequested = false;
 let timer: NodeJS.Timeout | undefined;
