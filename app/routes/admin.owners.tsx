@@ -7,7 +7,7 @@ import { SettingSwitch } from "../components/owner/owner-switch";
 import { card, secondaryButton } from "../components/ui";
 import { requireAdmin } from "../server/admin/session.server";
 import { listOwners } from "../server/owners/owner-admin.server";
-import { destroyOwnerSessionsOf } from "../server/owners/owner-session.server";
+import { destroyAllOwnerSessions, destroyOwnerSessionsOf } from "../server/owners/owner-session.server";
 import {
   isOwnerSignInOn,
   mayOwnersChangePrices,
@@ -55,6 +55,8 @@ export async function action({ request }: Route.ActionArgs) {
       return done("signed-out");
     case "owner-sign-in":
       await setOwnerSignIn(parsed.data.value === "on");
+      // Off ends every owner session: turning it on again does not bring them back.
+      if (parsed.data.value === "off") await destroyAllOwnerSessions();
       return done(`sign-in-${parsed.data.value}`);
     case "owner-prices":
       await setOwnersMayChangePrices(parsed.data.value === "on");

@@ -101,3 +101,8 @@ export async function destroyOwnerSessionsOf(email: string): Promise<number> {
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Owner sign-in turned off: every owner session ends. */
+export async function destroyAllOwnerSessions(): Promise<void> {
+  await db.deleteFrom("owner_sessions").execute();
+}
