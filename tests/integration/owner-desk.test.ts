@@ -150,7 +150,6 @@ describe("the owner's desk", () => {
     const desk = await ownerRequest(app, alice, reply.location!);
     expect(visibleText(desk.body)).toContain("Your reply was sent.");
     expect(visibleText(desk.body)).toContain("Happy to talk, Ann.");
-
   });
 
   it("downloads only the owner's own inquiries as CSV", async () => {
