@@ -78,6 +78,7 @@ test("an owner signs in from the emailed link; a wrong code is refused first", a
   const owner = newOwner(app);
   const mail = await askForCode(page, smtp, owner.email);
   const code = codeIn(mail);
+  await expectNoA11yViolations(page);
   await page.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toHaveText("That code is not right. Check the email and try again.");

@@ -68,7 +68,8 @@ const pendingCookie = createCookie("owner_code", {
   sameSite: "lax",
   path: "/",
   secrets: [env.sessionSecret],
-  maxAge: CODE_MINUTES * 60,
+  // Outlives the codes it names, so a late code is told it expired rather than that none was asked for.
+  maxAge: 60 * 60,
 });
 interface Pending {
   email: string;
