@@ -157,6 +157,12 @@ describe("owner sign-in", () => {
     expect(visibleText(mixed.body)).toContain(
       `That code was sent to another email address. Enter the code sent to ${second}`,
     );
+    // "Use another email or get a new code" forgets the pending code: the email field again.
+    const over = await ownerRequest(app, jar, "/owner", { form: { intent: "start-over" }, ip });
+    expect(over.status).toBe(303);
+    const form = visibleText((await ownerRequest(app, jar, "/owner")).body);
+    expect(form).toContain("Email me a sign-in code");
+    expect(form).not.toContain("Code for");
   });
 
   it("spends a code after five wrong tries", async () => {
