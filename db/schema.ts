@@ -44,6 +44,30 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** An emailed owner sign-in code (0170): its SHA-256 with the row id, usable once until expires_at. */
+export interface OwnerSignInCodesTable {
+  id: string;
+  email: string;
+  code_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  failed_attempts: Generated<number>;
+}
+
+/** An owner's session (0170): the cookie's token as its SHA-256, for the owner's normalized email. */
+export interface OwnerSessionsTable {
+  id: string;
+  email: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OwnerSignInsTable {
+  email: string;
+  last_sign_in_at: string;
+}
+
 export type InquiryStatus = "pending" | "paid" | "failed" | "refunded";
 
 export interface InquiriesTable {
@@ -238,6 +262,9 @@ export interface Database {
   settings: SettingsTable;
   users: UsersTable;
   sessions: SessionsTable;
+  owner_sign_in_codes: OwnerSignInCodesTable;
+  owner_sessions: OwnerSessionsTable;
+  owner_sign_ins: OwnerSignInsTable;
   inquiries: InquiriesTable;
   outbox: OutboxTable;
   processed_events: ProcessedEventsTable;

@@ -48,11 +48,19 @@ function parseId(form: FormData): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** `clientAddress`: clientIp(context), what sign-in limits count by. */
-export async function handleAdminAction(request: Request, clientAddress: string) {
-  const form = await request.formData();
+/**
+ * `clientAddress`: clientIp(context), what sign-in limits count by. `signInBody`: the body the sign-in
+ * guard read already (RequestValues.signInBody), when it did.
+ */
+export async function handleAdminAction(request: Request, clientAddress: string, signInBody?: Buffer) {
+  // A fresh copy of the form for each reader: the sign-in strategy reads it again.
+  const formRequest = () =>
+    signInBody
+      ? new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(signInBody) })
+      : request.clone();
+  const form = await formRequest().formData();
   const intent = text(form, "intent");
-  if (intent === "login") return login(request, form, clientAddress);
+  if (intent === "login") return login(request, formRequest(), form, clientAddress);
   const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
@@ -84,9 +92,9 @@ export async function handleAdminAction(request: Request, clientAddress: string)
   }
 }
 
-async function login(request: Request, form: FormData, clientAddress: string) {
+async function login(request: Request, formRequest: Request, form: FormData, clientAddress: string) {
   try {
-    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, form, clientAddress);
+    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, formRequest, clientAddress);
     const headers = new Headers();
     headers.append("Set-Cookie", await createUserSession(request, user.id));
     headers.append("Set-Cookie", legacyDeviceCookie);

@@ -38,6 +38,48 @@ export type InboxRow = Pick<
   | "credited_at"
 > & { conversation: ConversationEntry[]; statusText: string; open: boolean };
 
+/** The columns of an inbox row, for the admin's inbox and an owner's desk. */
+export const INBOX_COLUMNS = [
+  "id",
+  "domain_name",
+  "name",
+  "email",
+  "phone",
+  "offer",
+  "message",
+  "amount_cents",
+  "currency",
+  "provider",
+  "status",
+  "paid_at",
+  "answered_at",
+  "refunded_at",
+  "last_error",
+  "reply_deadline_at",
+  "refund_attempts",
+  "refund_next_attempt_at",
+  "created_at",
+  "answered_via",
+  "credited_at",
+] as const;
+
+/** Paid inquiries as inbox rows: each with its conversation, status text and whether it is open. */
+export async function toInboxRows(
+  found: Array<Omit<InboxRow, "conversation" | "statusText" | "open">>,
+): Promise<InboxRow[]> {
+  const conversations = await conversationsOf(found);
+  const at = now().getTime();
+  return found.map((row) => {
+    const status = inquiryStatus(row, at);
+    return {
+      ...row,
+      conversation: conversations.get(row.id) ?? [],
+      statusText: INQUIRY_STATUS_TEXT[status],
+      open: isInquiryOpen(status),
+    };
+  });
+}
+
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
   let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
   const domain = options.domain.trim().toLowerCase();
@@ -50,45 +92,13 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
   const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const found = await query
-    .select([
-      "id",
-      "domain_name",
-      "name",
-      "email",
-      "phone",
-      "offer",
-      "message",
-      "amount_cents",
-      "currency",
-      "provider",
-      "status",
-      "paid_at",
-      "answered_at",
-      "refunded_at",
-      "last_error",
-      "reply_deadline_at",
-      "refund_attempts",
-      "refund_next_attempt_at",
-      "created_at",
-      "answered_via",
-      "credited_at",
-    ])
+    .select(INBOX_COLUMNS)
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")
     .limit(options.perPage)
     .offset((page - 1) * options.perPage)
     .execute();
-  const conversations = await conversationsOf(found);
-  const at = now().getTime();
-  const rows: InboxRow[] = found.map((row) => {
-    const status = inquiryStatus(row, at);
-    return {
-      ...row,
-      conversation: conversations.get(row.id) ?? [],
-      statusText: INQUIRY_STATUS_TEXT[status],
-      open: isInquiryOpen(status),
-    };
-  });
+  const rows = await toInboxRows(found);
   return { rows, total: Number(total), page, pageCount };
 }
 

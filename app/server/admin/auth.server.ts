@@ -1,4 +1,4 @@
-// Password sign-in and its limits. Every attempt is counted before its password is verified (so many
+// Password sign-in (remix-auth 4 with remix-auth-form 3) and its limits. Every attempt is counted before its password is verified (so many
 // concurrent posts cannot all pass the check), and verifications run through a small queue: each is a
 // 128 MiB scrypt run on libuv's thread pool, which static files and compression share.
 //
@@ -8,6 +8,8 @@
 // cannot keep the admin out from another address. Each address has its own limit as well.
 import { randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
 import { LoginSchema, loginLimitedText, TEXT } from "../../lib/admin-forms";
 import { env } from "../runtime/env.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -78,15 +80,33 @@ export async function hasDeviceCookie(cookieHeader: string | undefined): Promise
   return (await readDevice(new Request("http://local/", { headers: { Cookie: cookieHeader } }))) !== null;
 }
 
+export interface AdminSignIn {
+  user: AdminUser;
+  deviceCookie: string;
+  legacyDeviceCookie: string;
+}
+
+const authenticator = new Authenticator<AdminSignIn>();
+
 /**
- * Verifies a sign-in form; throws LoginError with the message to show. Returns the admin and the
- * Set-Cookie value that marks this browser as the admin's device.
+ * Signs in through remix-auth's form strategy; throws LoginError with the message to show. Returns the
+ * admin and the Set-Cookie value that marks this browser as the admin's device. `formRequest` carries
+ * the form for the strategy to read: the sign-in guard's copy of the body when it read it first
+ * (RequestValues.signInBody), since the request's own stream may be read already.
  */
 export async function authenticateAdmin(
   request: Request,
-  form: FormData,
+  formRequest: Request,
   clientAddress: string,
-): Promise<{ user: AdminUser; deviceCookie: string; legacyDeviceCookie: string }> {
+): Promise<AdminSignIn> {
+  // One strategy per sign-in, bound to this request's address and cookies: `use` and `authenticate`
+  // run in the same tick, so concurrent sign-ins never meet each other's.
+  authenticator.use(new FormStrategy<AdminSignIn>(({ form }) => verifySignIn(request, form, clientAddress)), "admin");
+  return authenticator.authenticate("admin", formRequest);
+}
+
+/** The strategy's verify: the limits counted first, then the password through the scrypt queue. */
+async function verifySignIn(request: Request, form: FormData, clientAddress: string): Promise<AdminSignIn> {
   const parsed = LoginSchema.safeParse({
     email: String(form.get("email") ?? ""),
     password: String(form.get("password") ?? ""),

@@ -1,4 +1,5 @@
 // Portfolio CSV: import (all rows or none, with per-row errors) and streamed exports.
+import { sql } from "kysely";
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
@@ -336,7 +337,8 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
   );
 }
 
-export function exportInquiriesCsv(): ReadableStream<Uint8Array> {
+/** Paid inquiries as CSV; with `ownerEmail` (normalized) only those on that owner's domains (an owner's desk). */
+export function exportInquiriesCsv(ownerEmail?: string): ReadableStream<Uint8Array> {
   return csvStream(
     [
       "id",
@@ -371,6 +373,14 @@ export function exportInquiriesCsv(): ReadableStream<Uint8Array> {
         ])
         .where("paid_at", "is not", null)
         .where("status", "in", ["paid", "refunded"])
+        .$if(ownerEmail !== undefined, (query) =>
+          query.where("domain_id", "in", (eb) =>
+            eb
+              .selectFrom("domains")
+              .select("domains.id")
+              .where(sql<string>`lower(trim(domains.owner_email))`, "=", ownerEmail!),
+          ),
+        )
         .where("id", ">", afterId)
         .orderBy("id")
         .limit(CHUNK)

@@ -1,0 +1,87 @@
+import { Form, Link } from "react-router";
+import { displayDomainName, domainPagePath } from "../../lib/domain-name";
+import type { InboxRow } from "../../server/admin/admin-inquiries.server";
+import { InquiryConversation, type ReplyRefusal } from "../admin/inquiry-conversation";
+import { LocalDate } from "../admin/local-date";
+import { card, primaryButton } from "../ui";
+
+/** The owner's inquiries with their conversations, the reply form and "I have replied". */
+export function OwnerInquiries({
+  inquiries,
+  total,
+  refusal,
+}: {
+  inquiries: InboxRow[];
+  total: number;
+  refusal: ReplyRefusal | null;
+}) {
+  return (
+    <section aria-labelledby="owner-inquiries-heading" className="mt-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="owner-inquiries-heading" className="text-xl font-semibold">
+          Your inquiries
+        </h2>
+        {/* A file download, not a page: a plain link (reloadDocument) in both modes. */}
+        <Link to="/owner/export/inquiries.csv" reloadDocument className="text-blue-300 hover:underline">
+          Download inquiries (CSV)
+        </Link>
+      </div>
+      {total > inquiries.length ? (
+        <p className="mt-2 text-sm text-slate-300">{`The newest ${inquiries.length} of ${total}; the CSV has them all.`}</p>
+      ) : null}
+      {inquiries.length === 0 ? (
+        <p className="mt-4 rounded-xl border border-slate-800 p-6 text-center text-slate-300">No paid inquiries yet.</p>
+      ) : (
+        <div className="mt-4 flex flex-col gap-4">
+          {inquiries.map((inquiry) => (
+            <OwnerInquiryCard
+              key={inquiry.id}
+              inquiry={inquiry}
+              refusal={refusal?.id === inquiry.id ? refusal : null}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: ReplyRefusal | null }) {
+  const details: Array<[string, React.ReactNode]> = [
+    ["Email", inquiry.email],
+    ["Phone", inquiry.phone || "Not given"],
+    ["Offer", inquiry.offer || "No offer"],
+    ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
+    ["Status", inquiry.statusText],
+  ];
+  return (
+    <article aria-labelledby={`owner-inquiry-${inquiry.id}`} className={card}>
+      <h3 id={`owner-inquiry-${inquiry.id}`} className="text-lg font-semibold wrap-anywhere">
+        {inquiry.name} about{" "}
+        <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
+          {displayDomainName(inquiry.domain_name)}
+        </Link>
+      </h3>
+      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm wrap-anywhere sm:grid-cols-3 lg:grid-cols-5">
+        {details.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-slate-300">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">
+        {inquiry.message}
+      </p>
+      <InquiryConversation inquiry={inquiry} returnTo="/owner" refusal={refusal} />
+      {inquiry.status === "paid" && !inquiry.answered_at ? (
+        <Form method="post" action="/owner" className="mt-4">
+          <input type="hidden" name="id" value={inquiry.id} />
+          <button type="submit" name="intent" value="answered" className={primaryButton}>
+            I have replied
+          </button>
+        </Form>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,146 @@
+// What an owner sees and may change on their desk. Every read and write is scoped to the domains whose
+// owner email matches the signed-in owner (trimmed, case-insensitive, as the reply-time signal groups
+// them): another owner's domain or inquiry is simply not found.
+import { sql } from "kysely";
+import type { Inquiry } from "../../../db/schema";
+import { db } from "../db/database.server";
+import { nowIso } from "../runtime/clock.server";
+import { domainFunnel, funnelSelections, lastDays, type DomainFunnel } from "../catalog/domain-funnel.server";
+import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquiries.server";
+import { markInquiryAnswered } from "../refunds/refund-promise.server";
+import { postInquiryMessage } from "../conversation/messages.server";
+import { parseMessage } from "../../lib/inquiry-message";
+
+const ownerMatches = (email: string) => sql<boolean>`lower(trim(domains.owner_email)) = ${email}`;
+
+export interface OwnerDomainRow {
+  id: number;
+  domain_name: string;
+  asking_price_cents: number;
+  min_offer_cents: number | null;
+  views_30_days: number;
+  inquiries_started: number;
+  inquiries_paid: number;
+}
+
+/** The owner's live domains, by name, with price, views in the last 30 days, inquiries and paid. */
+export async function listOwnerDomains(email: string): Promise<OwnerDomainRow[]> {
+  const since = lastDays()[0]!;
+  const rows = await db
+    .selectFrom("domains")
+    .select([
+      "id",
+      "domain_name",
+      "asking_price_cents",
+      "min_offer_cents",
+      sql<number>`coalesce((SELECT sum(views) FROM domain_daily_views WHERE domain_id = domains.id AND day >= ${since}), 0)`.as(
+        "views_30_days",
+      ),
+      funnelSelections[1],
+      funnelSelections[2],
+    ])
+    .where(ownerMatches(email))
+    .where("deleted_at", "is", null)
+    .orderBy("domain_name")
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    views_30_days: Number(row.views_30_days),
+    inquiries_started: Number(row.inquiries_started),
+    inquiries_paid: Number(row.inquiries_paid),
+  }));
+}
+
+async function ownsDomain(email: string, domainId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("domains")
+    .select("id")
+    .where("id", "=", domainId)
+    .where(ownerMatches(email))
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** One of the owner's domains with its funnel, or null (not theirs, deleted, or no such domain). */
+export async function ownerDomainFunnel(email: string, domainId: number): Promise<DomainFunnel | null> {
+  return (await ownsDomain(email, domainId)) ? domainFunnel(domainId) : null;
+}
+
+/** Sets the asking price and the minimum offer (null: none) of one of the owner's domains; false when not theirs. */
+export async function updateOwnerPrices(
+  email: string,
+  domainId: number,
+  prices: { askingPriceCents: number; minOfferCents: number | null },
+): Promise<boolean> {
+  const result = await db
+    .updateTable("domains")
+    .set({ asking_price_cents: prices.askingPriceCents, min_offer_cents: prices.minOfferCents, updated_at: nowIso() })
+    .where("id", "=", domainId)
+    .where(ownerMatches(email))
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+export const OWNER_INQUIRIES_SHOWN = 100;
+
+/** The owner's paid inquiries, newest payment first (the newest 100; the CSV has them all). */
+export async function listOwnerInquiries(email: string): Promise<{ rows: InboxRow[]; total: number }> {
+  const query = db
+    .selectFrom("inquiries")
+    .where("paid_at", "is not", null)
+    .where("status", "in", ["paid", "refunded"])
+    .where("domain_id", "in", (eb) => eb.selectFrom("domains").select("domains.id").where(ownerMatches(email)));
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const found = await query
+    .select(INBOX_COLUMNS)
+    .orderBy("paid_at", "desc")
+    .orderBy("id", "desc")
+    .limit(OWNER_INQUIRIES_SHOWN)
+    .execute();
+  return { rows: await toInboxRows(found), total: Number(total) };
+}
+
+/** One of the owner's paid inquiries, or undefined. */
+async function findOwnerInquiry(email: string, inquiryId: number): Promise<Inquiry | undefined> {
+  return db
+    .selectFrom("inquiries")
+    .selectAll("inquiries")
+    .innerJoin("domains", "domains.id", "inquiries.domain_id")
+    .where("inquiries.id", "=", inquiryId)
+    .where("inquiries.paid_at", "is not", null)
+    .where(ownerMatches(email))
+    .executeTakeFirst();
+}
+
+export type OwnerReplyResult =
+  { ok: true } | { ok: false; error: string; text: string; status: number; retryAfterSeconds?: number };
+
+/** The owner answers a buyer from the desk, as on the inquiry's own page; null when the inquiry is not theirs. */
+export async function replyFromDesk(
+  email: string,
+  inquiryId: number,
+  input: unknown,
+): Promise<OwnerReplyResult | null> {
+  const inquiry = await findOwnerInquiry(email, inquiryId);
+  if (!inquiry) return null;
+  const parsed = parseMessage(input);
+  if (!parsed.ok) return { ok: false, error: parsed.message, text: parsed.text, status: 400 };
+  const posted = await postInquiryMessage(inquiry, { author: "owner", via: "page" }, parsed.text);
+  if (posted.ok) return { ok: true };
+  return {
+    ok: false,
+    error: posted.message,
+    text: parsed.text,
+    status: posted.reason === "closed" ? 409 : 429,
+    retryAfterSeconds: posted.reason === "closed" ? undefined : posted.retryAfterSeconds,
+  };
+}
+
+/** "I have replied" from the desk; null when the inquiry is not theirs, else whether it changed. */
+export async function markAnsweredFromDesk(email: string, inquiryId: number): Promise<boolean | null> {
+  const inquiry = await findOwnerInquiry(email, inquiryId);
+  if (!inquiry) return null;
+  return (await markInquiryAnswered(inquiry.id, "owner_link")).ok;
+}
