@@ -9,8 +9,8 @@
 // keep counting in the fees and the daily series (the money and the views were real) but are left out of
 // the lists of names. Every date is UTC; months and days without anything are zeros.
 // Speed (100,000 names, a year of views: `npx tsx bench/insights.ts`, target under 100 ms):
-//   - an owner's names are a few hundred at most in practice: their day rows are read by the primary key
-//     (domain_id, day) and added up here in SQL;
+//   - an owner's names are a few hundred at most in practice: their day rows of the 90 days are read once
+//     by the primary key (domain_id, day) and added up here, per day and per name;
 //   - the whole portfolio's views per day come from portfolio_daily_views (kept by triggers, 0180), and
 //     its two lists of names walk domain_view_totals (all-time views, index (views, domain_id)) from the
 //     most viewed down, adding up the last 90 days of each name, and stop once no name further down can
@@ -62,7 +62,7 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
       ? sql``
       : sql`AND ${sql.ref(column)} IN (SELECT id FROM domains WHERE lower(trim(owner_email)) = ${owner})`;
 
-  const [fees, credits, views, paid, lists] = await Promise.all([
+  const [fees, credits, views, paid] = await Promise.all([
     sql<{
       month: string;
       received: number | string | null;
@@ -79,19 +79,13 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
        GROUP BY substr(i.paid_at, 1, 7)`.execute(db),
     sql<{ one: number }>`SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM credits)
        OR EXISTS (SELECT 1 FROM inquiries WHERE provider = 'credit')`.execute(db),
-    owner === null
-      ? sql<{ day: string; views: number | string }>`SELECT day, views FROM portfolio_daily_views
-          WHERE day >= ${firstDay}`.execute(db)
-      : sql<{ day: string; views: number | string }>`SELECT day, sum(views) AS views
-          FROM domain_daily_views
-          WHERE day >= ${firstDay} ${ofOwner("domain_id")}
-          GROUP BY day`.execute(db),
+    owner === null ? wholePortfolioViews(firstDay) : ownerViews(firstDay, owner),
     sql<{ day: string; paid: number | string }>`SELECT substr(i.paid_at, 1, 10) AS day, count(*) AS paid
        FROM inquiries i
        WHERE i.paid_at >= ${firstDay} AND i.status IN ${PAID} ${ofOwner("i.domain_id")}
        GROUP BY substr(i.paid_at, 1, 10)`.execute(db),
-    owner === null ? wholePortfolioLists(firstDay) : ownerLists(firstDay, ofOwner),
   ]);
+  const { viewsByDay, lists } = views;
 
   const counts = new Map<number, number>();
   if (lists.top.length > 0) {
@@ -119,7 +113,6 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
   });
 
   const feesByMonth = new Map(fees.rows.map((row) => [row.month, row]));
-  const viewsByDay = new Map(views.rows.map((row) => [row.day, Number(row.views)]));
   const paidByDay = new Map(paid.rows.map((row) => [row.day, Number(row.paid)]));
   return {
     months: months.map((month): MonthFees => {
@@ -150,20 +143,51 @@ interface Lists {
 /** Most viewed first; ties: the older name (lower id) first. */
 const byViews = (a: NameRow, b: NameRow) => Number(b.views) - Number(a.views) || Number(a.id) - Number(b.id);
 
-/** One owner's names: their 90-day views added up in one statement, then both lists. */
-async function ownerLists(firstDay: string, ofOwner: (column: string) => RawBuilder<unknown>): Promise<Lists> {
-  const [recent, asked] = await Promise.all([
-    sql<NameRow>`SELECT d.id, d.domain_name, d.asking_price_cents, r.views
-       FROM (SELECT domain_id, sum(views) AS views FROM domain_daily_views
-             WHERE day >= ${firstDay} ${ofOwner("domain_id")} GROUP BY domain_id) AS r
-       JOIN domains d ON d.id = r.domain_id
-       WHERE d.deleted_at IS NULL AND r.views > 0`.execute(db),
+interface Views {
+  viewsByDay: Map<string, number>;
+  lists: Lists;
+}
+
+/** The whole portfolio: the daily totals from portfolio_daily_views, the lists by the threshold walk. */
+async function wholePortfolioViews(firstDay: string): Promise<Views> {
+  const [days, lists] = await Promise.all([
+    db.selectFrom("portfolio_daily_views").select(["day", "views"]).where("day", ">=", firstDay).execute(),
+    wholePortfolioLists(firstDay),
+  ]);
+  return { viewsByDay: new Map(days.map((row) => [row.day, Number(row.views)])), lists };
+}
+
+/**
+ * One owner: their names' day rows of the 90 days read once (by the primary key, from the owner's names)
+ * and added up here per day and per name; their live names; the names asked about.
+ */
+async function ownerViews(firstDay: string, owner: string): Promise<Views> {
+  const [rows, live, asked] = await Promise.all([
+    sql<{ domain_id: number; day: string; views: number | string }>`SELECT v.domain_id, v.day, v.views
+       FROM domain_daily_views v
+       WHERE v.day >= ${firstDay}
+         AND v.domain_id IN (SELECT id FROM domains WHERE lower(trim(owner_email)) = ${owner})`.execute(db),
+    sql<Omit<NameRow, "views">>`SELECT id, domain_name, asking_price_cents FROM domains
+       WHERE lower(trim(owner_email)) = ${owner} AND deleted_at IS NULL`.execute(db),
     askedSince(firstDay),
   ]);
-  const rows = recent.rows.sort(byViews);
+  const viewsByDay = new Map<string, number>();
+  const viewsByName = new Map<number, number>();
+  for (const row of rows.rows) {
+    const views = Number(row.views);
+    viewsByDay.set(row.day, (viewsByDay.get(row.day) ?? 0) + views);
+    viewsByName.set(Number(row.domain_id), (viewsByName.get(Number(row.domain_id)) ?? 0) + views);
+  }
+  const seen = live.rows
+    .map((row): NameRow => ({ ...row, views: viewsByName.get(Number(row.id)) ?? 0 }))
+    .filter((row) => Number(row.views) > 0)
+    .sort(byViews);
   return {
-    top: rows.slice(0, INSIGHT_LIST_LENGTH),
-    quiet: rows.filter((row) => !asked.has(Number(row.id))).slice(0, INSIGHT_LIST_LENGTH),
+    viewsByDay,
+    lists: {
+      top: seen.slice(0, INSIGHT_LIST_LENGTH),
+      quiet: seen.filter((row) => !asked.has(Number(row.id))).slice(0, INSIGHT_LIST_LENGTH),
+    },
   };
 }
 
