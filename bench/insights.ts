@@ -1,7 +1,8 @@
 // The portfolio insights' bench row (issue 25 item 3): portfolioInsights over 100,000 names and a year of
 // views, for the whole portfolio and for one owner, on SQLite and PostgreSQL; target p95 < 100 ms.
 //   In `npm run bench`: insightsRows([...databases]) after the names are seeded (scripts/bench.ts).
-//   Alone: `npx tsx bench/insights.ts [--domains=100000] [--skip-postgres]` seeds its own databases.
+//   Alone: `npx tsx bench/insights.ts [--domains=100000] [--skip-postgres]` (or `npm run bench --
+//   --only=insights`) seeds its own databases.
 // The activity is added set-based (INSERT ... SELECT, a few statements) to the names seed-many made:
 //   views       (the portfolio's daily totals filled once after, with their triggers off) every name on one day in each 30 (its own day of the cycle), 1-7 views, over 365 days
 //               (about 1.2 million day rows, 300,000 in the last 90 days); one name in 997 is popular
@@ -133,8 +134,11 @@ async function measure(): Promise<void> {
   console.log(JSON.stringify({ whole, owner }));
 }
 
-/** Alone: seed names and activity into a fresh SQLite file and an embedded PostgreSQL, then time both. */
-async function standalone(): Promise<void> {
+/**
+ * Alone (`npx tsx bench/insights.ts`, or `npm run bench -- --only=insights`): seeds names and activity into
+ * a fresh SQLite file and an embedded PostgreSQL, times both and prints the rows with their verdicts.
+ */
+export async function benchInsightsAlone(): Promise<void> {
   const domains = option("domains", 100_000);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "domains-insights-bench-"));
   const secret = "bench-session-secret-0123456789";
@@ -179,6 +183,6 @@ async function standalone(): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   if (process.argv.includes("--measure")) await measure();
-  else await standalone();
+  else await benchInsightsAlone();
   process.exit(0);
 }
