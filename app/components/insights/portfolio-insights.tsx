@@ -61,7 +61,7 @@ function FeesSection({ insights }: { insights: PortfolioInsights }) {
         The last 12 months by the month each inquiry was paid; refunded fees are taken off.
       </p>
       {active ? (
-        <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        <div className="mt-4 grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
           <figure>
             <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 4}`} className="h-auto w-full" role="img" aria-label={summary}>
               <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-slate-600" strokeWidth="1" />
@@ -189,7 +189,7 @@ function ActivitySection({ insights }: { insights: PortfolioInsights }) {
       </h2>
       <p className="mt-1 text-sm text-slate-300">The last {INSIGHT_DAYS} days, by UTC day.</p>
       {activeDays.length > 0 ? (
-        <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        <div className="mt-4 grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
           <figure>
             <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 4}`} className="h-auto w-full" role="img" aria-label={summary}>
               <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-slate-600" strokeWidth="1" />
@@ -395,7 +395,7 @@ export function PortfolioInsightsView({
   nameHref?: (id: number) => string;
 }) {
   return (
-    <div className="mt-6 grid gap-6" data-portfolio-insights>
+    <div className="mt-6 grid gap-6 [&>*]:min-w-0" data-portfolio-insights>
       <FeesSection insights={insights} />
       <ActivitySection insights={insights} />
       <MostViewedSection names={insights.mostViewed} href={nameHref} />
