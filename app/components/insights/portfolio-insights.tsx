@@ -22,6 +22,32 @@ const captionClass = "mb-2 text-left text-sm font-medium text-slate-200";
 const headClass = "py-1 pr-4 font-medium text-slate-300";
 const cellClass = "py-1 pr-4";
 
+/**
+ * A table's box that scrolls when the table is wider (or, for the daily numbers, longer) than the room:
+ * focusable and named, so a keyboard can scroll it too.
+ */
+function ScrollBox({
+  label,
+  className = "",
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling region must be reachable by keyboard
+      tabIndex={0}
+      className={`overflow-auto focus-visible:outline-2 focus-visible:outline-blue-400 ${className}`}
+    >
+      {children}
+    </div>
+  );
+}
+
 function Empty({ children, name }: { children: React.ReactNode; name: string }) {
   return (
     <p className="mt-4 rounded-xl border border-slate-800 p-6 text-center text-slate-300" data-insights-empty={name}>
@@ -109,7 +135,7 @@ function FeesSection({ insights }: { insights: PortfolioInsights }) {
               ) : null}
             </figcaption>
           </figure>
-          <div className="overflow-x-auto">
+          <ScrollBox label="Fees per month, table">
             <table className={tableClass} data-insights-table="fees">
               <caption className={captionClass}>Fees per month</caption>
               <thead>
@@ -157,7 +183,7 @@ function FeesSection({ insights }: { insights: PortfolioInsights }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </div>
       ) : (
         <Empty name="fees">No fees in the last 12 months</Empty>
@@ -225,7 +251,7 @@ function ActivitySection({ insights }: { insights: PortfolioInsights }) {
               </span>
             </figcaption>
           </figure>
-          <div className="max-h-96 overflow-auto">
+          <ScrollBox label="Daily numbers, table" className="max-h-96">
             <table className={tableClass} data-insights-table="days">
               <caption className={captionClass}>Days with views or paid inquiries, newest first</caption>
               <thead>
@@ -253,7 +279,7 @@ function ActivitySection({ insights }: { insights: PortfolioInsights }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </div>
       ) : (
         <Empty name="activity">No views in the last {INSIGHT_DAYS} days</Empty>
@@ -288,7 +314,7 @@ function MostViewedSection({ names, href }: { names: NameActivity[]; href?: (id:
         views that led to a paid inquiry.
       </p>
       {names.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
+        <ScrollBox label="Most viewed names, table" className="mt-4">
           <table className={tableClass} data-insights-table="most-viewed">
             <caption className="sr-only">Most viewed names in the last {INSIGHT_DAYS} days</caption>
             <thead>
@@ -328,7 +354,7 @@ function MostViewedSection({ names, href }: { names: NameActivity[]; href?: (id:
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : (
         <Empty name="most-viewed">No views in the last {INSIGHT_DAYS} days</Empty>
       )}
@@ -347,7 +373,7 @@ function NoInquirySection({ names, href }: { names: NameActivity[]; href?: (id: 
         viewed first, at most 20.
       </p>
       {names.length > 0 ? (
-        <div className="mt-4 overflow-x-auto">
+        <ScrollBox label="Names without an inquiry, table" className="mt-4">
           <table className={tableClass} data-insights-table="no-inquiry">
             <caption className="sr-only">Names with views but no paid inquiry in the last {INSIGHT_DAYS} days</caption>
             <thead>
@@ -375,7 +401,7 @@ function NoInquirySection({ names, href }: { names: NameActivity[]; href?: (id: 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : (
         <Empty name="no-inquiry">Every name seen in the last {INSIGHT_DAYS} days had a paid inquiry</Empty>
       )}
