@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { bigIntegerSql, isPostgres } from "./engine";
+import { bigIntegerSql, dropPostgresTrigger, isPostgres } from "./engine";
 
 // Portfolio insights (issue 25 item 3; app/server/insights/portfolio-insights.server.ts):
 //   portfolio_daily_views   the views of all names per UTC day, kept by triggers on domain_daily_views, so
@@ -34,21 +34,26 @@ export async function fillPortfolioDailyViews(db: Kysely<any>): Promise<void> {
 
 export async function createPortfolioDailyViewsTriggers(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
-    await sql`CREATE FUNCTION portfolio_daily_views_keep() RETURNS trigger LANGUAGE plpgsql AS $fn$
-      BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          UPDATE portfolio_daily_views SET views = views - OLD.views WHERE day = OLD.day;
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO portfolio_daily_views (day, views) VALUES (NEW.day, NEW.views)
-            ON CONFLICT (day) DO UPDATE SET views = portfolio_daily_views.views + excluded.views;
-        END IF;
-        RETURN NULL;
-      END
-    $fn$`.execute(db);
-    await sql`CREATE CONSTRAINT TRIGGER portfolio_daily_views_keep
-      AFTER INSERT OR UPDATE OR DELETE ON domain_daily_views
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION portfolio_daily_views_keep()`.execute(db);
+    // The same three triggers as SQLite's (names and events), each with its function.
+    const subtractOld = "UPDATE portfolio_daily_views SET views = views - OLD.views WHERE day = OLD.day;";
+    const addNew = `INSERT INTO portfolio_daily_views (day, views) VALUES (NEW.day, NEW.views)
+      ON CONFLICT (day) DO UPDATE SET views = portfolio_daily_views.views + excluded.views;`;
+    const triggers: Array<[name: string, event: string, body: string]> = [
+      ["portfolio_daily_views_insert", "INSERT", addNew],
+      ["portfolio_daily_views_update", "UPDATE OF day, views", subtractOld + addNew],
+      ["portfolio_daily_views_delete", "DELETE", subtractOld],
+    ];
+    for (const [name, event, body] of triggers) {
+      await sql
+        .raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} RETURN NULL; END $fn$`)
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE CONSTRAINT TRIGGER ${name} AFTER ${event} ON domain_daily_views
+           DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+        )
+        .execute(db);
+    }
     return;
   }
   await sql`CREATE TRIGGER portfolio_daily_views_insert AFTER INSERT ON domain_daily_views
@@ -69,11 +74,8 @@ export async function createPortfolioDailyViewsTriggers(db: Kysely<any>): Promis
 }
 
 export async function dropPortfolioDailyViewsTriggers(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
-    await sql`DROP TRIGGER IF EXISTS portfolio_daily_views_keep ON domain_daily_views`.execute(db);
-    await sql`DROP FUNCTION IF EXISTS portfolio_daily_views_keep()`.execute(db);
-    return;
+  for (const name of ["portfolio_daily_views_insert", "portfolio_daily_views_update", "portfolio_daily_views_delete"]) {
+    if (isPostgres(db)) await dropPostgresTrigger(db, name, "domain_daily_views");
+    else await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
   }
-  for (const name of ["portfolio_daily_views_insert", "portfolio_daily_views_update", "portfolio_daily_views_delete"])
-    await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
 }
