@@ -48,6 +48,21 @@ function ScrollBox({
   );
 }
 
+/** A table's header row: the first column names the row (left), the others are numbers (right). */
+function Head({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column, index) => (
+          <th key={column} scope="col" className={index === 0 ? headClass : `${headClass} text-right`}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 function Empty({ children, name }: { children: React.ReactNode; name: string }) {
   return (
     <p className="mt-4 rounded-xl border border-slate-800 p-6 text-center text-slate-300" data-insights-empty={name}>
@@ -138,27 +153,7 @@ function FeesSection({ insights }: { insights: PortfolioInsights }) {
           <ScrollBox label="Fees per month, table">
             <table className={tableClass} data-insights-table="fees">
               <caption className={captionClass}>Fees per month</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={headClass}>
-                    Month
-                  </th>
-                  <th scope="col" className={`${headClass} text-right`}>
-                    Received
-                  </th>
-                  <th scope="col" className={`${headClass} text-right`}>
-                    Refunded
-                  </th>
-                  <th scope="col" className={`${headClass} text-right`}>
-                    Net
-                  </th>
-                  {credits ? (
-                    <th scope="col" className={`${headClass} text-right`}>
-                      In credit
-                    </th>
-                  ) : null}
-                </tr>
-              </thead>
+              <Head columns={["Month", "Received", "Refunded", "Net", ...(credits ? ["In credit"] : [])]} />
               <tbody>
                 {[...months].reverse().map((month) => (
                   <tr key={month.month} className="border-t border-slate-800" data-month-row={month.month}>
@@ -254,19 +249,7 @@ function ActivitySection({ insights }: { insights: PortfolioInsights }) {
           <ScrollBox label="Daily numbers, table" className="max-h-96">
             <table className={tableClass} data-insights-table="days">
               <caption className={captionClass}>Days with views or paid inquiries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={headClass}>
-                    Day
-                  </th>
-                  <th scope="col" className={`${headClass} text-right`}>
-                    Views
-                  </th>
-                  <th scope="col" className={`${headClass} text-right`}>
-                    Paid
-                  </th>
-                </tr>
-              </thead>
+              <Head columns={["Day", "Views", "Paid"]} />
               <tbody>
                 {activeDays.map((day) => (
                   <tr key={day.day} className="border-t border-slate-800" data-day-row={day.day}>
@@ -317,22 +300,7 @@ function MostViewedSection({ names, href }: { names: NameActivity[]; href?: (id:
         <ScrollBox label="Most viewed names, table" className="mt-4">
           <table className={tableClass} data-insights-table="most-viewed">
             <caption className="sr-only">Most viewed names in the last {INSIGHT_DAYS} days</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={headClass}>
-                  Name
-                </th>
-                <th scope="col" className={`${headClass} text-right`}>
-                  Views
-                </th>
-                <th scope="col" className={`${headClass} text-right`}>
-                  Inquiries
-                </th>
-                <th scope="col" className={`${headClass} text-right`}>
-                  Rate
-                </th>
-              </tr>
-            </thead>
+            <Head columns={["Name", "Views", "Inquiries", "Rate"]} />
             <tbody>
               {names.map((name) => (
                 <tr key={name.id} className="border-t border-slate-800" data-name-row={name.domainName}>
@@ -376,19 +344,7 @@ function NoInquirySection({ names, href }: { names: NameActivity[]; href?: (id: 
         <ScrollBox label="Names without an inquiry, table" className="mt-4">
           <table className={tableClass} data-insights-table="no-inquiry">
             <caption className="sr-only">Names with views but no paid inquiry in the last {INSIGHT_DAYS} days</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={headClass}>
-                  Name
-                </th>
-                <th scope="col" className={`${headClass} text-right`}>
-                  Views
-                </th>
-                <th scope="col" className={`${headClass} text-right`}>
-                  Asking price
-                </th>
-              </tr>
-            </thead>
+            <Head columns={["Name", "Views", "Asking price"]} />
             <tbody>
               {names.map((name) => (
                 <tr key={name.id} className="border-t border-slate-800" data-name-row={name.domainName}>
