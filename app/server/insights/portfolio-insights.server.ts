@@ -14,7 +14,10 @@
 //   - the whole portfolio's views per day come from portfolio_daily_views (kept by triggers, 0180), and
 //     its two lists of names walk domain_view_totals (all-time views, index (views, domain_id)) from the
 //     most viewed down, adding up the last 90 days of each name, and stop once no name further down can
-//     enter a list: a name's views in 90 days are at most its views of all time (threshold walk).
+//     enter a list: a name's views in 90 days are at most its views of all time (threshold walk; the view
+//     flush writes both tables in one transaction). It reads a few hundred names while the most viewed of
+//     all time are also the most viewed now; in the worst case (none of them is) it reads every name:
+//     about 0.6 s at 100,000 names on SQLite.
 //   - fees read inquiries by paid_at (index inquiries_paid, 0180).
 import { sql, type RawBuilder } from "kysely";
 import {
