@@ -4,11 +4,12 @@
 //   Alone: `npx tsx bench/insights.ts [--domains=100000] [--skip-postgres]` (or `npm run bench --
 //   --only=insights`) seeds its own databases.
 // The activity is added set-based (INSERT ... SELECT, a few statements) to the names seed-many made:
-//   views       (the portfolio's daily totals filled once after, with their triggers off) every name on one day in each 30 (its own day of the cycle), 1-7 views, over 365 days
+//   views       every name on one day in each 30 (its own day of the cycle), 1-7 views, over 365 days
 //               (about 1.2 million day rows, 300,000 in the last 90 days); one name in 997 is popular
-//               (+50 views a day it is seen), so the most viewed list is not decided by ties
-//   inquiries   one name in 50 and every other popular one has a paid inquiry (2,050) on a day of the year; one in 5 of those is
-//               refunded and one in 9 was paid with a credit code (with its credit row)
+//               (+50 views a day it is seen), so the most viewed list is not decided by ties; the
+//               portfolio's daily totals are filled once after, with their triggers off meanwhile
+//   inquiries   one name in 50 and every other popular one has a paid inquiry (2,050) on a day of the
+//               year; one in 5 of those is refunded and one in 9 paid with a credit code (with its credit)
 // Each engine is timed in a child process (the app's database module opens DATABASE_URL at import):
 // 3 warm-up calls, then 40 one after another; server time = the function's own time, no HTTP.
 import { execFileSync } from "node:child_process";
