@@ -8,7 +8,7 @@
 //               (about 1.2 million day rows, 300,000 in the last 90 days); one name in 997 is popular
 //               (+50 views a day it is seen), so the most viewed list is not decided by ties; the
 //               portfolio's daily totals are filled once after, with their triggers off meanwhile
-//   inquiries   one name in 50 and every other popular one has a paid inquiry (2,050) on a day of the
+//   inquiries   one name in 50 and every other popular one has a paid inquiry (2,048) on a day of the
 //               year; one in 5 of those is refunded and one in 9 paid with a credit code (with its credit)
 // Each engine is timed in a child process (the app's database module opens DATABASE_URL at import):
 // 3 warm-up calls, then 40 one after another; server time = the function's own time, no HTTP.
