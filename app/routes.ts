@@ -23,6 +23,7 @@ export default [
   route("admin/domains/:id", "routes/admin.domain.tsx"),
   route("admin/pages", "routes/admin.pages.tsx"),
   route("admin/owners", "routes/admin.owners.tsx"),
+  route("admin/insights", "routes/admin.insights.tsx"),
   route("admin/export/domains.csv", "routes/admin.export.domains.ts"),
   route("admin/export/inquiries.csv", "routes/admin.export.inquiries.ts"),
   route("terms", "routes/legal-page.tsx", { id: "legal-terms" }),

@@ -200,6 +200,12 @@ export interface DomainViewTotalsTable {
   views: number;
 }
 
+/** The views of all names per UTC day, kept by triggers on domain_daily_views (migration 0180). */
+export interface PortfolioDailyViewsTable {
+  day: string;
+  views: number;
+}
+
 /** One row (id 1); triggers bump `version` on every write to a table that public pages read. */
 export interface ContentVersionTable {
   id: number;
@@ -281,6 +287,7 @@ export interface Database {
   credits: CreditsTable;
   categories: CategoriesTable;
   domain_categories: DomainCategoriesTable;
+  portfolio_daily_views: PortfolioDailyViewsTable;
 }
 
 export type Domain = Selectable<DomainsTable>;

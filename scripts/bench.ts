@@ -17,6 +17,7 @@ import { gzipSync } from "node:zlib";
 import { generatedDomainName } from "../db/seed-many";
 import { replaceFiguresBlock, writeFiguresToDoc, type Figure } from "../bench/docs-figures";
 import { BROWSE_ROWS } from "../bench/browse-rows";
+import { benchInsightsAlone, INSIGHTS_TARGET_MS, insightsRows } from "../bench/insights";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
 import {
@@ -320,6 +321,7 @@ function printTable(rows: Measured[], ceiling: Measured, stock: Measured) {
 const verdict = (ok: boolean) => (ok ? "MET " : "MISSED");
 
 async function main() {
+  if (process.argv.includes("--only=insights")) return benchInsightsAlone();
   const started = Date.now();
   // A doc without its markers is found now, not after the whole run.
   if (flag("write-docs")) replaceFiguresBlock(readFileSync(PERFORMANCE_DOC, "utf8"), "");
@@ -475,6 +477,9 @@ async function main() {
       ]);
     }
   }
+  // Portfolio insights (issue 25) on each engine's seeded names plus a year of activity: bench/insights.ts.
+  const pgInsights = pgUrl ? [{ engine: "PostgreSQL" as const, url: pgUrl }] : [];
+  serverTimes.push(...insightsRows([{ engine: "SQLite", url: sqliteUrl }, ...pgInsights], SESSION_SECRET));
   const browsePlans = [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])].map(
     ([engine, databaseUrl]) => {
       const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
@@ -742,6 +747,11 @@ async function main() {
         `${verdict(timing.p95 < 30 && timing.status === 200)} ${label} p95 < 30 ms server time: ${fmt(timing.p95, 1)} ms`,
       );
   }
+  for (const [label, timing] of serverTimes.filter(([label]) => label.startsWith("insights, ")))
+    if (timing)
+      log(
+        `${verdict(timing.p95 < INSIGHTS_TARGET_MS)} ${label} p95 < ${INSIGHTS_TARGET_MS} ms: ${fmt(timing.p95, 1)} ms`,
+      );
   for (const [engine, plans] of browsePlans)
     log(`${verdict(plans.includes("every statement uses an index"))} [${engine}] every filter statement uses an index`);
   log(`${verdict(weights.htmlBytes < 20 * 1024)} domain page HTML < 20 KB: ${kb(weights.htmlBytes)}`);

@@ -21,6 +21,9 @@ export function AdminHeader({ email, title = "Admin Panel" }: { email: string; t
         <Link to="/admin/owners" className="text-slate-200 underline-offset-4 hover:underline">
           Owners
         </Link>
+        <Link to="/admin/insights" className="text-slate-200 underline-offset-4 hover:underline">
+          Insights
+        </Link>
         <Form method="post" action="/admin">
           <button type="submit" name="intent" value="logout" className={secondaryButton}>
             Sign Out
