@@ -25,6 +25,8 @@ export function DomainView(props: {
   pitch?: string | null;
   /** "More names like this": list items made by the server (similar.server.ts), links only. */
   similarHtml?: string;
+  /** The fee's promise from the settings (feePromiseText), shown while there is a fee. */
+  feePromise?: string;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -87,6 +89,11 @@ export function DomainView(props: {
               The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not
               respond, you get a full refund or free credit.
             </p>
+            {props.feePromise ? (
+              <p data-promise className="mt-2 font-medium text-emerald-300">
+                {props.feePromise}
+              </p>
+            ) : null}
           </>
         ) : (
           // A $0 fee is no filter and there is nothing to refund: promise neither.

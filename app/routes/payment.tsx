@@ -24,6 +24,10 @@ import {
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
 import { inquiryPagePath } from "../server/refunds/reply-links.server";
+import { currentFeePromise, formatUtc, getSilencePolicy, promisedDays } from "../server/refunds/refund-promise.server";
+import { feePromiseText } from "../lib/response-window";
+import { formatUsd } from "../lib/money";
+import type { Inquiry } from "../../db/schema";
 import { now } from "../server/runtime/clock.server";
 import type { Route } from "./+types/payment";
 
@@ -92,6 +96,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       refunded: inquiry.status === "refunded",
       delisted: !domain,
       inquiryPath,
+      // The receipt's address only while the inquiry's link is shown too: a success URL passed on later shows neither.
+      facts: await successFacts(inquiry, fresh),
     };
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
@@ -122,7 +128,34 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       returnPath: paymentPagePath(inquiry),
       editPath: `/payment/${encodeURIComponent(view.short)}?edit=${encodeURIComponent(inquiry.public_id)}`,
       error: state.lastError ?? notice,
+      promise: inquiry.amount_cents > 0 ? await currentFeePromise() : null,
     },
+  };
+}
+
+/** What the success page states, all from the server's record of the inquiry (issue #26 item 6). */
+async function successFacts(inquiry: Inquiry, fresh: boolean) {
+  const paidInMoney = inquiry.amount_cents > 0 && inquiry.provider !== "credit";
+  const promise =
+    inquiry.status !== "paid" || inquiry.amount_cents === 0
+      ? null
+      : paidInMoney
+        ? feePromiseText(await getSilencePolicy(), promisedDays(inquiry))
+        : "If the owner doesn't reply by then, you get a new credit.";
+  return {
+    reference: inquiry.public_id,
+    amount:
+      inquiry.amount_cents === 0
+        ? "Free"
+        : inquiry.provider === "credit"
+          ? "Paid with a credit"
+          : formatUsd(inquiry.amount_cents),
+    money: paidInMoney,
+    testPayment: inquiry.provider === "test",
+    replyBy: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
+    promise,
+    // A receipt is sent only for a fee (app/server/refunds/refund-promise.server.ts, queueBuyerReceipt).
+    receiptTo: fresh && inquiry.amount_cents > 0 ? inquiry.email : null,
   };
 }
 
@@ -240,6 +273,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
             refunded={loaderData.refunded}
             delisted={loaderData.delisted}
             inquiryPath={loaderData.inquiryPath}
+            facts={loaderData.facts}
           />
         )}
         {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}

@@ -1,6 +1,7 @@
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { runScript } from "../support/app-server";
 import { setFeeCents } from "../support/http";
+import { setResponseWindowDays, setSilencePolicy } from "../support/refund-promise";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 test("splash shows the brand, the tagline and the domains for sale", async ({ page, app }) => {
@@ -90,6 +91,23 @@ test("domain page shows the price, the fee and the inquiry link", async ({ page,
   await expect(page.getByRole("heading", { name: "Direct Communication" })).toBeVisible();
   await expect(page.getByText(/Start your inquiry process with a one-time fee of \$\d/)).toBeVisible();
   await expect(page.getByRole("link", { name: /^Start Inquiry \(\$\d/ })).toHaveAttribute("href", `/payment/${short}`);
+  // Issue #26 item 6: the promise from the settings, beside the spec's sentence.
+  await expect(page.getByText("If the owner does not respond, you get a full refund or free credit.")).toBeVisible();
+  try {
+    setSilencePolicy(app.db(), "refund");
+    setResponseWindowDays(app.db(), 3);
+    await page.reload();
+    await expect(page.locator("[data-promise]")).toHaveText(
+      "Refunded automatically if the owner doesn't reply within 3 days.",
+    );
+    setSilencePolicy(app.db(), "choose");
+    await page.reload();
+    await expect(page.locator("[data-promise]")).toHaveText(
+      "If the owner doesn't reply within 3 days, you choose: a refund or a credit for another name.",
+    );
+  } finally {
+    setResponseWindowDays(app.db(), 7);
+  }
   await page.getByRole("link", { name: "Back to Domains" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto(`/domain/${short}`);
@@ -148,7 +166,7 @@ test("with free inquiries (fee 0) the domain page promises no refund and calls n
     await expect(page.getByText("Payments by Stripe")).toHaveCount(0);
     await expect(page.getByText("Test mode - no real charge")).toHaveCount(0);
     await page.getByRole("link", { name: "Start Inquiry (free)" }).click();
-    await expect(page.getByText("Inquiries are currently free.")).toBeVisible();
+    await expect(page.getByText("Inquiries are currently free.", { exact: true })).toBeVisible();
   } finally {
     setFeeCents(app.db(), 1999);
   }

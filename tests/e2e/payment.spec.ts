@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { BUYER, setFeeCents } from "../support/http";
+import { setResponseWindowDays, setSilencePolicy } from "../support/refund-promise";
 
 // The paid inquiry with the embedded test provider, with JavaScript (inline card form) and without it
 // (the local checkout page reached and left by 303 redirects).
@@ -30,7 +31,14 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel("CVC").fill("123");
 }
 
-test.beforeEach(async ({ app }) => setFeeCents(app.db(), 1999));
+test.beforeEach(async ({ app }) => {
+  setFeeCents(app.db(), 1999);
+  // The promise's settings as a new site has them (another spec on this worker's server may have changed them).
+  setSilencePolicy(app.db(), "choose");
+  setResponseWindowDays(app.db(), 7);
+});
+
+const PROMISE = "If the owner doesn't reply within 7 days, you choose: a refund or a credit for another name.";
 
 test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app, javaScriptOn }) => {
   const domain = newDomain(app.db());
@@ -54,6 +62,8 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
     await expect(page).toHaveURL(/\/test-checkout\/tcs_/);
   }
   await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  // Issue #26 item 6: the promise from the settings under the Pay button (a new site: refund or credit).
+  await expect(page.locator("[data-promise]")).toHaveText(PROMISE);
   await expectNoA11yViolations(page);
   await fillCard(page, "4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $19.99" }).click();
@@ -62,10 +72,20 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
   await expect(page.getByText(`Your inquiry for ${domain.name} has been sent to the owner.`)).toBeVisible();
   await expect(page.getByText("The owner will receive your contact information and message")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/payment/${domain.short}\\?inquiry=`));
-  await expectNoA11yViolations(page);
   expect(inquiryCount(app.db(), domain.id)).toBe(1);
   const inquiry = app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ?").get(domain.id) as any;
   expect(inquiry).toMatchObject({ status: "paid", amount_cents: 1999, name: BUYER.name, offer: BUYER.offer });
+  // The success page's facts, from the server's record of the payment.
+  const facts = page.locator("dl");
+  await expect(facts).toContainText(`Reference${inquiry.public_id}`);
+  await expect(facts).toContainText("Amount charged$19.99 (Test mode - no real charge)");
+  const replyBy = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(
+    new Date(inquiry.reply_deadline_at),
+  );
+  await expect(facts).toContainText(`Reply by${replyBy} UTC`);
+  await expect(page.locator("[data-promise]")).toHaveText(PROMISE);
+  await expect(page.getByText(`A receipt was sent to ${BUYER.email}`)).toBeVisible();
+  await expectNoA11yViolations(page);
 
   // Reloading the success page records nothing more.
   await page.reload();
