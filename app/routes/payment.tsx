@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { DomainName } from "../components/domain-name";
+import { DomainName, Price } from "../components/domain-name";
 import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
 import { PaymentStep } from "../components/payment/payment-step";
 import { PaymentNotice, PaymentSuccess } from "../components/payment/payment-success";
@@ -57,6 +57,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     step: "form" as const,
     domain: view,
     feeCents: await getInquiryFeeCents(),
+    guidingPriceCents: domain?.asking_price_cents ?? null,
     testMode: activeProviderName() === "test",
     notice,
     values,
@@ -247,7 +248,11 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
       <section className={`${card} mt-6`}>
         {loaderData.step === "form" && (
           <>
-            <StepHeading title="Domain Inquiry" domainName={domain.display} />
+            <StepHeading
+              title="Domain Inquiry"
+              domainName={domain.display}
+              guidingPriceCents={loaderData.guidingPriceCents}
+            />
             <InquiryForm
               key={actionData ? JSON.stringify(actionData) : JSON.stringify(loaderData.values ?? "empty")}
               domainName={domain.name}
@@ -258,6 +263,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
               creditCode={actionData?.creditCode}
+              guidingPriceCents={loaderData.guidingPriceCents}
             />
           </>
         )}
@@ -284,7 +290,16 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-function StepHeading({ title, domainName }: { title: string; domainName: string }) {
+function StepHeading({
+  title,
+  domainName,
+  guidingPriceCents = null,
+}: {
+  title: string;
+  domainName: string;
+  /** On the inquiry form: the price the buyer's offer is read against. */
+  guidingPriceCents?: number | null;
+}) {
   return (
     <header>
       <h1 className="text-3xl font-semibold">{title}</h1>
@@ -294,6 +309,14 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
           <DomainName name={domainName} fit />
         </strong>
       </p>
+      {guidingPriceCents !== null ? (
+        <p className="mt-2 text-slate-300">
+          Guiding price:{" "}
+          <strong className="text-lg text-blue-300">
+            <Price>{formatUsd(guidingPriceCents)}</Price>
+          </strong>
+        </p>
+      ) : null}
     </header>
   );
 }
