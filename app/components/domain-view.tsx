@@ -1,10 +1,11 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { categoryPath } from "../lib/categories";
 import { displayDomainName, shortDomainName } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { replyTimeText } from "../lib/response-window";
 import { DomainName, Price } from "./domain-name";
-import { ChatIcon } from "./icons";
+import { TEST_MODE_LABEL } from "../lib/test-card";
+import { ChatIcon, LockIcon } from "./icons";
 import { BackLink, card, PageShell, primaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
 
@@ -24,17 +25,23 @@ export function DomainView(props: {
   pitch?: string | null;
   /** "More names like this": list items made by the server (similar.server.ts), links only. */
   similarHtml?: string;
+  /** The fee's promise from the settings (feePromiseText), shown while there is a fee. */
+  feePromise?: string;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
   const shownName = displayDomainName(domain.name);
   const fee = formatUsd(feeCents);
+  // The root loader's: whether the site takes test payments only (then no money moves).
+  const testMode = useRouteLoaderData<{ testMode: boolean }>("root")?.testMode ?? false;
   return (
     <PageShell>
       {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
       <section className={`${card} ${back ? "mt-6" : ""} text-center`}>
+        {/* The name on its own line (it shrinks to fit, then breaks at its dots), "is for sale" under it. */}
         <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">
-          <DomainName name={domain.name} fit />
+          <DomainName name={domain.name} fit />{" "}
+          <span className="mt-2 block text-2xl font-semibold text-slate-300 sm:text-3xl">is for sale</span>
         </h1>
         {props.pitch ? <p className="mt-4 break-words text-lg text-slate-200">{props.pitch}</p> : null}
         <p className="mt-6 text-sm uppercase tracking-widest text-slate-300">Guiding Price</p>
@@ -71,6 +78,7 @@ export function DomainView(props: {
           ) : null}
         </div>
       </section>
+      <HowItWorks free={feeCents === 0} />
       <section className={`${card} mt-6 text-center`}>
         {feeCents > 0 ? (
           <>
@@ -81,6 +89,11 @@ export function DomainView(props: {
               The fee grants you direct contact with the owner and ensures serious inquiries. If the owner does not
               respond, you get a full refund or free credit.
             </p>
+            {props.feePromise ? (
+              <p data-promise className="mt-2 font-medium text-emerald-300">
+                {props.feePromise}
+              </p>
+            ) : null}
           </>
         ) : (
           // A $0 fee is no filter and there is nothing to refund: promise neither.
@@ -94,6 +107,12 @@ export function DomainView(props: {
         >
           {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
+        {feeCents > 0 ? (
+          <p data-payments className="mt-3 flex items-center justify-center gap-1.5 text-sm text-slate-300">
+            <LockIcon className="h-4 w-4 shrink-0" />
+            {testMode ? TEST_MODE_LABEL : "Payments by Stripe"}
+          </p>
+        ) : null}
       </section>
       {props.similarHtml ? (
         <section aria-labelledby="similar-heading" className={`${card} mt-6`}>
@@ -105,5 +124,35 @@ export function DomainView(props: {
         </section>
       ) : null}
     </PageShell>
+  );
+}
+
+/** The four steps from inquiry to transfer, so a buyer knows what the fee starts. */
+function HowItWorks({ free }: { free: boolean }) {
+  const steps = [
+    free ? "Send your message: inquiries are currently free." : "Pay the inquiry fee and send your message.",
+    "The owner replies to you directly.",
+    "You agree a price with the owner.",
+    "The name is transferred through an escrow service.",
+  ];
+  return (
+    <section aria-labelledby="how-it-works-heading" className={`${card} mt-6`}>
+      <h2 id="how-it-works-heading" className="text-lg font-semibold">
+        How it works
+      </h2>
+      <ol className="mt-3 grid gap-2 text-slate-300 sm:grid-cols-2">
+        {steps.map((step, index) => (
+          <li key={index} className="flex gap-3">
+            <span
+              aria-hidden="true"
+              className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-blue-500/15 text-sm font-semibold text-blue-300"
+            >
+              {index + 1}
+            </span>
+            <span>{step}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

@@ -1,5 +1,6 @@
 // The Terms, Privacy and Refund policy pages: their paths, titles and default texts (browser-safe).
 // The admin may replace a text (plain text or a small Markdown subset, app/components/markdown.tsx).
+import { feePromiseText, type SilencePolicy } from "./response-window";
 
 export const LEGAL_PAGES = [
   { slug: "terms", title: "Terms" },
@@ -18,17 +19,13 @@ export function legalTitle(slug: LegalSlug): string {
   return LEGAL_PAGES.find((page) => page.slug === slug)!.title;
 }
 
-/** The promise, as every page states it (issue #26 item 6). */
-export function refundPromiseText(days: number): string {
-  return `Refunded automatically if the owner doesn't reply within ${days} ${days === 1 ? "day" : "days"}.`;
-}
-
 export interface LegalFacts {
   siteName: string;
   contactEmail: string | null;
   feeText: string;
   feeCents: number;
   responseWindowDays: number;
+  silencePolicy: SilencePolicy;
 }
 
 /** A page's text when the admin has not written one: states the refund promise from the current settings. */
@@ -39,15 +36,17 @@ export function defaultLegalText(slug: LegalSlug, facts: LegalFacts): string {
       ? `Sending an inquiry costs a one-time fee of ${facts.feeText}, paid by card through Stripe.`
       : "Sending an inquiry is currently free.";
   // A $0 fee has nothing to refund: no promise is stated then.
-  const promise = facts.feeCents > 0 ? refundPromiseText(facts.responseWindowDays) : "";
+  const promise = facts.feeCents > 0 ? feePromiseText(facts.silencePolicy, facts.responseWindowDays) : "";
+  const how =
+    facts.silencePolicy === "choose"
+      ? "You choose on your inquiry's page; without a choice the fee goes back to the card you paid with."
+      : "The fee goes back to the card you paid with; you do not need to ask.";
   if (slug === "refunds") {
     return [
       "## The inquiry fee",
       fee,
       "## Our promise",
-      promise
-        ? `${promise} The fee goes back to the card you paid with; you do not need to ask.`
-        : "While inquiries are free there is nothing to refund.",
+      promise ? `${promise} ${how}` : "While inquiries are free there is nothing to refund.",
       "Once the owner has replied, the fee is not refunded: it paid for that direct contact.",
       "## Questions",
       contact,

@@ -1,7 +1,7 @@
 // The owner's optional minimum offer: the buyer is warned before paying, never told the amount.
 
 export const BELOW_MINIMUM_WARNING = "Offers below the owner's minimum are usually declined";
-/** The "Continue anyway" submit button's name: the buyer saw the warning and goes on. */
+/** The "Send anyway" submit button's name: the buyer saw the warning and goes on. */
 export const CONTINUE_BELOW_MINIMUM_FIELD = "continue_below_minimum";
 
 const OFFER_PATTERN = /^(?:usd|us\$|\$)?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*(k|m)?\s*(?:usd|dollars?|\$)?$/i;

@@ -1,5 +1,6 @@
 // The owner's response window (the refund promise) and the reply-time trust signal: shared by the
-// admin settings form (min/max attributes), its server validation and the domain page.
+// admin settings form (min/max attributes), its server validation and the domain page; and the promise's
+// one wording (feePromiseText).
 // No zod here: the domain page imports this module, and zod would add 26 KB of gzipped JavaScript to it.
 
 export const RESPONSE_WINDOW_DAYS = { min: 1, max: 60, default: 7 } as const;
@@ -14,6 +15,26 @@ export function parseResponseWindowDays(input: unknown): { ok: true; days: numbe
   return days >= RESPONSE_WINDOW_DAYS.min && days <= RESPONSE_WINDOW_DAYS.max
     ? { ok: true, days }
     : { ok: false, message: RESPONSE_WINDOW_MESSAGE };
+}
+
+/** What happens to the fee when the owner stays silent: the admin's "When the owner does not reply in time". */
+export type SilencePolicy = "refund" | "choose";
+
+const daysText = (days: number) => `${days} ${days === 1 ? "day" : "days"}`;
+
+/**
+ * The promise made to a buyer who pays the fee (issue #26 item 6), in one wording everywhere: the domain
+ * page, beside the Pay button, the success page, the emails, the admin's help text and the refund policy.
+ */
+export function feePromiseText(policy: SilencePolicy, days: number): string {
+  return policy === "choose"
+    ? `If the owner doesn't reply within ${daysText(days)}, you choose: a refund or a credit for another name.`
+    : `Refunded automatically if the owner doesn't reply within ${daysText(days)}.`;
+}
+
+/** The Response window's help text in the admin settings: the promise as buyers read it. */
+export function responseWindowHelp(policy: SilencePolicy, days: number): string {
+  return `Buyers are promised: "${feePromiseText(policy, days)}" Applies to inquiries paid from now on.`;
 }
 
 /** The trust signal needs this many answered inquiries before it is shown. */

@@ -17,6 +17,8 @@ export interface DomainPageData {
   pitch: string | null;
   /** "More names like this" as HTML list items (links only, escaped by the server); empty when none. */
   similarHtml: string;
+  /** The fee's promise from the settings, in its one wording (feePromiseText); shown while the fee is not 0. */
+  feePromise: string;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */

@@ -19,7 +19,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (started.kind === "invalid") {
     const retry: Record<string, string> =
       started.status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : {};
-    return jsonResponse({ error: started.message, field_errors: started.fieldErrors }, started.status, retry);
+    // below_minimum: the offer warning (409), which the form answers with "Send anyway"; a changed fee is a 409 too.
+    const below = started.belowMinimum ? { below_minimum: true } : {};
+    return jsonResponse({ error: started.message, field_errors: started.fieldErrors, ...below }, started.status, retry);
   }
   if (started.kind === "free") {
     return jsonResponse({

@@ -38,6 +38,7 @@ export default function DomainPage({ loaderData }: Route.ComponentProps) {
       categories={page.categories}
       pitch={page.pitch}
       similarHtml={page.similarHtml}
+      feePromise={page.feePromise}
       back={{ to: "/", label: "Back to Domains" }}
     />
   );

@@ -81,6 +81,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         categories={lander.categories}
         pitch={lander.pitch}
         similarHtml={lander.similarHtml}
+        feePromise={lander.feePromise}
         back={back}
       />
     );

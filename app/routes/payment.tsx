@@ -1,5 +1,5 @@
 import { data, redirect } from "react-router";
-import { DomainName } from "../components/domain-name";
+import { DomainName, Price } from "../components/domain-name";
 import { InquiryForm, type InquiryValues } from "../components/payment/inquiry-form";
 import { PaymentStep } from "../components/payment/payment-step";
 import { PaymentNotice, PaymentSuccess } from "../components/payment/payment-success";
@@ -24,6 +24,10 @@ import {
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
 import { inquiryPagePath } from "../server/refunds/reply-links.server";
+import { currentFeePromise, formatUtc, getSilencePolicy, promisedDays } from "../server/refunds/refund-promise.server";
+import { feePromiseText } from "../lib/response-window";
+import { formatUsd } from "../lib/money";
+import type { Inquiry } from "../../db/schema";
 import { now } from "../server/runtime/clock.server";
 import type { Route } from "./+types/payment";
 
@@ -53,6 +57,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     step: "form" as const,
     domain: view,
     feeCents: await getInquiryFeeCents(),
+    guidingPriceCents: domain?.asking_price_cents ?? null,
     testMode: activeProviderName() === "test",
     notice,
     values,
@@ -92,6 +97,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       refunded: inquiry.status === "refunded",
       delisted: !domain,
       inquiryPath,
+      // The receipt's address only while the inquiry's link is shown too: a success URL passed on later shows neither.
+      facts: await successFacts(inquiry, fresh),
     };
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
@@ -122,7 +129,34 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       returnPath: paymentPagePath(inquiry),
       editPath: `/payment/${encodeURIComponent(view.short)}?edit=${encodeURIComponent(inquiry.public_id)}`,
       error: state.lastError ?? notice,
+      promise: inquiry.amount_cents > 0 ? await currentFeePromise() : null,
     },
+  };
+}
+
+/** What the success page states, all from the server's record of the inquiry (issue #26 item 6). */
+async function successFacts(inquiry: Inquiry, fresh: boolean) {
+  const paidInMoney = inquiry.amount_cents > 0 && inquiry.provider !== "credit";
+  const promise =
+    inquiry.status !== "paid" || inquiry.amount_cents === 0
+      ? null
+      : paidInMoney
+        ? feePromiseText(await getSilencePolicy(), promisedDays(inquiry))
+        : "If the owner doesn't reply by then, you get a new credit.";
+  return {
+    reference: inquiry.public_id,
+    amount:
+      inquiry.amount_cents === 0
+        ? "Free"
+        : inquiry.provider === "credit"
+          ? "Paid with a credit"
+          : formatUsd(inquiry.amount_cents),
+    money: paidInMoney,
+    testPayment: inquiry.provider === "test",
+    replyBy: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
+    promise,
+    // A receipt is sent only for a fee (app/server/refunds/refund-promise.server.ts, queueBuyerReceipt).
+    receiptTo: fresh && inquiry.amount_cents > 0 ? inquiry.email : null,
   };
 }
 
@@ -214,7 +248,11 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
       <section className={`${card} mt-6`}>
         {loaderData.step === "form" && (
           <>
-            <StepHeading title="Domain Inquiry" domainName={domain.display} />
+            <StepHeading
+              title="Domain Inquiry"
+              domainName={domain.display}
+              guidingPriceCents={loaderData.guidingPriceCents}
+            />
             <InquiryForm
               key={actionData ? JSON.stringify(actionData) : JSON.stringify(loaderData.values ?? "empty")}
               domainName={domain.name}
@@ -225,6 +263,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
               values={actionData?.values ?? loaderData.values ?? {}}
               belowMinimum={actionData?.belowMinimum ?? false}
               creditCode={actionData?.creditCode}
+              guidingPriceCents={loaderData.guidingPriceCents}
             />
           </>
         )}
@@ -240,6 +279,7 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
             refunded={loaderData.refunded}
             delisted={loaderData.delisted}
             inquiryPath={loaderData.inquiryPath}
+            facts={loaderData.facts}
           />
         )}
         {loaderData.step === "processing" && <PaymentNotice title="Payment processing" text={PROCESSING_TEXT} />}
@@ -250,7 +290,16 @@ export default function PaymentPage({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-function StepHeading({ title, domainName }: { title: string; domainName: string }) {
+function StepHeading({
+  title,
+  domainName,
+  guidingPriceCents = null,
+}: {
+  title: string;
+  domainName: string;
+  /** On the inquiry form: the price the buyer's offer is read against. */
+  guidingPriceCents?: number | null;
+}) {
   return (
     <header>
       <h1 className="text-3xl font-semibold">{title}</h1>
@@ -260,6 +309,14 @@ function StepHeading({ title, domainName }: { title: string; domainName: string 
           <DomainName name={domainName} fit />
         </strong>
       </p>
+      {guidingPriceCents !== null ? (
+        <p className="mt-2 text-slate-300">
+          Guiding price:{" "}
+          <strong className="text-lg text-blue-300">
+            <Price>{formatUsd(guidingPriceCents)}</Price>
+          </strong>
+        </p>
+      ) : null}
     </header>
   );
 }

@@ -9,6 +9,7 @@ import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.s
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { clientIp } from "../server/http/request-context.server";
 import { countDecline } from "../server/payments/card-testing.server";
+import { currentFeePromise } from "../server/refunds/refund-promise.server";
 import type { Route } from "./+types/test-checkout";
 
 // The test provider's hosted checkout page (the no-JavaScript path): like Stripe Checkout, it is
@@ -34,6 +35,7 @@ export async function loader({ params }: Route.LoaderArgs) {
     amountCents: checkout.payment.amountCents,
     payable: checkout.payment.status === "requires_payment_method",
     cancelUrl: checkout.cancelUrl,
+    promise: await currentFeePromise(),
   };
 }
 
@@ -86,6 +88,9 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
             <button type="submit" className={`${primaryButton} w-full text-lg`}>
               Pay {fee}
             </button>
+            <p data-promise className="text-center text-sm font-medium text-emerald-300">
+              {loaderData.promise}
+            </p>
           </Form>
         ) : (
           <p role="alert" className="mt-6 text-slate-200">

@@ -1,6 +1,7 @@
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { runScript } from "../support/app-server";
 import { setFeeCents } from "../support/http";
+import { setResponseWindowDays, setSilencePolicy } from "../support/refund-promise";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 
 test("splash shows the brand, the tagline and the domains for sale", async ({ page, app }) => {
@@ -72,13 +73,41 @@ test("domain page shows the price, the fee and the inquiry link", async ({ page,
   const short = name.replace(/\.com$/, "");
   await page.goto(`/domain/${short}`);
   await expect(page).toHaveTitle(`${name} is for sale | DomainVault`);
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: `${name} is for sale`, exact: true })).toBeVisible();
   await expect(page.getByText("Guiding Price")).toBeVisible();
   await expect(page.getByText("$25,000")).toBeVisible();
+  // Issue #26 item 4: how an inquiry goes on from the fee, and who takes the payment (test mode here).
+  const how = page.getByRole("region", { name: "How it works" });
+  await expect(how.getByRole("listitem")).toHaveText([
+    "1Pay the inquiry fee and send your message.",
+    "2The owner replies to you directly.",
+    "3You agree a price with the owner.",
+    "4The name is transferred through an escrow service.",
+  ]);
+  const inquiry = page.getByRole("link", { name: /^Start Inquiry \(\$\d/ });
+  await expect(inquiry.locator("xpath=following-sibling::p[1]")).toHaveText("Test mode - no real charge");
+  await expect(page.getByText("Payments by Stripe")).toHaveCount(0);
   await expect(page.getByText("Premium domain available for acquisition")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Direct Communication" })).toBeVisible();
   await expect(page.getByText(/Start your inquiry process with a one-time fee of \$\d/)).toBeVisible();
   await expect(page.getByRole("link", { name: /^Start Inquiry \(\$\d/ })).toHaveAttribute("href", `/payment/${short}`);
+  // Issue #26 item 6: the promise from the settings, beside the spec's sentence.
+  await expect(page.getByText("If the owner does not respond, you get a full refund or free credit.")).toBeVisible();
+  try {
+    setSilencePolicy(app.db(), "refund");
+    setResponseWindowDays(app.db(), 3);
+    await page.reload();
+    await expect(page.locator("[data-promise]")).toHaveText(
+      "Refunded automatically if the owner doesn't reply within 3 days.",
+    );
+    setSilencePolicy(app.db(), "choose");
+    await page.reload();
+    await expect(page.locator("[data-promise]")).toHaveText(
+      "If the owner doesn't reply within 3 days, you choose: a refund or a credit for another name.",
+    );
+  } finally {
+    setResponseWindowDays(app.db(), 7);
+  }
   await page.getByRole("link", { name: "Back to Domains" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto(`/domain/${short}`);
@@ -101,7 +130,7 @@ test("a .com name with more labels links to its own page and inquiry, not to a s
     await page.goto(`/?q=${tag}`);
     await page.getByRole("link", { name: new RegExp(`^${name.replace(/\./g, "\\.")}`) }).click();
     await expect(page).toHaveURL(new RegExp(`/domain/${name.replace(/\./g, "\\.")}$`));
-    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `${name} is for sale`, exact: true })).toBeVisible();
     await expect(page.getByText(price, { exact: true })).toBeVisible();
     await page.getByRole("link", { name: /^Start Inquiry/ }).click();
     await expect(page).toHaveURL(new RegExp(`/payment/${name.replace(/\./g, "\\.")}$`));
@@ -120,7 +149,9 @@ test("with free inquiries (fee 0) the domain page promises no refund and calls n
   try {
     await expect(async () => {
       await page.goto(`/domain/${name.replace(/\.com$/, "")}`);
-      await expect(page.getByText("inquiries are currently free", { exact: false })).toBeVisible({ timeout: 500 });
+      await expect(page.getByText("Start your inquiry process: inquiries are currently free")).toBeVisible({
+        timeout: 500,
+      });
     }).toPass({ timeout: 5_000 });
     // The page itself: the footer links to the Refund policy on every page, and "More names like this" may
     // list another test's name (refund-...).
@@ -128,8 +159,14 @@ test("with free inquiries (fee 0) the domain page promises no refund and calls n
     await expect(ownSections.getByText(/refund/i)).toHaveCount(0);
     await expect(page.getByText(/serious inquiries/)).toHaveCount(0);
     await expect(page.getByText("$0")).toHaveCount(0);
+    // Nothing to pay: the first step is only the message, and no payment processor is named.
+    await expect(page.getByRole("region", { name: "How it works" }).getByRole("listitem").first()).toHaveText(
+      "1Send your message: inquiries are currently free.",
+    );
+    await expect(page.getByText("Payments by Stripe")).toHaveCount(0);
+    await expect(page.getByText("Test mode - no real charge")).toHaveCount(0);
     await page.getByRole("link", { name: "Start Inquiry (free)" }).click();
-    await expect(page.getByText("Inquiries are currently free.")).toBeVisible();
+    await expect(page.getByText("Inquiries are currently free.", { exact: true })).toBeVisible();
   } finally {
     setFeeCents(app.db(), 1999);
   }
@@ -144,7 +181,7 @@ test("an internationalized name is shown in Unicode and found by a Unicode searc
   await page.getByRole("searchbox", { name: "Search domains" }).fill(`münchen${tag}`);
   await page.getByRole("button", { name: "Search" }).click();
   await page.getByRole("link", { name: new RegExp(`^${unicode.replace(/\./g, "\\.")}`) }).click();
-  await expect(page.getByRole("heading", { level: 1, name: unicode })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: `${unicode} is for sale`, exact: true })).toBeVisible();
   await expect(page).toHaveTitle(`${unicode} is for sale | DomainVault`);
   await expect(page.getByText(ascii)).toHaveCount(0);
 });

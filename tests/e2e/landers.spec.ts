@@ -27,7 +27,10 @@ test("a listed domain's own host shows its for-sale page, and the inquiry link s
     const page = await context.newPage();
     await page.goto(`http://www.${name}/`);
     await expect(page).toHaveTitle(`${name} is for sale | DomainVault`);
-    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: `${name} is for sale`, exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 2, name: "How it works" })).toBeVisible();
+    await expect(page.getByText("Pay the inquiry fee and send your message.")).toBeVisible();
+    await expect(page.getByText("The name is transferred through an escrow service.")).toBeVisible();
     await expect(page.getByText("Guiding Price")).toBeVisible();
     await expect(page.getByText("$17,500")).toBeVisible();
     await expect(page.getByRole("heading", { name: "Direct Communication" })).toBeVisible();
@@ -35,6 +38,7 @@ test("a listed domain's own host shows its for-sale page, and the inquiry link s
     await expectNoA11yViolations(page);
     const startInquiry = page.getByRole("link", { name: /^Start Inquiry \(\$\d/ });
     await expect(startInquiry).toHaveAttribute("href", `/payment/${short}`);
+    await expect(startInquiry.locator("xpath=following-sibling::p[1]")).toHaveText("Test mode - no real charge");
     await startInquiry.click();
     await expect(page).toHaveURL(`http://www.${name}/payment/${short}`);
   } finally {

@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { insertDomain, uniqueDomainName } from "../support/data";
-import { expect, expectNoA11yViolations, test } from "../support/fixtures";
+import { borderColor, expect, expectNoA11yViolations, test, themeColor } from "../support/fixtures";
 import { BUYER, setFeeCents } from "../support/http";
+import { setResponseWindowDays, setSilencePolicy } from "../support/refund-promise";
 
 // The paid inquiry with the embedded test provider, with JavaScript (inline card form) and without it
 // (the local checkout page reached and left by 303 redirects).
@@ -30,7 +31,14 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel("CVC").fill("123");
 }
 
-test.beforeEach(async ({ app }) => setFeeCents(app.db(), 1999));
+test.beforeEach(async ({ app }) => {
+  setFeeCents(app.db(), 1999);
+  // The promise's settings as a new site has them (another spec on this worker's server may have changed them).
+  setSilencePolicy(app.db(), "choose");
+  setResponseWindowDays(app.db(), 7);
+});
+
+const PROMISE = "If the owner doesn't reply within 7 days, you choose: a refund or a credit for another name.";
 
 test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app, javaScriptOn }) => {
   const domain = newDomain(app.db());
@@ -38,6 +46,9 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
   await page.getByRole("link", { name: "Start Inquiry ($19.99)" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Domain Inquiry" })).toBeVisible();
   await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  // The guiding price in the form's header, and as the offer's example (not a low number).
+  await expect(page.locator("main header")).toContainText("Guiding price: $7,500");
+  await expect(page.getByLabel("Your Offer")).toHaveAttribute("placeholder", "e.g. $7,500");
   await expect(page.getByRole("link", { name: `Back to ${domain.name}` })).toHaveAttribute(
     "href",
     `/domain/${domain.short}`,
@@ -54,6 +65,8 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
     await expect(page).toHaveURL(/\/test-checkout\/tcs_/);
   }
   await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  // Issue #26 item 6: the promise from the settings under the Pay button (a new site: refund or credit).
+  await expect(page.locator("[data-promise]")).toHaveText(PROMISE);
   await expectNoA11yViolations(page);
   await fillCard(page, "4242 4242 4242 4242");
   await page.getByRole("button", { name: "Pay $19.99" }).click();
@@ -62,10 +75,20 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
   await expect(page.getByText(`Your inquiry for ${domain.name} has been sent to the owner.`)).toBeVisible();
   await expect(page.getByText("The owner will receive your contact information and message")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/payment/${domain.short}\\?inquiry=`));
-  await expectNoA11yViolations(page);
   expect(inquiryCount(app.db(), domain.id)).toBe(1);
   const inquiry = app.db().prepare("SELECT * FROM inquiries WHERE domain_id = ?").get(domain.id) as any;
   expect(inquiry).toMatchObject({ status: "paid", amount_cents: 1999, name: BUYER.name, offer: BUYER.offer });
+  // The success page's facts, from the server's record of the payment.
+  const facts = page.locator("dl");
+  await expect(facts).toContainText(`Reference${inquiry.public_id}`);
+  await expect(facts).toContainText("Amount charged$19.99 (Test mode - no real charge)");
+  const replyBy = new Intl.DateTimeFormat("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(
+    new Date(inquiry.reply_deadline_at),
+  );
+  await expect(facts).toContainText(`Reply by${replyBy} UTC`);
+  await expect(page.locator("[data-promise]")).toHaveText(PROMISE);
+  await expect(page.getByText(`A receipt was sent to ${BUYER.email}`)).toBeVisible();
+  await expectNoA11yViolations(page);
 
   // Reloading the success page records nothing more.
   await page.reload();
@@ -106,13 +129,43 @@ test("missing required fields show the spec's message and create nothing", async
   await fillInquiry(page, { name: "", email: BUYER.email, message: "" });
   await page.getByRole("button", { name: "Continue to Payment" }).click();
   await expect(page.getByRole("alert")).toHaveText("Please fill in all required fields");
-  await expect(page.getByLabel("Full Name")).toHaveAttribute("aria-invalid", "true");
+  // Issue #26 item 7: each invalid field is marked (aria-invalid, a red border) and tied to its message.
+  for (const [label, message] of [
+    ["Full Name", "Full Name is required."],
+    ["Message to Owner", "Message to Owner is required."],
+  ]) {
+    const field = page.getByLabel(label);
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toHaveAccessibleDescription(message);
+    expect(await borderColor(field)).toBe(await themeColor(page, "red-400"));
+  }
+  await expect(page.getByLabel("Email Address")).not.toHaveAttribute("aria-invalid");
+  expect(await borderColor(page.getByLabel("Email Address"))).not.toBe(await themeColor(page, "red-400"));
   await expect(page.getByLabel("Email Address")).toHaveValue(BUYER.email);
   await expectNoA11yViolations(page);
   const count = app.db().prepare("SELECT count(*) AS n FROM inquiries WHERE domain_id = ?").get(domain.id) as {
     n: number;
   };
   expect(count.n).toBe(0);
+});
+
+test("a field the server refuses is marked like a missing one, with JavaScript on and off", async ({ page, app }) => {
+  const domain = newDomain(app.db());
+  await page.goto(`/payment/${domain.short}`);
+  await fillInquiry(page, { ...BUYER, email: "not-an-address" });
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Please enter a valid email address");
+  const email = page.getByLabel("Email Address");
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email).toHaveAccessibleDescription("Please enter a valid email address");
+  expect(await borderColor(email)).toBe(await themeColor(page, "red-400"));
+  await expect(page.getByLabel("Full Name")).not.toHaveAttribute("aria-invalid");
+  await expectNoA11yViolations(page);
+  // Corrected, the form goes on and the mark is gone from the next page.
+  await email.fill(BUYER.email);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByText("Test mode - no real charge")).toBeVisible();
+  await expect(page.locator("[aria-invalid]")).toHaveCount(0);
 });
 
 test("an unknown domain shows 'Domain not found.' with a way home", async ({ page }) => {

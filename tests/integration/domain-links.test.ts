@@ -40,7 +40,9 @@ describe("links to domains with more labels than label.com", () => {
       expect(home.body, entry.name).toContain(`href="${entry.path}"`);
       const page = await request(app, entry.path);
       expect(page.status, entry.path).toBe(200);
-      expect(withoutSpans(page.body)).toMatch(new RegExp(`<h1[^>]*>${entry.name.replace(/\./g, "\\.")}</h1>`));
+      expect(withoutSpans(page.body)).toMatch(
+        new RegExp(`<h1[^>]*>${entry.name.replace(/\./g, "\\.")} is for sale</h1>`),
+      );
       expect(page.body, entry.path).toContain(priceText(entry.priceCents));
     }
   });
@@ -115,7 +117,7 @@ describe("internationalized names (issue #12 item 10)", () => {
       expect(home.body).toContain('href="/domain/xn--mnchen-3ya.de"');
     }
     const page = await request(app, "/domain/xn--mnchen-3ya.de");
-    expect(withoutSpans(page.body)).toContain(">münchen.de</h1>");
+    expect(withoutSpans(page.body)).toContain(">münchen.de is for sale</h1>");
     expect(page.body).toContain("<title>münchen.de is for sale");
     expect((await request(app, `/domain/${encodeURIComponent("münchen.de")}`)).status).toBe(200);
 

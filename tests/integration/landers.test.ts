@@ -38,7 +38,7 @@ describe("host-based landers", () => {
     for (const host of ["velora.com", "www.velora.com", "VELORA.com:8080", "www.velora.com:443", "velora.com."]) {
       const page = await requestWithHost(app.url, "/", host);
       expect(page.status, host).toBe(200);
-      expect(h1(page.body), host).toBe("velora.com");
+      expect(h1(page.body), host).toBe("velora.com is for sale");
       expect(page.body).toContain("Guiding Price");
       expect(page.body).toContain("$24,500");
       expect(page.body).toContain('href="/payment/velora"');
@@ -48,7 +48,7 @@ describe("host-based landers", () => {
       expect(page.body).not.toContain("Back to Domains");
     }
     const dotIo = await requestWithHost(app.url, "/", "lumora.io");
-    expect(h1(dotIo.body)).toBe("lumora.io");
+    expect(h1(dotIo.body)).toBe("lumora.io is for sale");
     expect(dotIo.body).toContain('href="/payment/lumora.io"');
   });
 
@@ -107,7 +107,7 @@ describe("host-based landers", () => {
 
   it("serves the ordinary routes on a lander host too", async () => {
     const page = await requestWithHost(app.url, "/domain/quantix", "velora.com");
-    expect(h1(page.body)).toBe("quantix.com");
+    expect(h1(page.body)).toBe("quantix.com is for sale");
   });
 });
 

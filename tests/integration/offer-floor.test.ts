@@ -20,14 +20,24 @@ const inquiriesFor = (id: number) =>
   }[];
 
 describe("minimum offer without JavaScript", () => {
-  it("re-renders the form with the warning and a Continue anyway button, creating nothing", async () => {
+  it('re-renders the form with the amber warning and one "Send anyway" button, creating nothing', async () => {
     const domain = domainWithFloor(1_000_000);
     const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$5,000" });
     expect(reply.status).toBe(409);
     expect(reply.body).toContain(WARNING);
-    const button = /<button type="submit"[^>]*>Continue anyway<\/button>/.exec(reply.body)?.[0];
-    expect(button).toContain('name="continue_below_minimum"');
-    expect(button).toContain('value="1"');
+    // One way on (issue #26 item 7): the form's only submit button sends the offer as it is.
+    const buttons = reply.body.match(/<button type="submit"[^>]*>[^<]*<\/button>/g) ?? [];
+    expect(buttons).toHaveLength(1);
+    expect(buttons[0]).toMatch(/>Send anyway<\/button>$/);
+    expect(buttons[0]).toContain('name="continue_below_minimum"');
+    expect(buttons[0]).toContain('value="1"');
+    expect(reply.body).not.toContain("Continue to Payment");
+    // The offer is tied to the warning, and not marked invalid.
+    const offer = /<input[^>]*name="offer"[^>]*>/.exec(reply.body)?.[0];
+    expect(offer).toContain('aria-describedby="inquiry-offer-warning"');
+    expect(offer).toContain("data-warned");
+    expect(offer).not.toContain("aria-invalid=");
+    expect(reply.body).toMatch(new RegExp(`<p id="inquiry-offer-warning" role="alert"[^>]*>${WARNING}</p>`));
     expect(reply.body).toContain('value="$5,000"');
     expect(reply.body).toContain(BUYER.message);
     expect(inquiriesFor(domain.id)).toEqual([]);
@@ -74,7 +84,27 @@ describe("minimum offer without JavaScript", () => {
     });
     expect(reply.status).toBe(400);
     expect(reply.body).toContain("Please fill in all required fields");
-    expect(reply.body).not.toContain("Continue anyway");
+    expect(reply.body).not.toContain("Send anyway");
+  });
+});
+
+describe("fields the server refuses (issue #26 item 7)", () => {
+  it("are marked invalid and tied to their message, in the page and in the JSON route's field_errors", async () => {
+    const domain = domainWithFloor(1_000_000);
+    const reply = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, email: "nope" });
+    expect(reply.status).toBe(400);
+    const email = /<input[^>]*name="email"[^>]*>/.exec(reply.body)?.[0];
+    expect(email).toContain('aria-invalid="true"');
+    expect(email).toContain('aria-describedby="inquiry-email-error"');
+    expect(reply.body).toMatch(/<p id="inquiry-email-error"[^>]*>Please enter a valid email address<\/p>/);
+    expect(/<input[^>]*name="name"[^>]*>/.exec(reply.body)?.[0]).not.toContain("aria-invalid=");
+    const json = await postJson(app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { ...BUYER, email: "nope" },
+    });
+    expect(json.status).toBe(400);
+    expect(json.json.field_errors).toEqual({ email: "Please enter a valid email address" });
+    expect(inquiriesFor(domain.id)).toEqual([]);
   });
 });
 
@@ -88,6 +118,7 @@ describe("minimum offer with JavaScript (the JSON route the form calls)", () => 
     });
     expect(warned.status).toBe(409);
     expect(warned.json.error).toBe("Offers below the owner's minimum are usually declined");
+    expect(warned.json.below_minimum).toBe(true);
     expect(JSON.stringify(warned.json)).not.toMatch(/7500|750000/);
     expect(inquiriesFor(domain.id)).toEqual([]);
     const accepted = await postJson(app, "/api/create-payment-intent", {
@@ -136,7 +167,7 @@ describe("the minimum cannot be found by binary search past the rate limit", () 
     const below = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$9,999" });
     const above = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, offer: "$10,001" });
     expect([below.status, above.status]).toEqual([429, 429]);
-    expect(below.body).not.toContain("Continue anyway");
+    expect(below.body).not.toContain("Send anyway");
     expect((await post("$1")).status).toBe(400);
     expect(inquiriesFor(domain.id)).toEqual([]);
     console.log(

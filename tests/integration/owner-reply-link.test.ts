@@ -66,8 +66,12 @@ describe("buyer receipt", () => {
       timeZone: "UTC",
     });
     expect(text).toContain(`Date: ${paidDay}`);
-    expect(text).toMatch(new RegExp(`if the owner does not respond by ${deadlineDay} at \\d{1,2}:\\d{2} [AP]M UTC`));
-    expect(text).toContain("your fee of $19.99 is refunded in full");
+    // The promise in its one wording (a new site lets the buyer choose refund or credit), and its deadline.
+    expect(text).toContain(
+      "Our promise: If the owner doesn't reply within 7 days, you choose: a refund or a credit for another name.",
+    );
+    expect(text).toMatch(new RegExp(`The owner's reply is due by ${deadlineDay} at \\d{1,2}:\\d{2} [AP]M UTC`));
+    expect(text).toContain("your fee of $19.99 refunded in full to your original payment method, or a credit");
 
     // The success page reloaded (fulfilment runs again): still one receipt.
     await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
@@ -104,7 +108,9 @@ describe("owner's inquiry page (the link in the owner's email)", () => {
     expect(link.origin).toBe(PUBLIC_URL);
     expect(link.pathname).toBe(`/owner-reply/${inquiry.public_id}`);
     expect(link.searchParams.get("sig")).toBe(signPage(inquiry.public_id));
-    expect(mailText(mail)).toContain("refunded automatically");
+    expect(mailText(mail)).toContain(
+      "If you have not replied by then, they choose: their fee of $19.99 refunded, or a credit for another name.",
+    );
 
     // A mail scanner's prefetch (GET, twice) changes nothing.
     for (let i = 0; i < 2; i++) {

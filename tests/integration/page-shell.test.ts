@@ -1,9 +1,10 @@
-import { domainPagePath } from "../../app/lib/domain-name";
+import { displayDomainName, domainPagePath } from "../../app/lib/domain-name";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain } from "../support/data";
 import { request, setFeeCents } from "../support/http";
 import { BOT_USER_AGENT } from "../support/raw-http";
+import { visibleText } from "./admin-helpers";
 
 // First renders of domain pages come from prepared shells (app/server/http/domain-shell.server.ts):
 // each must be the page React Router renders for that domain, byte for byte but the CSP nonce. The
@@ -55,7 +56,13 @@ describe("domain pages from prepared shells", () => {
       ["q.co", 5_000],
     ];
     for (const [name, priceCents] of names) insertDomain(app.db(), { name, priceCents });
-    for (const [name] of names) await expectSamePage(name);
+    for (const [name] of names) {
+      const body = await expectSamePage(name);
+      // Issue #26 item 4: the heading says the name is for sale; the shell's name is the page's own.
+      expect(visibleText(/<h1[^>]*>(.*?)<\/h1>/s.exec(body)?.[1] ?? "").trim()).toBe(
+        `${displayDomainName(name)} is for sale`,
+      );
+    }
     // The same shells for a Unicode path and after the fee changes, to free and back.
     expect(
       await expectSamePage("xn--shellmnchen-yhb.de", `/domain/${encodeURIComponent("shellmünchen.de")}`),

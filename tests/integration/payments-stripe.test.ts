@@ -67,6 +67,16 @@ function sendWebhook(
   });
 }
 
+describe("the domain page with real payments", () => {
+  it('says "Payments by Stripe" beside the inquiry button, and nothing of test mode', async () => {
+    const domain = newDomain();
+    const page = await request(app, `/domain/${domain.short}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/>Start Inquiry \(\$[\d.]+\)<\/a><p data-payments[^>]*>.*?Payments by Stripe<\/p>/s);
+    expect(page.body).not.toContain("Test mode - no real charge");
+  });
+});
+
 describe("JavaScript path: PaymentIntent through the JSON routes", () => {
   it("sends the server's fee with an idempotency key, and confirms a succeeded payment once", async () => {
     const domain = newDomain();

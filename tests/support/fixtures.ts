@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import { TEST_ADMIN } from "./admin";
 import { removeDataDir, startAppServer, type AppServer } from "./app-server";
 
@@ -55,4 +55,21 @@ async function checkWithAxe(page: Page): Promise<void> {
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
   );
   expect(summary, "accessibility violations").toEqual([]);
+}
+
+/** A Tailwind theme colour as the browser computes it ("red-400" -> the value of --color-red-400). */
+export function themeColor(page: Page, name: string): Promise<string> {
+  return page.evaluate((variable) => {
+    const probe = document.createElement("span");
+    probe.style.color = `var(${variable})`;
+    document.body.append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  }, `--color-${name}`);
+}
+
+/** An element's rendered border colour (its top edge), to compare with themeColor. */
+export function borderColor(element: Locator): Promise<string> {
+  return element.evaluate((node) => getComputedStyle(node).borderTopColor);
 }

@@ -130,3 +130,12 @@ export function setSilencePolicy(db: import("better-sqlite3").Database, policy: 
      ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
   ).run(policy, now, now);
 }
+
+/** The admin's response window in days (the promise's N). */
+export function setResponseWindowDays(db: import("better-sqlite3").Database, days: number): void {
+  const now = new Date().toISOString();
+  db.prepare(
+    `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('response_window_days', ?, ?, ?)
+     ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  ).run(String(days), now, now);
+}

@@ -50,6 +50,7 @@ describe("the shells' contract with the domain route's data", () => {
       categories: [{ slug: "travel", name: "Travel" }],
       pitch: "A name for a travel brand.",
       similarHtml: "",
+      feePromise: "Refunded automatically if the owner doesn't reply within 7 days.",
     },
   };
 

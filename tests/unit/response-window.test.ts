@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  feePromiseText,
   parseResponseWindowDays,
+  responseWindowHelp,
   replyTimeText,
   RESPONSE_WINDOW_MESSAGE,
   typicalReplyDays,
@@ -40,5 +42,18 @@ describe("typical reply time", () => {
   it("reads as a sentence", () => {
     expect(replyTimeText(1)).toBe("Owner usually replies within 1 day");
     expect(replyTimeText(4)).toBe("Owner usually replies within 4 days");
+  });
+});
+
+describe("the fee's promise (one wording everywhere)", () => {
+  it("follows the silence policy and the window", () => {
+    expect(feePromiseText("refund", 7)).toBe("Refunded automatically if the owner doesn't reply within 7 days.");
+    expect(feePromiseText("refund", 1)).toBe("Refunded automatically if the owner doesn't reply within 1 day.");
+    expect(feePromiseText("choose", 3)).toBe(
+      "If the owner doesn't reply within 3 days, you choose: a refund or a credit for another name.",
+    );
+    expect(responseWindowHelp("choose", 1)).toBe(
+      'Buyers are promised: "If the owner doesn\'t reply within 1 day, you choose: a refund or a credit for another name." Applies to inquiries paid from now on.',
+    );
   });
 });

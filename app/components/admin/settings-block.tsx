@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { TEXT, type AdminActionResult } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
-import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD } from "../../lib/response-window";
+import { RESPONSE_WINDOW_DAYS, RESPONSE_WINDOW_FIELD, responseWindowHelp } from "../../lib/response-window";
 import { card, fieldClass, primaryButton, secondaryButton } from "../ui";
 import { ErrorAlert } from "./notice";
 
@@ -52,7 +52,7 @@ export function SettingsBlock({
             max: RESPONSE_WINDOW_DAYS.max,
             required: true,
           }}
-          help="If the owner has not confirmed a reply within this many days, the buyer's fee is refunded automatically. Applies to inquiries paid from now on."
+          help={responseWindowHelp(silencePolicy, responseWindowDays)}
         />
         <SilencePolicyForm policy={silencePolicy} />
       </div>

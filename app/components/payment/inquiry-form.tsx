@@ -5,7 +5,7 @@ import { CONTINUE_BELOW_MINIMUM_FIELD } from "../../lib/offer-floor";
 import { CREDIT_CODE_FIELD } from "../../lib/credit-code";
 import { formatUsd } from "../../lib/money";
 import { TEST_MODE_LABEL } from "../../lib/test-card";
-import { inputClass, primaryButton, secondaryButton } from "../ui";
+import { inputClass, primaryButton } from "../ui";
 import { postJson, useHydrated } from "./payment-client";
 
 export type InquiryValues = { name: string; email: string; phone: string; offer: string; message: string };
@@ -18,7 +18,6 @@ const FIELDS: Array<{
   required: boolean;
   max: number;
   autoComplete: string;
-  placeholder?: string;
 }> = [
   { name: "name", label: "Full Name", type: "text", required: true, max: INQUIRY_LIMITS.name, autoComplete: "name" },
   {
@@ -37,11 +36,29 @@ const FIELDS: Array<{
     required: false,
     max: INQUIRY_LIMITS.offer,
     autoComplete: "off",
-    placeholder: "e.g. $5,000",
   },
 ];
 
 type CreatedPayment = { redirect: string };
+
+/** Invalid fields: a red border (with aria-invalid, the message tied to the field by aria-describedby). */
+const markedClass = "aria-invalid:border-red-400 aria-invalid:focus:border-red-400 aria-invalid:focus:ring-red-400/40";
+/** The offer below the owner's minimum: amber, a warning and not an error. */
+const warnedClass =
+  "data-warned:border-amber-400 data-warned:focus:border-amber-400 data-warned:focus:ring-amber-400/40";
+
+const FIELD_NAMES = ["name", "email", "phone", "offer", "message"] as const;
+
+/** The server's `field_errors`, kept to the form's fields and to strings. */
+function fieldErrorsFrom(value: unknown): InquiryErrors {
+  const errors: InquiryErrors = {};
+  if (typeof value !== "object" || value === null) return errors;
+  for (const name of FIELD_NAMES) {
+    const message = (value as Record<string, unknown>)[name];
+    if (typeof message === "string") errors[name] = message;
+  }
+  return errors;
+}
 
 /**
  * The inquiry step. Without JavaScript it posts to the page's action (then a 303 to the checkout page);
@@ -54,10 +71,12 @@ export function InquiryForm(props: {
   error: string | null;
   fieldErrors: InquiryErrors;
   values: Partial<InquiryValues>;
-  /** The offer is below the owner's minimum: show the warning's "Continue anyway" button. */
+  /** The offer is below the owner's minimum: show the amber warning, and the one button becomes "Send anyway". */
   belowMinimum?: boolean;
   /** What the buyer typed in "Credit code", kept when the form comes back. */
   creditCode?: string;
+  /** The domain's guiding price: the offer's placeholder (an offer is anchored on it, not on a low example). */
+  guidingPriceCents?: number | null;
 }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
@@ -92,7 +111,9 @@ export function InquiryForm(props: {
     });
     if (!result.ok) {
       setBusy(false);
-      setBelowMinimum(result.status === 409);
+      setBelowMinimum(result.body?.below_minimum === true);
+      // The server's verdict on each field (an address it does not accept), marked as the no-JS page marks it.
+      setFieldErrors(fieldErrorsFrom(result.body?.field_errors));
       return setError(result.error ?? PAYMENT_TEXTS.initFailed);
     }
     // The browser's Back from the payment step then shows this form filled in again (?edit=).
@@ -107,6 +128,19 @@ export function InquiryForm(props: {
   }
 
   const free = props.feeCents === 0;
+  const describedBy = (name: keyof InquiryValues) =>
+    fieldErrors[name]
+      ? `inquiry-${name}-error`
+      : name === "offer" && belowMinimum
+        ? "inquiry-offer-warning"
+        : undefined;
+  const offerPlaceholder = props.guidingPriceCents ? `e.g. ${formatUsd(props.guidingPriceCents)}` : "Amount in USD";
+  // JS: a changed offer is a new one, so the warning about the old one goes (without JS it stays until sent).
+  const offerChanged = () => {
+    if (!belowMinimum) return;
+    setBelowMinimum(false);
+    setError(null);
+  };
   return (
     <form
       method="post"
@@ -143,11 +177,13 @@ export function InquiryForm(props: {
             required={field.required}
             maxLength={field.max}
             autoComplete={field.autoComplete}
-            placeholder={field.placeholder}
+            placeholder={field.name === "offer" ? offerPlaceholder : undefined}
             defaultValue={props.values[field.name] ?? ""}
+            onChange={field.name === "offer" && hydrated ? offerChanged : undefined}
             aria-invalid={fieldErrors[field.name] ? true : undefined}
-            aria-describedby={fieldErrors[field.name] ? `inquiry-${field.name}-error` : undefined}
-            className={inputClass}
+            aria-describedby={describedBy(field.name)}
+            data-warned={field.name === "offer" && belowMinimum ? "" : undefined}
+            className={`${inputClass} ${markedClass} ${warnedClass}`}
           />
         </Field>
       ))}
@@ -160,8 +196,8 @@ export function InquiryForm(props: {
           maxLength={INQUIRY_LIMITS.message}
           defaultValue={props.values.message ?? ""}
           aria-invalid={fieldErrors.message ? true : undefined}
-          aria-describedby={fieldErrors.message ? "inquiry-message-error" : undefined}
-          className={inputClass}
+          aria-describedby={describedBy("message")}
+          className={`${inputClass} ${markedClass}`}
         />
       </Field>
       {!free && (
@@ -197,23 +233,32 @@ export function InquiryForm(props: {
           defaultValue=""
         />
       </div>
-      <div
-        role="alert"
-        className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}
-      >
-        {error}
-      </div>
-      <button type="submit" className={`${primaryButton} w-full text-lg`} disabled={busy}>
-        {busy ? PAYMENT_TEXTS.processing : free ? "Send Inquiry" : "Continue to Payment"}
-      </button>
-      {belowMinimum && !busy && (
-        <div className="space-y-2">
-          <p className="text-sm text-slate-300">Raise your offer above, or go on with it as it is.</p>
-          <button type="submit" name={CONTINUE_BELOW_MINIMUM_FIELD} value="1" className={`${secondaryButton} w-full`}>
-            Continue anyway
-          </button>
+      {belowMinimum ? (
+        // A warning, not an error: the offer is allowed, the owner will likely decline it.
+        <div className="rounded-lg border border-amber-500/60 bg-amber-950/50 px-4 py-3 text-amber-100">
+          <p id="inquiry-offer-warning" role="alert" className="font-medium">
+            {error}
+          </p>
+          <p className="mt-1 text-sm">Raise your offer above, or send it as it is.</p>
+        </div>
+      ) : (
+        <div
+          role="alert"
+          className={error ? "rounded-lg border border-red-500/50 bg-red-950/60 px-4 py-3 text-red-100" : undefined}
+        >
+          {error}
         </div>
       )}
+      {/* After the warning the one button sends the offer as it is ("Send anyway"). */}
+      <button
+        type="submit"
+        name={belowMinimum ? CONTINUE_BELOW_MINIMUM_FIELD : undefined}
+        value={belowMinimum ? "1" : undefined}
+        className={`${primaryButton} w-full text-lg`}
+        disabled={busy}
+      >
+        {busy ? PAYMENT_TEXTS.processing : belowMinimum ? "Send anyway" : free ? "Send Inquiry" : "Continue to Payment"}
+      </button>
     </form>
   );
 }

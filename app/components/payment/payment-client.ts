@@ -3,7 +3,9 @@ import { PAYMENT_TEXTS } from "../../lib/inquiry";
 
 // Browser side of the payment JSON routes: a POST that always resolves, with the server's error text
 // when it sent one, so every failure shows the spec's message instead of an exception.
-export type JsonResult<T> = { ok: true; data: T } | { ok: false; error: string | null; status: number };
+// A refusal keeps the server's other fields too (`field_errors`: which fields to mark).
+export type JsonResult<T> =
+  { ok: true; data: T } | { ok: false; error: string | null; status: number; body?: Record<string, unknown> };
 
 export async function postJson<T>(path: string, body: unknown): Promise<JsonResult<T>> {
   try {
@@ -15,7 +17,12 @@ export async function postJson<T>(path: string, body: unknown): Promise<JsonResu
     });
     const data = (await response.json().catch(() => null)) as (T & { error?: unknown }) | null;
     if (!response.ok || !data || typeof data.error === "string") {
-      return { ok: false, error: data && typeof data.error === "string" ? data.error : null, status: response.status };
+      return {
+        ok: false,
+        error: data && typeof data.error === "string" ? data.error : null,
+        status: response.status,
+        body: data && typeof data === "object" ? (data as Record<string, unknown>) : undefined,
+      };
     }
     return { ok: true, data };
   } catch {

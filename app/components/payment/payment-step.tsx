@@ -21,6 +21,8 @@ export interface PaymentStepProps {
   /** The inquiry form again, filled with what was typed. */
   editPath: string;
   error: string | null;
+  /** The fee's promise from the settings (feePromiseText), shown under the Pay button. */
+  promise: string | null;
 }
 
 export function PaymentStep(props: PaymentStepProps) {
@@ -88,6 +90,11 @@ export function PaymentStep(props: PaymentStepProps) {
           )}
           {checkoutForm}
         </>
+      )}
+      {props.promise && (
+        <p data-promise className="mt-3 text-center text-sm font-medium text-emerald-300">
+          {props.promise}
+        </p>
       )}
       <p className="mt-6 text-center text-sm">
         <Link to={props.editPath} className="text-blue-300 underline underline-offset-4 hover:text-blue-200">

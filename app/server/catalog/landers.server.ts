@@ -12,6 +12,7 @@ import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomains } from "./categories.server";
 import { similarDomains, similarDomainsHtml } from "./similar.server";
+import { currentFeePromise } from "../refunds/refund-promise.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -56,11 +57,12 @@ export async function loadDomainPage(
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [feeCents, replyDays, categories, similar] = await Promise.all([
+  const [feeCents, replyDays, categories, similar, feePromise] = await Promise.all([
     getInquiryFeeCents(),
     ownerTypicalReplyDays(domain),
     categoriesOfDomains([domain.id]),
     similarDomains(domain),
+    currentFeePromise(),
   ]);
   return {
     siteName: env.SITE_NAME,
@@ -71,6 +73,7 @@ export async function loadDomainPage(
     categories: categories.get(domain.id) ?? [],
     pitch: domain.pitch,
     similarHtml: similarDomainsHtml(similar),
+    feePromise,
   };
 }
 

@@ -1,6 +1,6 @@
 import { defaultLegalText, type LegalSlug } from "../../lib/legal-pages";
 import { formatUsd } from "../../lib/money";
-import { getResponseWindowDays } from "../refunds/refund-promise.server";
+import { getResponseWindowDays, getSilencePolicy } from "../refunds/refund-promise.server";
 import { env } from "../runtime/env.server";
 import { getInquiryFeeCents, getSetting, setSetting } from "./settings.server";
 
@@ -32,11 +32,19 @@ export async function setCustomLegalText(slug: LegalSlug, text: string): Promise
 export async function legalPageText(slug: LegalSlug): Promise<{ text: string; custom: boolean }> {
   const custom = await getCustomLegalText(slug);
   if (custom) return { text: custom, custom: true };
-  const [feeCents, responseWindowDays, contactEmail] = await Promise.all([
+  const [feeCents, responseWindowDays, silencePolicy, contactEmail] = await Promise.all([
     getInquiryFeeCents(),
     getResponseWindowDays(),
+    getSilencePolicy(),
     getContactEmail(),
   ]);
-  const facts = { siteName: env.SITE_NAME, contactEmail, feeCents, feeText: formatUsd(feeCents), responseWindowDays };
+  const facts = {
+    siteName: env.SITE_NAME,
+    contactEmail,
+    feeCents,
+    feeText: formatUsd(feeCents),
+    responseWindowDays,
+    silencePolicy,
+  };
   return { text: defaultLegalText(slug, facts), custom: false };
 }

@@ -3,7 +3,7 @@ import { BELOW_MINIMUM_WARNING, CONTINUE_BELOW_MINIMUM_FIELD, parseOfferCents } 
 
 /**
  * The warning to show before payment when the buyer's offer reads as a dollar amount below the
- * owner's minimum, or null. A buyer who pressed "Continue anyway" is not warned again.
+ * owner's minimum, or null. A buyer who pressed "Send anyway" is not warned again.
  */
 export function offerFloorWarning(
   domain: Pick<Domain, "min_offer_cents">,

@@ -79,6 +79,7 @@ export const SHELL_FIELDS = {
     categories: "shared",
     pitch: "own",
     similarHtml: "own",
+    feePromise: "shared",
   },
 } as const satisfies FieldRoles<DomainRouteData>;
 

@@ -13,6 +13,7 @@ import { env } from "../runtime/env.server";
 import { OWNER_INQUIRY_KIND, queueEmail } from "../mail/mail.server";
 import {
   getResponseWindowDays,
+  getSilencePolicy,
   openReplyWindow,
   ownerReplyLinkText,
   queueBuyerReceipt,
@@ -203,7 +204,7 @@ async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<vo
       to,
       replyTo: inquiry.email,
       subject: `New inquiry for ${inquiry.domain_name} from ${inquiry.name}${inquiry.provider === CREDIT_PROVIDER ? " (paid with credit)" : ""}`,
-      text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry),
+      text: ownerEmailText(inquiry) + ownerReplyLinkText(inquiry, await getSilencePolicy(executor)),
       inquiryId: inquiry.id,
     },
     executor,

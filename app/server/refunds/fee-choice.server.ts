@@ -7,30 +7,20 @@ import { randomInt } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
 import type { Database as Schema, Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
-import { getSetting, setSetting } from "../catalog/settings.server";
 import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
-import { formatUtc } from "./refund-promise.server";
+import { formatUtc, getSilencePolicy } from "./refund-promise.server";
 import { inquiryPageUrl } from "./reply-links.server";
 
-export const SILENCE_POLICY_KEY = "silence_policy";
-export type SilencePolicy = "refund" | "choose";
+// The setting lives with the promise it words (refund-promise.server.ts); exported here for its callers.
+export { getSilencePolicy, setSilencePolicy, SILENCE_POLICY_KEY, type SilencePolicy } from "./refund-promise.server";
 export const FEE_CHOICE_EMAIL_KIND = "fee_choice";
 export const CREDIT_EMAIL_KIND = "credit_issued";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CREDIT_VALID_DAYS = 365;
-
-/** "Let the buyer choose refund or credit" unless the admin chose "Refund automatically" (or the site predates it). */
-export async function getSilencePolicy(): Promise<SilencePolicy> {
-  return (await getSetting(SILENCE_POLICY_KEY)) === "refund" ? "refund" : "choose";
-}
-
-export async function setSilencePolicy(policy: SilencePolicy): Promise<void> {
-  await setSetting(SILENCE_POLICY_KEY, policy);
-}
 
 /** When the buyer's time to choose ends: the reply deadline plus CREDIT_CHOICE_DAYS. */
 export function choiceEndsAt(inquiry: Pick<Inquiry, "reply_deadline_at">): Date {

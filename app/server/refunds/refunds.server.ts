@@ -6,12 +6,13 @@
 // retried with the same key, so a refund Stripe did make is never made twice.
 import type { Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
+import { feePromiseText } from "../../lib/response-window";
 import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
-import { formatUtc } from "./refund-promise.server";
+import { formatUtc, promisedDays } from "./refund-promise.server";
 import { log } from "../runtime/log.server";
 
 export const REFUND_EMAIL_KIND = "refund";
@@ -86,11 +87,23 @@ export function refundEmailText(inquiry: Inquiry): string {
   const amount = formatUsd(inquiry.amount_cents);
   const deadline = inquiry.reply_deadline_at;
   const promised = !inquiry.answered_at && deadline !== null && Date.parse(deadline) <= now().getTime();
+  // Offered the choice (or having made it): the inquiry was under "Let the buyer choose refund or credit".
+  const policy = inquiry.credit_offered_at || inquiry.fee_choice ? "choose" : "refund";
+  const how =
+    policy === "refund"
+      ? "As promised, your"
+      : inquiry.fee_choice === "refund"
+        ? "You chose the refund: your"
+        : "You did not choose a credit in time, so your";
   return [
     `Hello ${inquiry.name},`,
     "",
     promised
-      ? `The owner of ${inquiry.domain_name} did not confirm a reply to your inquiry by ${formatUtc(deadline)}.\nAs promised, your inquiry fee of ${amount} has been refunded in full to your original payment method.`
+      ? [
+          `The owner of ${inquiry.domain_name} did not confirm a reply to your inquiry by ${formatUtc(deadline)}.`,
+          `Our promise: ${feePromiseText(policy, promisedDays(inquiry))}`,
+          `${how} inquiry fee of ${amount} has been refunded in full to your original payment method.`,
+        ].join("\n")
       : `Your inquiry fee of ${amount} for ${inquiry.domain_name} has been refunded in full to your original payment method.`,
     "Depending on your bank it can take 5-10 business days to appear on your statement.",
     "",
