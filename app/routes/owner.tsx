@@ -5,6 +5,7 @@ import { OwnerDomains } from "../components/owner/owner-domains";
 import { OwnerHeader } from "../components/owner/owner-header";
 import { OwnerInquiries } from "../components/owner/owner-inquiries";
 import { OwnerSignIn, OwnerSignInOff } from "../components/owner/owner-sign-in";
+import { PortfolioInsightsView } from "../components/insights/portfolio-insights";
 import { MESSAGE_FIELD } from "../lib/inquiry-message";
 import { OWNER_LINK_ERRORS, OWNER_NOTICES, type OwnerLinkError } from "../lib/owner-forms";
 import { clientIp } from "../server/http/request-context.server";
@@ -17,6 +18,7 @@ import {
 } from "../server/owners/owner-desk.server";
 import { destroyOwnerSession, getOwner, requireOwner } from "../server/owners/owner-session.server";
 import { isOwnerSignInOn } from "../server/owners/owner-settings.server";
+import { portfolioInsights } from "../server/insights/portfolio-insights.server";
 import { env } from "../server/runtime/env.server";
 import type { Route } from "./+types/owner";
 
@@ -44,6 +46,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: owner.email,
     domains: await listOwnerDomains(owner.email),
     inquiries: await listOwnerInquiries(owner.email),
+    insights: await portfolioInsights({ ownerEmail: owner.email }),
     notice: notice ? (OWNER_NOTICES[notice] ?? null) : null,
   };
 }
@@ -83,7 +86,7 @@ export default function OwnerPage({ loaderData, actionData }: Route.ComponentPro
     const codeFor = result?.step === "email" ? null : loaderData.codeFor;
     return <OwnerSignIn codeFor={codeFor} error={result?.error ?? loaderData.error} email={result?.email ?? ""} />;
   }
-  const { email, domains, inquiries, notice } = loaderData;
+  const { email, domains, inquiries, insights, notice } = loaderData;
   const refusal = actionData && "reply" in actionData ? actionData.reply : null;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
@@ -91,6 +94,8 @@ export default function OwnerPage({ loaderData, actionData }: Route.ComponentPro
       {notice && !refusal ? <Notice>{notice}</Notice> : null}
       <OwnerDomains domains={domains} />
       <OwnerInquiries inquiries={inquiries.rows} total={inquiries.total} refusal={refusal ?? null} />
+      <p className="mt-10 text-slate-300">Insights into your names. Dates are UTC.</p>
+      <PortfolioInsightsView insights={insights} nameHref={(id) => `/owner/domains/${id}`} />
     </main>
   );
 }

@@ -98,6 +98,25 @@ describe("the owner's desk", () => {
     expect((await ownerRequest(app, alice, `/owner/domains/999999`)).status).toBe(404);
   });
 
+  it("shows insights into the owner's own names only", async () => {
+    const db = app.db();
+    // The app keeps all-time totals beside the daily rows; the insights' lists start from them.
+    const totals = db.prepare("INSERT INTO domain_view_totals (domain_id, views) VALUES (?, ?)");
+    totals.run(ids.alice, 112);
+    totals.run(ids.bob, 50);
+    db.prepare("INSERT INTO domain_daily_views (domain_id, day, views) VALUES (?, ?, ?)").run(ids.bob, daysAgo(3), 50);
+    const desk = await ownerRequest(app, alice, "/owner");
+    const section = (name: string) =>
+      visibleText(withoutSpans(new RegExp(`data-insights="${name}"[\\s\\S]*?</section>`).exec(desk.body)?.[0] ?? ""));
+    expect(section("fees")).not.toBe("");
+    expect(section("most-viewed")).toContain(names.alice);
+    expect(section("most-viewed")).not.toContain(names.bob);
+    // 7 + 5 + 100 views in the last 90 days are Alice's; Bob's 50 are not counted on her desk.
+    expect(desk.body).toMatch(/aria-label="Views per day from [^"]*: 112 in total/);
+    const bobs = await ownerRequest(app, bob, "/owner");
+    expect(visibleText(withoutSpans(bobs.body))).not.toContain(names.alice);
+  });
+
   it("edits the asking price and minimum offer of the owner's own names only", async () => {
     const saved = await ownerRequest(app, alice, `/owner/domains/${ids.alice}`, {
       form: { intent: "prices", askingPrice: "3100", minOffer: "1500.50" },
