@@ -13,6 +13,7 @@ import { db, isDatabaseOpen } from "../db/database.server";
 import { inTransaction } from "../db/dialect.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
+import { log } from "../runtime/log.server";
 import { refundInquiry } from "../refunds/refunds.server";
 import { fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
@@ -83,10 +84,6 @@ async function releaseInquiry(id: number, lease: string): Promise<void> {
     .execute();
 }
 
-function log(msg: string, fields: Record<string, unknown>, level: "log" | "error" = "log"): void {
-  console[level](JSON.stringify({ msg, ...fields }));
-}
-
 function isFinal(result: FulfilResult): boolean {
   if (result.ok) return true;
   if (result.reason !== "not_succeeded") return true;
@@ -107,9 +104,9 @@ async function reconcileRef(ref: RefRow): Promise<void> {
     const result = await checkRef(ref, ref.provider);
     final = isFinal(result);
     if (result.ok && result.newlyPaid)
-      log("reconciler recorded a payment", { inquiryId: result.inquiry.id, ref: ref.ref_id });
+      log.info({ inquiryId: result.inquiry.id, ref: ref.ref_id }, "reconciler recorded a payment");
   } catch (error) {
-    log("reconcile failed", { ref: ref.ref_id, error: (error as Error).message }, "error");
+    log.error({ ref: ref.ref_id, error: (error as Error).message }, "reconcile failed");
   }
   if (!isDatabaseOpen()) return;
   const at = now();
@@ -173,9 +170,9 @@ async function expireStaleInquiries(): Promise<void> {
     if (!lease) continue;
     try {
       const outcome = await expireInquiry(inquiry);
-      if (outcome === "expired") log("pending inquiry expired", { inquiryId: inquiry.id });
+      if (outcome === "expired") log.info({ inquiryId: inquiry.id }, "pending inquiry expired");
     } catch (error) {
-      log("expiry failed", { inquiryId: inquiry.id, error: (error as Error).message }, "error");
+      log.error({ inquiryId: inquiry.id, error: (error as Error).message }, "expiry failed");
     } finally {
       await releaseInquiry(inquiry.id, lease);
     }
@@ -252,7 +249,7 @@ export async function runReconcilePass(): Promise<void> {
   await expireStaleInquiries();
   if (isDatabaseOpen()) {
     const purged = await purgeExpiredInquiries();
-    if (purged > 0) log("expired inquiries deleted", { count: purged });
+    if (purged > 0) log.info({ count: purged }, "expired inquiries deleted");
   }
 }
 
@@ -264,7 +261,7 @@ let pass: Promise<unknown> | null = null;
 function tick(): void {
   if (!running || pass) return;
   pass = runReconcilePass()
-    .catch((error) => log("reconcile pass failed", { error: (error as Error).message }, "error"))
+    .catch((error) => log.error({ error: (error as Error).message }, "reconcile pass failed"))
     .finally(() => {
       pass = null;
       if (!running) return;

@@ -12,6 +12,7 @@ import type { Database as Schema } from "../../../db/schema";
 import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
+import { log } from "../runtime/log.server";
 import { refundInquiry, type RefundOutcome } from "./refunds.server";
 import { getSilencePolicy, offerChoices, recreditSilentCreditInquiries, type SilencePolicy } from "./fee-choice.server";
 
@@ -49,10 +50,6 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: S
   ]);
 }
 
-function log(msg: string, fields: Record<string, unknown>, level: "log" | "error" = "log"): void {
-  console[level](JSON.stringify({ msg, ...fields }));
-}
-
 export function refundBackoffMs(attempts: number): number {
   return Math.min(env.REFUND_RETRY_BASE_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 20), MAX_BACKOFF_MS);
 }
@@ -85,12 +82,12 @@ async function refundOne(
   }
   if (!isDatabaseOpen()) return "skipped";
   if (outcome.status === "refunded" || outcome.status === "already-refunded") {
-    log("inquiry refunded automatically", { inquiryId: id });
+    log.info({ inquiryId: id }, "inquiry refunded automatically");
     return "refunded";
   }
   if (outcome.status === "pending") {
     await db.updateTable("inquiries").set({ refund_lease_until: null }).where("id", "=", id).execute();
-    log("automatic refund pending at the provider", { inquiryId: id, refundId: outcome.refundId });
+    log.info({ inquiryId: id, refundId: outcome.refundId }, "automatic refund pending at the provider");
     return "skipped";
   }
   const message = outcome.message.slice(0, 500);
@@ -101,7 +98,7 @@ async function refundOne(
     .where("id", "=", id)
     .where("status", "=", "paid")
     .execute();
-  log("automatic refund failed", { inquiryId: id, attempt: attempts, retryAt, error: message }, "error");
+  log.error({ inquiryId: id, attempt: attempts, retryAt, error: message }, "automatic refund failed");
   return "failed";
 }
 
@@ -176,7 +173,7 @@ let pass: Promise<unknown> | null = null;
 function tick(refund: RefundOneInquiry): void {
   if (!running || pass) return;
   pass = runRefundPass(refund)
-    .catch((error) => log("refund pass failed", { error: (error as Error).message }, "error"))
+    .catch((error) => log.error({ error: (error as Error).message }, "refund pass failed"))
     .finally(() => {
       pass = null;
       if (!running) return;
