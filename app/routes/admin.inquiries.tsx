@@ -17,6 +17,7 @@ import {
   replyAsOwner,
   settleProblem,
 } from "../server/admin/admin-inquiries.server";
+import { awaitingReply } from "../server/admin/desk.server";
 import { env } from "../server/runtime/env.server";
 import { refundInquiry } from "../server/refunds/refunds.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -55,6 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     siteName: env.SITE_NAME,
     email: user.email,
+    awaiting: (await awaitingReply()).count,
     query,
     inbox,
     problems,
@@ -104,10 +106,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, query, inbox, problems, credits, notice } = loaderData;
+  const { email, awaiting, query, inbox, problems, credits, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Inquiries" />
+      <AdminHeader email={email} title="Inquiries" awaiting={awaiting} />
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
       <PaymentProblems {...problems} />

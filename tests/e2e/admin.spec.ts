@@ -43,6 +43,7 @@ test("Sign out everywhere ends the admin's session in every browser", async ({
     await signInAdmin(page);
     const otherPage = await other.newPage();
     await signInAdmin(otherPage);
+    await page.locator("summary", { hasText: "Account" }).click();
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
     await otherPage.reload();

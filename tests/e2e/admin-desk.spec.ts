@@ -1,0 +1,81 @@
+import type { Page, TestInfo } from "@playwright/test";
+import { insertPaidInquiry, signInAdmin } from "../support/admin";
+import { insertDomain, uniqueDomainName } from "../support/data";
+import { expect, expectNoA11yViolations, test } from "../support/fixtures";
+
+// Issue 26, the investor's desk (items 9, 10, 2 and 11), at a phone's width and a desktop's, with
+// JavaScript on and off. Screenshots are kept as test artifacts for review.
+
+const WIDTHS = [390, 1366] as const;
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string, width: number) {
+  await page.evaluate(() => document.body.offsetHeight);
+  await testInfo.attach(`${name}-${width}px-${testInfo.project.name}.png`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: "image/png",
+  });
+}
+
+async function noSidewaysScroll(page: Page, width: number) {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(scrollWidth, "the page is no wider than the screen").toBeLessThanOrEqual(width);
+}
+
+for (const width of WIDTHS) {
+  test(`the panel's first row says what needs the admin now, at ${width} px`, async ({ page, app }, testInfo) => {
+    const name = uniqueDomainName("desk");
+    const domainId = insertDomain(app.db(), { name, priceCents: 2_450_000 });
+    const id = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Desk Buyer" });
+    app
+      .db()
+      .prepare("UPDATE inquiries SET reply_deadline_at = ? WHERE id = ?")
+      .run(new Date(Date.now() - 60_000 + 3 * 86_400_000).toISOString(), id);
+    await page.setViewportSize({ width, height: 900 });
+    await signInAdmin(page);
+
+    const nav = page.getByRole("navigation", { name: "Admin" });
+    await expect(nav.getByRole("link", { name: "Domains" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: /^Inquiries/ })).not.toHaveAttribute("aria-current", "page");
+    // The spec's Sign Out stays in the row; Sign out everywhere waits in the Account menu.
+    await expect(nav.getByRole("button", { name: "Sign Out", exact: true })).toBeVisible();
+    await expect(nav.getByRole("button", { name: "Sign out everywhere" })).toBeHidden();
+
+    const awaitingLink = page.locator('[data-stat="Awaiting reply"]').getByRole("link");
+    const awaiting = Number((await awaitingLink.innerText()).replace(/\D/g, ""));
+    expect(awaiting).toBeGreaterThanOrEqual(1);
+    await expect(nav.getByRole("link", { name: `Inquiries ${awaiting} awaiting reply` })).toBeVisible();
+    await expect(page.locator('[data-stat="Next reply due"]')).toContainText(
+      /Next reply due in \d+ (days?|hours?|minutes?)/,
+    );
+    await expect(page.getByText("Fees, last 30 days", { exact: true })).toBeVisible();
+    await expect(page.locator('[data-stat="Fees detail"]')).toContainText(/received, \$[\d,.]+ refunded/);
+    for (const label of ["Total Domains", "Inquiry Fee", "Total Value"])
+      await expect(page.getByText(label, { exact: true })).toBeVisible();
+    // The first row: the two desk cards come before the spec's three, on one line at desktop width.
+    const tops = await page
+      .locator("dl > div > dt")
+      .evaluateAll((terms) => terms.slice(0, 5).map((term) => Math.round(term.getBoundingClientRect().top)));
+    if (width >= 1366) expect(new Set(tops).size, "five cards in one row").toBe(1);
+    await noSidewaysScroll(page, width);
+    await screenshot(page, testInfo, "admin-panel", width);
+    await expectNoA11yViolations(page);
+
+    // The card's number leads to exactly those inquiries.
+    await awaitingLink.click();
+    await expect(page.getByRole("heading", { level: 1, name: "Inquiries" })).toBeVisible();
+    await expect(page.getByLabel("Status")).toHaveValue("awaiting");
+    await expect(page.getByRole("article")).toHaveCount(awaiting);
+    await expect(nav.getByRole("link", { name: /^Inquiries/ })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Domains" })).not.toHaveAttribute("aria-current", "page");
+    await noSidewaysScroll(page, width);
+  });
+}
+
+test("Sign out everywhere is in the Account menu, which opens without JavaScript", async ({ page }) => {
+  await signInAdmin(page);
+  const nav = page.getByRole("navigation", { name: "Admin" });
+  await nav.locator("summary", { hasText: "Account" }).click();
+  await expect(nav.getByText("Ends this admin's sessions on every device, this one included.")).toBeVisible();
+  await nav.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
+});
