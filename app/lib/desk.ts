@@ -30,3 +30,31 @@ export function offerAgainstAsking(offer: string, askingPriceCents: number | nul
   const percent = Math.round((offerCents / askingPriceCents) * 100);
   return `${formatUsd(offerCents)} — ${percent}% of the ${formatUsd(askingPriceCents)} asking price`;
 }
+
+/** The most of the buyer's message quoted in a reply email: mail clients cut long mailto: links. */
+export const MAILTO_QUOTE_CHARS = 1_500;
+
+/**
+ * A `mailto:` link answering a buyer from the admin's own mail program: to the buyer, "Re:" the
+ * inquiry's subject, with their message quoted (cut at MAILTO_QUOTE_CHARS).
+ */
+export function replyMailto(inquiry: {
+  email: string;
+  name: string;
+  domainName: string;
+  message: string;
+  sentOn: string;
+}): string {
+  const message =
+    inquiry.message.length > MAILTO_QUOTE_CHARS
+      ? `${inquiry.message.slice(0, MAILTO_QUOTE_CHARS).trimEnd()} [...]`
+      : inquiry.message;
+  const quote = message
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
+  const body = `\n\nOn ${inquiry.sentOn}, ${inquiry.name} wrote:\n${quote}\n`;
+  const params = `subject=${encodeURIComponent(`Re: Your inquiry about ${inquiry.domainName}`)}&body=${encodeURIComponent(body)}`;
+  return `mailto:${encodeURIComponent(inquiry.email).replace(/%40/g, "@")}?${params}`;
+}

@@ -79,3 +79,77 @@ test("Sign out everywhere is in the Account menu, which opens without JavaScript
   await nav.getByRole("button", { name: "Sign out everywhere" }).click();
   await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
 });
+
+for (const width of WIDTHS) {
+  test(`the inbox shows the offer against the price, Reply, and counts that match the list, at ${width} px`, async ({
+    page,
+    app,
+  }, testInfo) => {
+    const name = uniqueDomainName("inbox-desk");
+    const domainId = insertDomain(app.db(), { name, priceCents: 2_450_000 });
+    const id = insertPaidInquiry(app.db(), {
+      domainId,
+      domainName: name,
+      name: "Offer Buyer",
+      message: "Would you take $9,000?",
+    });
+    const refunded = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Refunded Buyer" });
+    const credited = insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Credited Buyer" });
+    const db = app.db();
+    db.prepare("UPDATE inquiries SET offer = '$9,000', asking_price_cents = 2450000 WHERE id = ?").run(id);
+    db.prepare("UPDATE inquiries SET status = 'refunded', refunded_at = ? WHERE id = ?").run(
+      new Date().toISOString(),
+      refunded,
+    );
+    db.prepare("UPDATE inquiries SET credited_at = ?, reply_deadline_at = ? WHERE id = ?").run(
+      new Date().toISOString(),
+      new Date(Date.now() - 3_600_000).toISOString(),
+      credited,
+    );
+    await page.setViewportSize({ width, height: 900 });
+    await signInAdmin(page);
+    await page.goto(`/admin/inquiries?domain=${name}`);
+    await expect(page.getByTestId("inbox-summary")).toHaveText("3 inquiries: 1 paid, 1 credited, 1 refunded");
+    const card = page.getByRole("article", { name: `Offer Buyer about ${name}` });
+    await expect(card).toContainText("$9,000 — 37% of the $24,500 asking price");
+    const mailto = await card.getByRole("link", { name: "Reply by email" }).getAttribute("href");
+    expect(mailto).toMatch(/^mailto:ada@example\.test\?subject=Re%3A%20Your%20inquiry%20about%20/);
+    // A settled inquiry has no Reply to the product's form (the conversation is closed).
+    await expect(
+      page
+        .getByRole("article", { name: `Refunded Buyer about ${name}` })
+        .getByRole("link", { name: "Reply", exact: true }),
+    ).toHaveCount(0);
+    await noSidewaysScroll(page, width);
+    await screenshot(page, testInfo, "admin-inbox", width);
+    await expectNoA11yViolations(page);
+
+    // The status filter: each option's count is what it lists; credited and refunded are not awaiting.
+    await expect(page.getByLabel("Status").locator("option")).toHaveText([
+      "All (3)",
+      "Awaiting answer (1)",
+      "Answered (0)",
+      "Past deadline, not answered (0)",
+      "Credited (1)",
+      "Refunded (1)",
+    ]);
+    await page.getByLabel("Status").selectOption("awaiting");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page.getByTestId("inbox-summary")).toHaveText("1 inquiry: awaiting answer");
+    await expect(page.getByRole("article")).toHaveCount(1);
+    await expect(card).toBeVisible();
+
+    // Reply opens the product's own reply form, ready to type.
+    await card.getByRole("link", { name: "Reply", exact: true }).click();
+    const field = card.getByLabel("Reply as the owner to Offer Buyer");
+    await expect(field).toBeVisible();
+    await expect(field).toBeFocused();
+    await field.fill("Thanks, the owner accepts $9,000.");
+    await card.getByRole("button", { name: "Send reply" }).click();
+    await expect(page.getByRole("status")).toHaveText("Reply sent to the buyer.");
+    // Answered now, it leaves the awaiting list for the answered one.
+    await expect(page.getByText("No inquiries match this filter.")).toBeVisible();
+    await page.goto(`/admin/inquiries?domain=${name}&status=answered`);
+    await expect(card.getByText("Thanks, the owner accepts $9,000.")).toBeVisible();
+  });
+}

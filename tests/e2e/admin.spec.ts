@@ -311,7 +311,7 @@ test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
   await expectNoA11yViolations(page);
   await card.getByRole("button", { name: "Mark answered" }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry marked as answered.");
-  await expect(page.getByText("No paid inquiries yet.")).toBeVisible();
+  await expect(page.getByText("No inquiries match this filter.")).toBeVisible();
   await page.getByLabel("Status").selectOption("answered");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Grace Buyer about ${name}` })).toContainText("Answered");

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, insertPaidInquiry, TEST_ADMIN } from "../support/admin";
+import { adminCookie, insertPaidInquiry, payInquiry, TEST_ADMIN } from "../support/admin";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { useAppServer } from "../support/vitest-server";
 import { http, visibleText } from "./admin-helpers";
@@ -155,5 +155,124 @@ describe("the admin's desk", () => {
     const after = await http(app, "/admin", { cookie });
     expect(statText(after.body, "Awaiting reply")).toBe("2 inquiries awaiting reply");
     expect(statText(after.body, "Next reply due")).toMatch(/^Next reply due in 2 days /);
+  });
+});
+
+/** What the inbox lists for a query: its cards' headings, the count in the filter's option, the summary. */
+async function inbox(query: string) {
+  const page = await http(app, `/admin/inquiries?${query}`, { cookie });
+  expect(page.status).toBe(200);
+  const cards = [...page.body.matchAll(/<article[^>]*>[\s\S]*?<h2[^>]*>([\s\S]*?)<\/h2>/g)].map((m) =>
+    visibleText(m[1]!).trim(),
+  );
+  const options = Object.fromEntries(
+    [...page.body.matchAll(/<option value="(\w+)"[^>]*>([^<]*)<\/option>/g)].map((m) => [
+      m[1]!,
+      Number(/\((\d+)\)$/.exec(m[2]!)![1]),
+    ]),
+  );
+  const summary = visibleText(/data-testid="inbox-summary"[^>]*>([\s\S]*?)<\/p>/.exec(page.body)![1]!).trim();
+  return { body: page.body, text: visibleText(page.body), cards, options, summary };
+}
+
+describe("the inbox", () => {
+  it("lists what each filter counts, and counts no refunded or credited inquiry as paid", async () => {
+    const name = uniqueDomainName("counts");
+    const domain = { id: insertDomain(app.db(), { name, priceCents: 100_000 }), name };
+    const ask = { asking_price_cents: 100_000 };
+    inquiry(domain, "Waiting One", {
+      amountCents: 1_999,
+      paidAt: at(-HOUR),
+      set: { ...ask, reply_deadline_at: at(DAY) },
+    });
+    inquiry(domain, "Waiting Free", { amountCents: 0, paidAt: at(-HOUR) });
+    inquiry(domain, "Replied", {
+      amountCents: 1_999,
+      paidAt: at(-DAY),
+      set: { answered_at: at(-HOUR), reply_deadline_at: at(DAY) },
+    });
+    inquiry(domain, "Silent Past", { amountCents: 1_999, paidAt: at(-9 * DAY), set: { reply_deadline_at: at(-HOUR) } });
+    inquiry(domain, "Took Credit", {
+      amountCents: 1_999,
+      paidAt: at(-9 * DAY),
+      set: { reply_deadline_at: at(-DAY), credited_at: at(-HOUR) },
+    });
+    inquiry(domain, "Got Refund", {
+      amountCents: 1_999,
+      paidAt: at(-9 * DAY),
+      set: { status: "refunded", refunded_at: at(-HOUR) },
+    });
+    inquiry(domain, "Refund After Reply", {
+      amountCents: 1_999,
+      paidAt: at(-3 * DAY),
+      set: { status: "refunded", refunded_at: at(-HOUR), answered_at: at(-2 * DAY) },
+    });
+    const expected = {
+      all: 7,
+      awaiting: ["Waiting One", "Waiting Free"],
+      answered: ["Replied"],
+      closed: ["Silent Past"],
+      credited: ["Took Credit"],
+      refunded: ["Got Refund", "Refund After Reply"],
+    };
+
+    const all = await inbox(`domain=${name}`);
+    expect(all.cards).toHaveLength(expected.all);
+    expect(all.options).toEqual({ all: 7, awaiting: 2, answered: 1, closed: 1, credited: 1, refunded: 2 });
+    expect(all.summary).toBe("7 inquiries: 4 paid, 1 credited, 2 refunded");
+    for (const status of ["awaiting", "answered", "closed", "credited", "refunded"] as const) {
+      const listed = await inbox(`domain=${name}&status=${status}`);
+      const names = listed.cards.map((heading) => heading.replace(/ about .*$/, ""));
+      expect(names.sort(), status).toEqual([...expected[status]].sort());
+      expect(listed.options, status).toEqual(all.options);
+      expect(listed.summary, status).toMatch(new RegExp(`^${expected[status].length} inquir(y|ies): `));
+    }
+
+    // The whole inbox, on every engine: each filter's count is what it lists, and they add up to All.
+    const everything = await inbox("");
+    expect(everything.cards).toHaveLength(everything.options.all!);
+    let sum = 0;
+    for (const status of ["awaiting", "answered", "closed", "credited", "refunded"] as const) {
+      const listed = await inbox(`status=${status}`);
+      expect(listed.cards, status).toHaveLength(everything.options[status]!);
+      sum += listed.cards.length;
+    }
+    expect(sum).toBe(everything.options.all);
+    // The nav's awaiting count is the awaiting filter's.
+    expect(everything.text).toContain(`Inquiries ${everything.options.awaiting} awaiting reply`);
+  });
+
+  it("shows an offer against the asking price of the day, a Reply to the product's form and a mailto", async () => {
+    const name = uniqueDomainName("offer");
+    const short = name.replace(/\.com$/, "");
+    const domainId = insertDomain(app.db(), { name, priceCents: 2_450_000 });
+    const { inquiryId } = await payInquiry(app, short, {
+      name: "Offer Buyer",
+      email: "offer@buyer.example",
+      phone: "",
+      offer: "$9,000",
+      message: "Would you take $9,000?\nI can pay this week.",
+    });
+    // The price changes after the inquiry: the card keeps the one the buyer saw.
+    app.db().prepare("UPDATE domains SET asking_price_cents = 3000000 WHERE id = ?").run(domainId);
+    const listed = await inbox(`domain=${name}`);
+    expect(listed.text).toContain("$9,000 — 37% of the $24,500 asking price");
+
+    // Reply: the link to this inquiry's own reply form; without JavaScript the page opens it.
+    const replyHref = `/admin/inquiries?domain=${encodeURIComponent(name)}&amp;reply=${inquiryId}#reply-${inquiryId}`;
+    expect(/<a href="([^"]*)"[^>]*>Reply<\/a>/.exec(listed.body)?.[1]).toBe(replyHref);
+    expect(listed.body).not.toMatch(new RegExp(`<details[^>]*open=""[^>]*>\\s*<summary[^>]*>Conversation`));
+    const replying = await http(app, replyHref.replace(/&amp;/g, "&").replace(/#.*$/, ""), { cookie });
+    expect(replying.body).toMatch(/<details[^>]*open=""[^>]*>\s*<summary[^>]*>Conversation/);
+    expect(replying.body).toMatch(new RegExp(`<textarea[^>]*id="reply-${inquiryId}"[^>]*autofocus=""`));
+
+    // And a mailto: to the buyer, about the name, quoting the message.
+    const mailto = /href="(mailto:[^"]+)"[^>]*>Reply by email<\/a>/.exec(listed.body)![1]!.replace(/&amp;/g, "&");
+    const url = new URL(mailto);
+    expect(url.pathname).toBe("offer@buyer.example");
+    expect(url.searchParams.get("subject")).toBe(`Re: Your inquiry about ${name}`);
+    expect(url.searchParams.get("body")).toMatch(
+      /\n\nOn [A-Z][a-z]{2} \d{1,2}, \d{4}, Offer Buyer wrote:\n> Would you take \$9,000\?\n> I can pay this week\.\n$/,
+    );
   });
 });

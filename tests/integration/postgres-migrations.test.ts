@@ -124,6 +124,7 @@ describe("migrations on PostgreSQL", () => {
       "domains.asking_price_cents",
       "domains.min_offer_cents",
       "inquiries.amount_cents",
+      "inquiries.asking_price_cents",
       "stray_payments.amount_cents",
       "test_payments.amount_cents",
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dueInText, offerAgainstAsking } from "../../app/lib/desk";
+import { dueInText, MAILTO_QUOTE_CHARS, offerAgainstAsking, replyMailto } from "../../app/lib/desk";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -30,5 +30,31 @@ describe("the admin desk's words", () => {
     expect(offerAgainstAsking("$9,000", null)).toBe("$9,000");
     expect(offerAgainstAsking("$9,000", 0)).toBe("$9,000");
     expect(offerAgainstAsking("  ", 2_450_000)).toBe("No offer");
+  });
+});
+
+describe("the reply by email link", () => {
+  const inquiry = {
+    email: "ada+offers@buyer.example",
+    name: "Ada Buyer",
+    domainName: "velora.com",
+    message: "Would you take $9,000?\r\n\r\nThanks & regards",
+    sentOn: "Nov 23, 2026",
+  };
+
+  it("writes to the buyer, about the name, quoting the message line by line", () => {
+    const url = new URL(replyMailto(inquiry));
+    expect(url.protocol).toBe("mailto:");
+    expect(decodeURIComponent(url.pathname)).toBe("ada+offers@buyer.example");
+    expect(url.searchParams.get("subject")).toBe("Re: Your inquiry about velora.com");
+    expect(url.searchParams.get("body")).toBe(
+      "\n\nOn Nov 23, 2026, Ada Buyer wrote:\n> Would you take $9,000?\n>\n> Thanks & regards\n",
+    );
+  });
+
+  it("cuts a long message's quote so that mail programs open the link", () => {
+    const body = new URL(replyMailto({ ...inquiry, message: "x".repeat(10_000) })).searchParams.get("body")!;
+    expect(body).toContain(`> ${"x".repeat(MAILTO_QUOTE_CHARS)} [...]`);
+    expect(body.length).toBeLessThan(MAILTO_QUOTE_CHARS + 100);
   });
 });

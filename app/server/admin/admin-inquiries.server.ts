@@ -12,6 +12,8 @@ import { now } from "../runtime/clock.server";
 import { conversationsOf, type ConversationEntry } from "../conversation/inquiry-page.server";
 import { parseMessage } from "../../lib/inquiry-message";
 import { postInquiryMessage } from "../conversation/messages.server";
+import { offerAgainstAsking } from "../../lib/desk";
+import { inBucket, inboxCounts, inInbox } from "./desk.server";
 
 export type InboxRow = Pick<
   Inquiry,
@@ -36,18 +38,28 @@ export type InboxRow = Pick<
   | "created_at"
   | "answered_via"
   | "credited_at"
-> & { conversation: ConversationEntry[]; statusText: string; open: boolean };
+  | "asking_price_cents"
+> & {
+  conversation: ConversationEntry[];
+  statusText: string;
+  open: boolean;
+  /** The offer against the asking price when the inquiry was made ("$9,000 — 37% of the $24,500 asking price"). */
+  offerText: string;
+};
 
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
-  let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
+  const nowIso = now().toISOString();
+  let query = db.selectFrom("inquiries").where(inInbox);
   const domain = options.domain.trim().toLowerCase();
   // The same names a link would find: "velora", "www.velora.com" or "münchen.de" as well as the stored name.
-  if (domain) query = query.where("domain_name", "in", [domain, ...lookupCandidates(domain)]);
-  if (options.status === "awaiting") query = query.where("status", "=", "paid").where("answered_at", "is", null);
-  if (options.status === "answered") query = query.where("status", "=", "paid").where("answered_at", "is not", null);
-  if (options.status === "refunded") query = query.where("status", "=", "refunded");
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
-  const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
+  const names = domain ? [domain, ...lookupCandidates(domain)] : null;
+  if (names) query = query.where("domain_name", "in", names);
+  const filter = options.status;
+  if (filter !== "all") query = query.where((eb) => inBucket(eb, filter, nowIso));
+  // Each filter's count comes from the same condition as its list, so the two always agree.
+  const counts = await inboxCounts(names, nowIso);
+  const total = counts[filter];
+  const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const found = await query
     .select([
@@ -72,6 +84,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
       "created_at",
       "answered_via",
       "credited_at",
+      "asking_price_cents",
     ])
     .orderBy("paid_at", "desc")
     .orderBy("id", "desc")
@@ -87,9 +100,10 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
       conversation: conversations.get(row.id) ?? [],
       statusText: INQUIRY_STATUS_TEXT[status],
       open: isInquiryOpen(status),
+      offerText: offerAgainstAsking(row.offer, row.asking_price_cents),
     };
   });
-  return { rows, total: Number(total), page, pageCount };
+  return { rows, total, counts, page, pageCount };
 }
 
 /**

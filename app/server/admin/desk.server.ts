@@ -96,8 +96,10 @@ export async function feesLast30Days(): Promise<RecentFees> {
 }
 
 /** How many inquiries each inbox filter lists (for one domain's names, when given). */
-export async function inboxCounts(domainNames: string[] | null): Promise<Record<InboxStatus, number>> {
-  const nowIso = now().toISOString();
+export async function inboxCounts(
+  domainNames: string[] | null,
+  nowIso = now().toISOString(),
+): Promise<Record<InboxStatus, number>> {
   let query = db.selectFrom("inquiries").where(inInbox);
   if (domainNames) query = query.where("domain_name", "in", domainNames);
   const row = await query
