@@ -153,3 +153,52 @@ for (const width of WIDTHS) {
     await expect(card.getByText("Thanks, the owner accepts $9,000.")).toBeVisible();
   });
 }
+
+for (const width of [360, 390, 1366]) {
+  test(`the domains list at ${width} px: cards on a phone with the table's controls, the table on a desktop`, async ({
+    page,
+    app,
+  }, testInfo) => {
+    const tag = `${Date.now().toString(36)}${testInfo.parallelIndex}`;
+    const name = `nordhavenpartners-${tag}.com`;
+    insertDomain(app.db(), {
+      name,
+      priceCents: 2_600_000,
+      trackingId: `broker-with-a-long-handle-${tag}`,
+      ownerEmail: `a.very.long.owner.address.${tag}@portfolio-holdings.example`,
+    });
+    insertDomain(app.db(), { name: `second-${tag}.com`, priceCents: 123_456_700 });
+    await page.setViewportSize({ width, height: 900 });
+    await signInAdmin(page);
+    await page.goto(`/admin?q=${tag}`);
+    const row = page.getByRole("row").filter({ hasText: name });
+    const phone = width < 640;
+    // The header row is the desktop's; on a phone each value carries its own label.
+    await expect(page.getByRole("columnheader", { name: "Owner Email" })).toBeVisible({ visible: !phone });
+    await expect(row.getByText("Owner Email", { exact: true })).toBeVisible({ visible: phone });
+    await expect(row.getByText("Tracking ID", { exact: true })).toBeVisible({ visible: phone });
+    await expect(row.getByRole("link", { name: `$26,000, edit the price of ${name}` })).toBeVisible();
+    await expect(row.getByRole("link", { name: `Edit price of ${name}` })).toBeVisible();
+    await expect(row.getByRole("link", { name: `Delete ${name}` })).toBeVisible();
+    await noSidewaysScroll(page, width);
+    if (phone) {
+      const box = (await row.boundingBox())!;
+      expect(box.x + box.width, "the card fits the screen").toBeLessThanOrEqual(width);
+    }
+    await screenshot(page, testInfo, "admin-domains", width);
+
+    // The price editor works the same in a card, inside the screen.
+    await row.getByRole("link", { name: `Edit price of ${name}` }).click();
+    const input = row.getByLabel(`New price for ${name}`);
+    await expect(input).toBeVisible();
+    const save = row.getByRole("button", { name: "Save", exact: true });
+    const saveBox = (await save.boundingBox())!;
+    expect(saveBox.x + saveBox.width, "Save is on the screen").toBeLessThanOrEqual(width);
+    await noSidewaysScroll(page, width);
+    await screenshot(page, testInfo, "admin-domains-editing", width);
+    await input.fill("27000");
+    await save.click();
+    await expect(row.getByRole("link", { name: `$27,000, edit the price of ${name}` })).toBeVisible();
+    await expectNoA11yViolations(page);
+  });
+}
