@@ -202,3 +202,34 @@ for (const width of [360, 390, 1366]) {
     await expectNoA11yViolations(page);
   });
 }
+
+for (const width of WIDTHS) {
+  test(`delete asks in the styled dialog, naming the domain, at ${width} px`, async ({
+    page,
+    app,
+    javaScriptOn,
+  }, testInfo) => {
+    const name = uniqueDomainName("delete-desk");
+    insertDomain(app.db(), { name, priceCents: 2_600_000 });
+    await page.setViewportSize({ width, height: 900 });
+    await signInAdmin(page);
+    await page.goto(`/admin?q=${name}`);
+    const row = page.getByRole("row").filter({ hasText: name });
+    await row.getByRole("link", { name: `Delete ${name}` }).click();
+    // With JavaScript a modal over the list; without it, the page's own view: the same words either way.
+    const question = javaScriptOn
+      ? page.getByRole("dialog", { name: `Delete ${name}?` })
+      : page.getByRole("region", { name: `Delete ${name}?` });
+    await expect(question).toBeVisible();
+    await expect(question.getByText("Are you sure you want to delete this domain?", { exact: true })).toBeVisible();
+    await expect(question).toContainText("Listed at $26,000. Paid inquiries for it stay in the inbox.");
+    await noSidewaysScroll(page, width);
+    await screenshot(page, testInfo, "admin-delete", width);
+    await question.getByRole("button", { name: "Delete" }).click();
+    if (!javaScriptOn) await expect(page.getByRole("status")).toHaveText("Domain deleted.");
+    await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
+    expect(app.db().prepare("SELECT deleted_at FROM domains WHERE domain_name = ?").get(name)).toEqual({
+      deleted_at: expect.any(String),
+    });
+  });
+}

@@ -268,14 +268,24 @@ test("delete asks first, keeps the domain on cancel, and removes it on confirm",
   const row = page.getByRole("row").filter({ hasText: name });
   const deleteLink = row.getByRole("link", { name: `Delete ${name}` });
   if (javaScriptOn) {
-    page.once("dialog", (dialog) => {
-      expect(dialog.message()).toBe("Are you sure you want to delete this domain?");
-      void dialog.dismiss();
-    });
+    // The styled question, as a modal that names the domain (not the browser's confirm()).
+    const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
     await deleteLink.click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText("Are you sure you want to delete this domain?")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await expectNoA11yViolations(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toBeVisible();
-    page.once("dialog", (dialog) => void dialog.accept());
+    // Escape closes it too, deleting nothing.
     await deleteLink.click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(row).toBeVisible();
+    await deleteLink.click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
     await expect(row).toBeHidden();
   } else {
     await deleteLink.click();

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { TEXT, parsePrice, type AdminActionResult } from "../../lib/admin-forms";
+import { DeleteDialog } from "./delete-confirmation";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { PencilIcon, TrashIcon } from "../icons";
@@ -34,9 +35,14 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
     event.preventDefault();
     setEditing(true);
   };
+  // With JavaScript the delete link opens the styled question as a modal; without it, its own view.
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const confirmDelete = (event: React.MouseEvent) => {
     event.preventDefault();
-    if (!window.confirm(TEXT.confirmDelete)) return;
+    setConfirmingDelete(true);
+  };
+  const deleteNow = () => {
+    setConfirmingDelete(false);
     void deleteFetcher.submit({ intent: "delete", id: String(row.id), js: "1" }, { method: "post", action: "/admin" });
   };
   // Plain anchors, not <Link>: with JavaScript their clicks are always handled here (edit in place,
@@ -95,6 +101,9 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
               >
                 <TrashIcon className="h-4 w-4" />
               </a>
+              {confirmingDelete ? (
+                <DeleteDialog domain={row} onCancel={() => setConfirmingDelete(false)} onConfirm={deleteNow} />
+              ) : null}
               {deleteError ? (
                 <span role="alert" className="text-red-300">
                   {deleteError}
