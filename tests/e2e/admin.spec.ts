@@ -285,8 +285,11 @@ test("delete asks first, keeps the domain on cancel, and removes it on confirm",
     await expect(dialog).toBeHidden();
     await expect(row).toBeVisible();
     await deleteLink.click();
+    // The row leaves at once; the post behind it is awaited before the reload below.
+    const deleted = page.waitForResponse((response) => response.request().method() === "POST");
     await dialog.getByRole("button", { name: "Delete" }).click();
     await expect(row).toBeHidden();
+    expect((await deleted).ok()).toBe(true);
   } else {
     await deleteLink.click();
     await expect(page.getByText("Are you sure you want to delete this domain?")).toBeVisible();
@@ -310,7 +313,10 @@ test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
   const domainId = insertDomain(app.db(), { name, priceCents: 10_000 });
   insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Grace Buyer", message: "Is this still available?" });
   await signInAdmin(page);
-  await page.getByRole("link", { name: "Inquiries" }).click();
+  await page
+    .getByRole("navigation", { name: "Admin" })
+    .getByRole("link", { name: /^Inquiries/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Inquiries" })).toBeVisible();
   await page.getByLabel("Domain").fill(name);
   await page.getByLabel("Status").selectOption("awaiting");
