@@ -114,7 +114,10 @@ for (const width of WIDTHS) {
     await expect(card).toContainText("$9,000 — 37% of the $24,500 asking price");
     const mailto = await card.getByRole("link", { name: "Reply by email" }).getAttribute("href");
     expect(mailto).toMatch(/^mailto:ada@example\.test\?subject=Re%3A%20Your%20inquiry%20about%20/);
-    // A settled inquiry has no Reply to the product's form (the conversation is closed).
+    // A settled inquiry has no Reply to the product's form (the conversation is closed), nor Mark answered.
+    const creditedCard = page.getByRole("article", { name: `Credited Buyer about ${name}` });
+    await expect(creditedCard.getByRole("button", { name: "Mark answered" })).toHaveCount(0);
+    await expect(creditedCard).not.toContainText("Reply due by");
     await expect(
       page
         .getByRole("article", { name: `Refunded Buyer about ${name}` })

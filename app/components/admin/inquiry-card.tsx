@@ -108,7 +108,8 @@ export function InquiryCard({
               Reply
             </a>
           ) : null}
-          {inquiry.status === "paid" && !inquiry.answered_at ? (
+          {/* Only while it waits: after the deadline, or once credited, the server refuses it anyway. */}
+          {inquiry.open && !inquiry.answered_at ? (
             <Form method="post">
               <input type="hidden" name="id" value={inquiry.id} />
               <input type="hidden" name="returnTo" value={returnTo} />
@@ -143,7 +144,8 @@ export function InquiryCard({
 
 /** The refund promise: the reply deadline while awaiting, and a failing automatic refund's retries. */
 function RefundPromiseStatus({ inquiry }: { inquiry: InboxRow }) {
-  if (inquiry.status !== "paid" || inquiry.answered_at || !inquiry.reply_deadline_at) return null;
+  if (inquiry.status !== "paid" || inquiry.answered_at || inquiry.credited_at || !inquiry.reply_deadline_at)
+    return null;
   if (inquiry.amount_cents <= 0) return null;
   if (inquiry.refund_attempts > 0 && inquiry.refund_next_attempt_at) {
     const attempts = inquiry.refund_attempts === 1 ? "1 failed attempt" : `${inquiry.refund_attempts} failed attempts`;
