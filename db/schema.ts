@@ -110,6 +110,8 @@ export interface InquiriesTable {
   credit_offered_at: string | null;
   fee_choice: "refund" | "credit" | null;
   credited_at: string | null;
+  /** Migration 0210: the domain's asking price when the inquiry was made; NULL when not known. */
+  asking_price_cents: number | null;
 }
 
 export interface PaymentRefsTable {

@@ -225,10 +225,13 @@ export interface AdminActionResult {
   confirm?: string;
 }
 
-export type InboxStatus = "all" | "awaiting" | "answered" | "refunded";
+export type InboxStatus = "all" | "awaiting" | "answered" | "closed" | "credited" | "refunded";
+/** The inbox's filters; every listed inquiry is in exactly one besides All (desk.server.ts). */
 export const INBOX_STATUSES: Array<{ value: InboxStatus; label: string }> = [
   { value: "all", label: "All" },
   { value: "awaiting", label: "Awaiting answer" },
   { value: "answered", label: "Answered" },
+  { value: "closed", label: "Past deadline, not answered" },
+  { value: "credited", label: "Credited" },
   { value: "refunded", label: "Refunded" },
 ];

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect } from "react-router";
+import { awaitingReply } from "../server/admin/desk.server";
 import { AdminHeader } from "../components/admin/admin-header";
 import { FunnelChart } from "../components/admin/funnel-chart";
 import { ErrorAlert, Notice } from "../components/admin/notice";
@@ -42,6 +43,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   return {
     siteName: env.SITE_NAME,
     email: user.email,
+    awaiting: (await awaitingReply()).count,
     funnel,
     listing,
     notice: notice ? (NOTICES[notice] ?? null) : null,
@@ -72,7 +74,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 }
 
 export default function AdminDomainPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, funnel, notice } = loaderData;
+  const { email, awaiting, funnel, notice } = loaderData;
   const { domain, totals, days } = funnel;
   const conversion = totals.views > 0 ? `${((totals.inquiries_started / totals.views) * 100).toFixed(1)}%` : "-";
   const stats = [
@@ -82,7 +84,7 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
   ];
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title={domain.domain_name} />
+      <AdminHeader email={email} title={domain.domain_name} awaiting={awaiting} />
       <div className="mt-4">
         <BackLink to="/admin">Back to the Admin Panel</BackLink>
       </div>

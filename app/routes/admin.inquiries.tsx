@@ -7,7 +7,7 @@ import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
 import { fieldClass, secondaryButton } from "../components/ui";
-import { INBOX_STATUSES, NOTICES } from "../lib/admin-forms";
+import { INBOX_STATUSES, NOTICES, type InboxStatus } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
 import {
   creditSummary,
@@ -17,22 +17,25 @@ import {
   replyAsOwner,
   settleProblem,
 } from "../server/admin/admin-inquiries.server";
+import { awaitingReply } from "../server/admin/desk.server";
 import { env } from "../server/runtime/env.server";
 import { refundByAdmin } from "../server/refunds/auto-refund.server";
 import { requireAdmin } from "../server/admin/session.server";
 import type { Route } from "./+types/admin.inquiries";
 
 const PER_PAGE = 50;
+const INBOX_STATUS_VALUES = INBOX_STATUSES.map((option) => option.value) as [InboxStatus, ...InboxStatus[]];
 
 const InboxQuery = z.object({
   domain: z
     .string()
     .catch("")
     .transform((value) => value.trim().toLowerCase().slice(0, 253)),
-  status: z.enum(["all", "awaiting", "answered", "refunded"]).catch("all"),
+  status: z.enum(INBOX_STATUS_VALUES).catch("all"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   notice: z.string().optional().catch(undefined),
   refund: z.coerce.number().int().positive().optional().catch(undefined),
+  reply: z.coerce.number().int().positive().optional().catch(undefined),
 });
 
 const InboxAction = z.object({
@@ -55,6 +58,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     siteName: env.SITE_NAME,
     email: user.email,
+    awaiting: (await awaitingReply()).count,
     query,
     inbox,
     problems,
@@ -104,10 +108,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function InquiriesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, query, inbox, problems, credits, notice } = loaderData;
+  const { email, awaiting, query, inbox, problems, credits, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Inquiries" />
+      <AdminHeader email={email} title="Inquiries" awaiting={awaiting} />
       {notice ? <Notice>{notice}</Notice> : null}
       {actionData?.error ? <ErrorAlert className="mt-6">{actionData.error}</ErrorAlert> : null}
       <PaymentProblems {...problems} />
@@ -130,10 +134,15 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
           <label htmlFor="filter-status" className="text-sm text-slate-300">
             Status
           </label>
-          <select id="filter-status" name="status" defaultValue={query.status} className={`${fieldClass} mt-1 w-48`}>
+          <select
+            id="filter-status"
+            name="status"
+            defaultValue={query.status}
+            className={`${fieldClass} mt-1 w-72 max-w-full`}
+          >
             {INBOX_STATUSES.map((option) => (
               <option key={option.value} value={option.value}>
-                {option.label}
+                {`${option.label} (${inbox.counts[option.value].toLocaleString("en-US")})`}
               </option>
             ))}
           </select>
@@ -142,11 +151,11 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
           Filter
         </button>
       </Form>
-      <p className="mt-4 text-sm text-slate-300">
-        {inbox.total === 1 ? "1 paid inquiry" : `${inbox.total.toLocaleString("en-US")} paid inquiries`}
-      </p>
+      <InboxSummary counts={inbox.counts} status={query.status} />
       {inbox.rows.length === 0 ? (
-        <p className="mt-6 rounded-xl border border-slate-800 p-6 text-center text-slate-300">No paid inquiries yet.</p>
+        <p className="mt-6 rounded-xl border border-slate-800 p-6 text-center text-slate-300">
+          {inbox.counts.all === 0 && !query.domain ? "No paid inquiries yet." : "No inquiries match this filter."}
+        </p>
       ) : (
         <ul className="mt-6 flex flex-col gap-4">
           {inbox.rows.map((inquiry) => (
@@ -154,6 +163,7 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
               <InquiryCard
                 inquiry={inquiry}
                 confirmingRefund={query.refund === inquiry.id}
+                replying={query.reply === inquiry.id}
                 replyRefusal={
                   actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null
                 }
@@ -164,6 +174,26 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
       )}
       <Pagination page={inbox.page} pageCount={inbox.pageCount} />
     </main>
+  );
+}
+
+function inquiriesText(count: number): string {
+  return count === 1 ? "1 inquiry" : `${count.toLocaleString("en-US")} inquiries`;
+}
+
+/**
+ * How many inquiries the list shows, in the filter's words. Under All, what became of their fees: a
+ * refunded or credited inquiry is not counted as paid.
+ */
+function InboxSummary({ counts, status }: { counts: Record<InboxStatus, number>; status: InboxStatus }) {
+  const label = INBOX_STATUSES.find((option) => option.value === status)!.label;
+  const paid = counts.awaiting + counts.answered + counts.closed;
+  return (
+    <p className="mt-4 text-sm text-slate-300" data-testid="inbox-summary">
+      {status === "all"
+        ? `${inquiriesText(counts.all)}: ${paid.toLocaleString("en-US")} paid, ${counts.credited.toLocaleString("en-US")} credited, ${counts.refunded.toLocaleString("en-US")} refunded`
+        : `${inquiriesText(counts[status])}: ${label.toLowerCase()}`}
+    </p>
   );
 }
 

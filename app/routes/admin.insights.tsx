@@ -1,12 +1,17 @@
 import { AdminHeader } from "../components/admin/admin-header";
 import { PortfolioInsightsView } from "../components/insights/portfolio-insights";
+import { awaitingReply } from "../server/admin/desk.server";
 import { requireAdmin } from "../server/admin/session.server";
 import { portfolioInsights } from "../server/insights/portfolio-insights.server";
 import type { Route } from "./+types/admin.insights";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
-  return { email: user.email, insights: await portfolioInsights({ ownerEmail: null }) };
+  return {
+    email: user.email,
+    awaiting: (await awaitingReply()).count,
+    insights: await portfolioInsights({ ownerEmail: null }),
+  };
 }
 
 export function meta() {
@@ -14,10 +19,10 @@ export function meta() {
 }
 
 export default function AdminInsights({ loaderData }: Route.ComponentProps) {
-  const { email, insights } = loaderData;
+  const { email, awaiting, insights } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Insights" />
+      <AdminHeader email={email} title="Insights" awaiting={awaiting} />
       <p className="mt-4 text-slate-300">The whole portfolio. Dates are UTC.</p>
       <PortfolioInsightsView insights={insights} nameHref={(id) => `/admin/domains/${id}`} />
     </main>

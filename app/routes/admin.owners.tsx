@@ -5,6 +5,7 @@ import { LocalDate } from "../components/admin/local-date";
 import { Notice } from "../components/admin/notice";
 import { SettingSwitch } from "../components/owner/owner-switch";
 import { card, secondaryButton } from "../components/ui";
+import { awaitingReply } from "../server/admin/desk.server";
 import { requireAdmin } from "../server/admin/session.server";
 import { listOwners } from "../server/owners/owner-admin.server";
 import { destroyAllOwnerSessions, destroyOwnerSessionsOf } from "../server/owners/owner-session.server";
@@ -37,6 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     siteName: env.SITE_NAME,
     email: user.email,
+    awaiting: (await awaitingReply()).count,
     signInOn: await isOwnerSignInOn(),
     pricesOn: await mayOwnersChangePrices(),
     ...(await listOwners()),
@@ -65,10 +67,10 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function AdminOwnersPage({ loaderData }: Route.ComponentProps) {
-  const { email, signInOn, pricesOn, owners, total, notice } = loaderData;
+  const { email, awaiting, signInOn, pricesOn, owners, total, notice } = loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Owners" />
+      <AdminHeader email={email} title="Owners" awaiting={awaiting} />
       {notice ? <Notice>{notice}</Notice> : null}
       <section aria-labelledby="owner-settings-heading" className={`${card} mt-8`}>
         <h2 id="owner-settings-heading" className="text-xl font-semibold">

@@ -1,5 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
+import { awaitingReply } from "../server/admin/desk.server";
 import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { card, fieldClass, inputClass, primaryButton } from "../components/ui";
@@ -26,6 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
   return {
     email: user.email,
+    awaiting: (await awaitingReply()).count,
     pages,
     contactEmail: (await getContactEmail()) ?? "",
     saved: saved && (isLegalSlug(saved) || saved === "contact") ? saved : null,
@@ -66,11 +68,11 @@ export function meta() {
 }
 
 export default function AdminPages({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, pages, saved, contactEmail } = loaderData;
+  const { email, awaiting, pages, saved, contactEmail } = loaderData;
   const contactError = actionData?.slug === "contact" ? actionData : undefined;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Pages" />
+      <AdminHeader email={email} title="Pages" awaiting={awaiting} />
       {saved ? (
         <Notice>{`${saved === "contact" ? "Contact address" : pages.find((page) => page.slug === saved)?.title} saved.`}</Notice>
       ) : null}

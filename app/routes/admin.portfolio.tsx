@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { awaitingReply } from "../server/admin/desk.server";
 import { AdminHeader } from "../components/admin/admin-header";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { card, fieldClass, primaryButton, secondaryButton } from "../components/ui";
@@ -17,7 +18,7 @@ const ImportedQuery = z.object({
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
   const imported = ImportedQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
-  return { siteName: env.SITE_NAME, email: user.email, imported };
+  return { siteName: env.SITE_NAME, email: user.email, awaiting: (await awaitingReply()).count, imported };
 }
 
 type ImportFailure = { errors: RowError[]; moreErrors: number; fileName?: string };
@@ -57,11 +58,11 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function PortfolioPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, imported } = loaderData;
+  const { email, awaiting, imported } = loaderData;
   const busy = useNavigation().state === "submitting";
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} title="Import / Export" />
+      <AdminHeader email={email} title="Import / Export" awaiting={awaiting} />
       {imported.added !== undefined && !actionData ? (
         <Notice>
           Import complete: {imported.added} added, {imported.updated ?? 0} updated.

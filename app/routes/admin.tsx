@@ -21,6 +21,9 @@ import { getAdminUser } from "../server/admin/session.server";
 import { getResponseWindowDays } from "../server/refunds/refund-promise.server";
 import { getSilencePolicy } from "../server/refunds/fee-choice.server";
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
+import { awaitingReply, feesLast30Days } from "../server/admin/desk.server";
+import { now } from "../server/runtime/clock.server";
+import { dueInText } from "../lib/desk";
 import type { Route } from "./+types/admin";
 
 const PanelQuery = z.object({
@@ -48,12 +51,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     perPage: DOMAINS_PER_PAGE,
     liveTotal: stats.totalDomains,
   });
+  const awaiting = await awaitingReply();
+  const desk = {
+    awaiting: awaiting.count,
+    nextDeadlineAt: awaiting.nextDeadlineAt,
+    // Worded on the server: a relative time computed in the browser would differ from the page's.
+    nextDeadlineIn: awaiting.nextDeadlineAt ? dueInText(Date.parse(awaiting.nextDeadlineAt) - now().getTime()) : null,
+    fees: await feesLast30Days(),
+  };
   const toDelete = query.delete ? ((await findLiveDomainById(query.delete)) ?? null) : null;
   return {
     siteName: env.SITE_NAME,
     signedIn: true as const,
     email: user.email,
     stats,
+    desk,
     feeCents: await getInquiryFeeCents(),
     responseWindowDays: await getResponseWindowDays(),
     silencePolicy: await getSilencePolicy(),
@@ -70,17 +82,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AdminPage({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.signedIn) return <LoginForm result={actionData?.intent === "login" ? actionData : undefined} />;
-  const { email, stats, feeCents, responseWindowDays, silencePolicy, query, listing, toDelete, notice } = loaderData;
+  const { email, stats, desk, feeCents, responseWindowDays, silencePolicy, query, listing, toDelete, notice } =
+    loaderData;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
-      <AdminHeader email={email} />
+      <AdminHeader email={email} awaiting={desk.awaiting} />
       {/* One message at a time: an earlier success gives way to what the last submit answered. */}
       {notice && !(actionData && !actionData.ok) ? <Notice>{notice}</Notice> : null}
       {toDelete ? (
         <DeleteConfirmation domain={toDelete} />
       ) : (
         <>
-          <StatCards totalDomains={stats.totalDomains} feeCents={feeCents} totalValueCents={stats.totalValueCents} />
+          <StatCards
+            desk={desk}
+            totalDomains={stats.totalDomains}
+            feeCents={feeCents}
+            totalValueCents={stats.totalValueCents}
+          />
           <SettingsBlock
             feeCents={feeCents}
             result={actionData?.intent === "fee" ? actionData : undefined}

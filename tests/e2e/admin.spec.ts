@@ -43,6 +43,7 @@ test("Sign out everywhere ends the admin's session in every browser", async ({
     await signInAdmin(page);
     const otherPage = await other.newPage();
     await signInAdmin(otherPage);
+    await page.locator("summary", { hasText: "Account" }).click();
     await page.getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page.getByRole("heading", { name: "Admin Login" })).toBeVisible();
     await otherPage.reload();
@@ -267,15 +268,28 @@ test("delete asks first, keeps the domain on cancel, and removes it on confirm",
   const row = page.getByRole("row").filter({ hasText: name });
   const deleteLink = row.getByRole("link", { name: `Delete ${name}` });
   if (javaScriptOn) {
-    page.once("dialog", (dialog) => {
-      expect(dialog.message()).toBe("Are you sure you want to delete this domain?");
-      void dialog.dismiss();
-    });
+    // The styled question, as a modal that names the domain (not the browser's confirm()).
+    const dialog = page.getByRole("dialog", { name: `Delete ${name}?` });
     await deleteLink.click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText("Are you sure you want to delete this domain?")).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await expectNoA11yViolations(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
     await expect(row).toBeVisible();
-    page.once("dialog", (dialog) => void dialog.accept());
+    // Escape closes it too, deleting nothing.
     await deleteLink.click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(row).toBeVisible();
+    await deleteLink.click();
+    // The row leaves at once; the post behind it is awaited before the reload below.
+    const deleted = page.waitForResponse((response) => response.request().method() === "POST");
+    await dialog.getByRole("button", { name: "Delete" }).click();
     await expect(row).toBeHidden();
+    expect((await deleted).ok()).toBe(true);
   } else {
     await deleteLink.click();
     await expect(page.getByText("Are you sure you want to delete this domain?")).toBeVisible();
@@ -299,7 +313,10 @@ test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
   const domainId = insertDomain(app.db(), { name, priceCents: 10_000 });
   insertPaidInquiry(app.db(), { domainId, domainName: name, name: "Grace Buyer", message: "Is this still available?" });
   await signInAdmin(page);
-  await page.getByRole("link", { name: "Inquiries" }).click();
+  await page
+    .getByRole("navigation", { name: "Admin" })
+    .getByRole("link", { name: /^Inquiries/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Inquiries" })).toBeVisible();
   await page.getByLabel("Domain").fill(name);
   await page.getByLabel("Status").selectOption("awaiting");
@@ -310,7 +327,7 @@ test("inquiry inbox: filter and mark answered", async ({ page, app }) => {
   await expectNoA11yViolations(page);
   await card.getByRole("button", { name: "Mark answered" }).click();
   await expect(page.getByRole("status")).toHaveText("Inquiry marked as answered.");
-  await expect(page.getByText("No paid inquiries yet.")).toBeVisible();
+  await expect(page.getByText("No inquiries match this filter.")).toBeVisible();
   await page.getByLabel("Status").selectOption("answered");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("article", { name: `Grace Buyer about ${name}` })).toContainText("Answered");

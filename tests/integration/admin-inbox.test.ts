@@ -42,7 +42,7 @@ describe("inquiry inbox", () => {
       .run(id, name, new Date().toISOString());
 
     const page = visibleText((await http(app, `/admin/inquiries?domain=${name}`, { cookie })).body);
-    expect(page).toContain("2 paid inquiries");
+    expect(page).toContain("2 inquiries: 2 paid, 0 credited, 0 refunded");
     expect(page.indexOf("Newer Buyer")).toBeLessThan(page.indexOf("Older Buyer"));
     expect(page).toContain("ada@example.test");
     expect(page).toContain("+1 555 0100");
@@ -86,7 +86,7 @@ describe("inbox domain filter", () => {
       const text = visibleText(
         (await http(app, `/admin/inquiries?domain=${encodeURIComponent(typed)}`, { cookie })).body,
       );
-      expect(text, typed).toContain("1 paid inquiry");
+      expect(text, typed).toContain("1 inquiry: 1 paid, 0 credited, 0 refunded");
       expect(text).toContain("Filter Buyer");
     }
   });

@@ -125,6 +125,7 @@ describe("migrations on PostgreSQL", () => {
       "domains.min_offer_cents",
       "inquiries.amount_cents",
       "portfolio_daily_views.views",
+      "inquiries.asking_price_cents",
       "stray_payments.amount_cents",
       "test_payments.amount_cents",
     ]);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useActionData, useFetcher } from "react-router";
 import { TEXT, parsePrice, type AdminActionResult } from "../../lib/admin-forms";
+import { DeleteDialog } from "./delete-confirmation";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import type { AdminDomainRow } from "../../server/admin/admin-domains.server";
 import { PencilIcon, TrashIcon } from "../icons";
@@ -11,7 +12,12 @@ import { useAdminHref, useHydrated, useReturnTo } from "./hooks";
 
 const iconButton = "inline-flex rounded-md p-1.5 text-slate-300 hover:bg-slate-800 hover:text-white";
 /** The price column is as wide as its editor, so opening the editor does not reflow the table. */
-export const PRICE_CELL = "w-48 min-w-48 px-4 py-3";
+export const PRICE_CELL = "w-48 min-w-48 px-4 py-3 max-sm:col-span-2 max-sm:w-auto max-sm:min-w-0 max-sm:p-0";
+/** Below `sm` a row is a card: the name, the price and the actions take a line each, the rest two columns. */
+const ROW_CARD =
+  "max-sm:grid max-sm:grid-cols-2 max-sm:gap-x-4 max-sm:gap-y-3 max-sm:rounded-xl max-sm:border max-sm:border-slate-800 max-sm:bg-slate-900/70 max-sm:p-4";
+const CELL = "px-4 py-3 max-sm:block max-sm:min-w-0 max-sm:p-0";
+const WIDE_CELL = `${CELL} max-sm:col-span-2`;
 const smallButton = "rounded-md px-3 py-1.5 text-sm font-medium";
 
 /**
@@ -29,9 +35,14 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
     event.preventDefault();
     setEditing(true);
   };
+  // With JavaScript the delete link opens the styled question as a modal; without it, its own view.
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const confirmDelete = (event: React.MouseEvent) => {
     event.preventDefault();
-    if (!window.confirm(TEXT.confirmDelete)) return;
+    setConfirmingDelete(true);
+  };
+  const deleteNow = () => {
+    setConfirmingDelete(false);
     void deleteFetcher.submit({ intent: "delete", id: String(row.id), js: "1" }, { method: "post", action: "/admin" });
   };
   // Plain anchors, not <Link>: with JavaScript their clicks are always handled here (edit in place,
@@ -42,9 +53,23 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
   const deleteError = deleteFetcher.data && !deleteFetcher.data.ok ? deleteFetcher.data.error : undefined;
 
   return (
-    <tr className="align-top">
+    <tr className={`align-top ${ROW_CARD}`}>
       {DOMAIN_COLUMNS.map(({ header, cell }) => (
-        <td key={header} className={cell === "price" ? PRICE_CELL : "px-4 py-3"}>
+        <td
+          key={header}
+          className={
+            cell === "price"
+              ? PRICE_CELL
+              : header === "Domain" || cell === "actions"
+                ? WIDE_CELL
+                : // An owner's email or a tracking ID may be longer than half a phone's width.
+                  `${CELL} max-sm:wrap-anywhere`
+          }
+        >
+          {/* On a card the header row is hidden: each value says what it is. */}
+          {header === "Domain" || cell === "actions" ? null : (
+            <span className="block text-xs text-slate-400 sm:hidden">{header}</span>
+          )}
           {cell === "price" ? (
             editing ? (
               <PriceEditor row={row} serverError={serverError?.error} onClose={() => setEditing(false)} />
@@ -76,6 +101,9 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
               >
                 <TrashIcon className="h-4 w-4" />
               </a>
+              {confirmingDelete ? (
+                <DeleteDialog domain={row} onCancel={() => setConfirmingDelete(false)} onConfirm={deleteNow} />
+              ) : null}
               {deleteError ? (
                 <span role="alert" className="text-red-300">
                   {deleteError}
@@ -83,7 +111,8 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
               ) : null}
             </div>
           ) : (
-            cell(row)
+            // Its own block: a link in it is not "in a text block" with the phone's label.
+            <div>{cell(row)}</div>
           )}
         </td>
       ))}

@@ -8,9 +8,11 @@ import { useAdminHref } from "./hooks";
 export function DomainsTable({ rows, editId, sort }: { rows: AdminDomainRow[]; editId?: number; sort?: DomainSort }) {
   const href = useAdminHref();
   return (
-    <div className="mt-6 overflow-x-auto rounded-xl border border-slate-800">
-      <table className="w-full min-w-[56rem] text-left text-sm">
-        <thead className="bg-slate-900 text-slate-300">
+    // Below `sm` the rows are cards (domain-row.tsx): no header row, no sideways scroll; sorting stays
+    // in the toolbar's "Sort by".
+    <div className="mt-6 sm:overflow-x-auto sm:rounded-xl sm:border sm:border-slate-800">
+      <table className="w-full text-left text-sm max-sm:block sm:min-w-[56rem]">
+        <thead className="bg-slate-900 text-slate-300 max-sm:hidden">
           <tr>
             {DOMAIN_COLUMNS.map((column) => (
               <th
@@ -35,7 +37,7 @@ export function DomainsTable({ rows, editId, sort }: { rows: AdminDomainRow[]; e
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-800">
+        <tbody className="divide-y divide-slate-800 max-sm:flex max-sm:flex-col max-sm:gap-4 max-sm:divide-y-0">
           {rows.map((row) => (
             <DomainRow key={row.id} row={row} editFromUrl={editId === row.id} />
           ))}

@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
+import { replyMailto } from "../../lib/desk";
 import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
@@ -22,13 +23,18 @@ function amountText(inquiry: InboxRow): string {
   return inquiry.provider === "test" ? `${amount} (test payment, no real charge)` : amount;
 }
 
+const utcDay = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "medium" });
+
 export function InquiryCard({
   inquiry,
   confirmingRefund = false,
+  replying = false,
   replyRefusal = null,
 }: {
   inquiry: InboxRow;
   confirmingRefund?: boolean;
+  /** The admin chose Reply on this card (?reply=id): its reply form is shown open and focused. */
+  replying?: boolean;
   replyRefusal?: ReplyRefusal | null;
 }) {
   const returnTo = useReturnTo();
@@ -46,7 +52,7 @@ export function InquiryCard({
       </a>,
     ],
     ["Phone", inquiry.phone || "Not given"],
-    ["Offer", inquiry.offer || "No offer"],
+    ["Offer", inquiry.offerText],
     ["Amount", amountText(inquiry)],
     ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
   ];
@@ -75,39 +81,71 @@ export function InquiryCard({
       <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">
         {inquiry.message}
       </p>
-      <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} />
+      <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} replying={replying} />
       {inquiry.status === "paid" && inquiry.last_error ? (
         <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p>
       ) : null}
       <RefundPromiseStatus inquiry={inquiry} />
       {inquiry.status === "paid" && confirmingRefund && refundable ? (
         <RefundConfirmation inquiry={inquiry} returnTo={returnTo} />
-      ) : inquiry.status === "paid" ? (
-        <div className="mt-4 flex flex-wrap gap-3">
-          {inquiry.answered_at ? null : (
+      ) : (
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          {inquiry.open ? (
+            // The product's own reply form, in the conversation above: opened and focused in place with
+            // JavaScript; without it, the page comes back with that form open (?reply=id).
+            <a
+              href={`${href({ reply: String(inquiry.id), refund: null })}#reply-${inquiry.id}`}
+              onClick={(event) => {
+                const field = document.getElementById(`reply-${inquiry.id}`);
+                const details = field?.closest("details");
+                if (!field || !details) return;
+                event.preventDefault();
+                details.open = true;
+                field.focus();
+              }}
+              className={primaryButton}
+            >
+              Reply
+            </a>
+          ) : null}
+          {/* Only while it waits: after the deadline, or once credited, the server refuses it anyway. */}
+          {inquiry.open && !inquiry.answered_at ? (
             <Form method="post">
               <input type="hidden" name="id" value={inquiry.id} />
               <input type="hidden" name="returnTo" value={returnTo} />
-              <button type="submit" name="intent" value="answer" className={primaryButton}>
+              <button type="submit" name="intent" value="answer" className={secondaryButton}>
                 Mark answered
               </button>
             </Form>
-          )}
+          ) : null}
           {refundable ? (
             // Asks first: the link opens the confirmation (works without JavaScript), the refund is its form.
             <Link to={href({ refund: String(inquiry.id) })} preventScrollReset className={secondaryButton}>
               Refund {formatUsd(inquiry.amount_cents)}
             </Link>
           ) : null}
+          <a
+            href={replyMailto({
+              email: inquiry.email,
+              name: inquiry.name,
+              domainName: displayDomainName(inquiry.domain_name),
+              message: inquiry.message,
+              sentOn: utcDay.format(new Date(inquiry.paid_at ?? inquiry.created_at)),
+            })}
+            className="text-sm text-blue-300 underline-offset-4 hover:underline"
+          >
+            Reply by email
+          </a>
         </div>
-      ) : null}
+      )}
     </article>
   );
 }
 
 /** The refund promise: the reply deadline while awaiting, and a failing automatic refund's retries. */
 function RefundPromiseStatus({ inquiry }: { inquiry: InboxRow }) {
-  if (inquiry.status !== "paid" || inquiry.answered_at || !inquiry.reply_deadline_at) return null;
+  if (inquiry.status !== "paid" || inquiry.answered_at || inquiry.credited_at || !inquiry.reply_deadline_at)
+    return null;
   if (inquiry.amount_cents <= 0) return null;
   if (inquiry.refund_attempts > 0 && inquiry.refund_next_attempt_at) {
     const attempts = inquiry.refund_attempts === 1 ? "1 failed attempt" : `${inquiry.refund_attempts} failed attempts`;

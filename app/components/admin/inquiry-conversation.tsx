@@ -20,17 +20,19 @@ export function InquiryConversation({
   inquiry,
   returnTo,
   refusal,
+  replying = false,
 }: {
   inquiry: InboxRow;
   returnTo: string;
   refusal: ReplyRefusal | null;
+  replying?: boolean;
 }) {
   const fieldId = `reply-${inquiry.id}`;
   const nameOf = (author: "buyer" | "owner") => (author === "buyer" ? inquiry.name : "Owner");
   // The buyer's first message is shown above, on the card.
   const replies = inquiry.conversation.filter((entry) => entry.key !== "first");
   return (
-    <details className="mt-3" open={refusal !== null || replies.length > 0}>
+    <details className="mt-3" open={refusal !== null || replying || replies.length > 0}>
       <summary className="cursor-pointer text-sm text-slate-300">
         {`Conversation: ${inquiry.statusText} (${replies.length} after the first message)`}
       </summary>
@@ -48,6 +50,8 @@ export function InquiryConversation({
             rows={3}
             maxLength={MAX_MESSAGE_CHARS}
             defaultValue={refusal?.text ?? ""}
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- only after the admin chose Reply on this inquiry
+            autoFocus={replying && !refusal}
             aria-invalid={refusal ? true : undefined}
             aria-describedby={refusal ? `${fieldId}-error` : undefined}
             className={inputClass}

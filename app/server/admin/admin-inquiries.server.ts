@@ -12,6 +12,8 @@ import { now } from "../runtime/clock.server";
 import { conversationsOf, type ConversationEntry } from "../conversation/inquiry-page.server";
 import { parseMessage } from "../../lib/inquiry-message";
 import { postInquiryMessage } from "../conversation/messages.server";
+import { offerAgainstAsking } from "../../lib/desk";
+import { inBucket, inboxCounts, inInbox } from "./desk.server";
 
 export type InboxRow = Pick<
   Inquiry,
@@ -36,7 +38,14 @@ export type InboxRow = Pick<
   | "created_at"
   | "answered_via"
   | "credited_at"
-> & { conversation: ConversationEntry[]; statusText: string; open: boolean };
+  | "asking_price_cents"
+> & {
+  conversation: ConversationEntry[];
+  statusText: string;
+  open: boolean;
+  /** The offer against the asking price when the inquiry was made ("$9,000 — 37% of the $24,500 asking price"). */
+  offerText: string;
+};
 
 /** The columns of an inbox row, for the admin's inbox and an owner's desk. */
 export const INBOX_COLUMNS = [
@@ -61,11 +70,12 @@ export const INBOX_COLUMNS = [
   "created_at",
   "answered_via",
   "credited_at",
+  "asking_price_cents",
 ] as const;
 
 /** Paid inquiries as inbox rows: each with its conversation, status text and whether it is open. */
 export async function toInboxRows(
-  found: Array<Omit<InboxRow, "conversation" | "statusText" | "open">>,
+  found: Array<Omit<InboxRow, "conversation" | "statusText" | "open" | "offerText">>,
 ): Promise<InboxRow[]> {
   const conversations = await conversationsOf(found);
   const at = now().getTime();
@@ -76,20 +86,24 @@ export async function toInboxRows(
       conversation: conversations.get(row.id) ?? [],
       statusText: INQUIRY_STATUS_TEXT[status],
       open: isInquiryOpen(status),
+      offerText: offerAgainstAsking(row.offer, row.asking_price_cents),
     };
   });
 }
 
 export async function listInbox(options: { domain: string; status: InboxStatus; page: number; perPage: number }) {
-  let query = db.selectFrom("inquiries").where("paid_at", "is not", null).where("status", "in", ["paid", "refunded"]);
+  const nowIso = now().toISOString();
+  let query = db.selectFrom("inquiries").where(inInbox);
   const domain = options.domain.trim().toLowerCase();
   // The same names a link would find: "velora", "www.velora.com" or "münchen.de" as well as the stored name.
-  if (domain) query = query.where("domain_name", "in", [domain, ...lookupCandidates(domain)]);
-  if (options.status === "awaiting") query = query.where("status", "=", "paid").where("answered_at", "is", null);
-  if (options.status === "answered") query = query.where("status", "=", "paid").where("answered_at", "is not", null);
-  if (options.status === "refunded") query = query.where("status", "=", "refunded");
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
-  const pageCount = Math.max(1, Math.ceil(Number(total) / options.perPage));
+  const names = domain ? [domain, ...lookupCandidates(domain)] : null;
+  if (names) query = query.where("domain_name", "in", names);
+  const filter = options.status;
+  if (filter !== "all") query = query.where((eb) => inBucket(eb, filter, nowIso));
+  // Each filter's count comes from the same condition as its list, so the two always agree.
+  const counts = await inboxCounts(names, nowIso);
+  const total = counts[filter];
+  const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const found = await query
     .select(INBOX_COLUMNS)
@@ -99,7 +113,7 @@ export async function listInbox(options: { domain: string; status: InboxStatus; 
     .offset((page - 1) * options.perPage)
     .execute();
   const rows = await toInboxRows(found);
-  return { rows, total: Number(total), page, pageCount };
+  return { rows, total, counts, page, pageCount };
 }
 
 /**

@@ -93,6 +93,7 @@ export async function createInquiry(
       phone: input.phone,
       message: input.message,
       offer: input.offer,
+      asking_price_cents: domain.asking_price_cents,
       amount_cents: options.amountCents,
       currency: "usd",
       status: "pending",
