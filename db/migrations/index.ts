@@ -18,6 +18,7 @@ import * as m0151 from "./0151_refund_or_credit";
 import * as m0160 from "./0160_browse_filters";
 import * as m0161 from "./0161_categories";
 import * as m0162 from "./0162_pitch";
+import * as m0190 from "./0190_public_content_version";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0160_browse_filters": m0160,
   "0161_categories": m0161,
   "0162_pitch": m0162,
+  "0190_public_content_version": m0190,
 };
