@@ -347,6 +347,8 @@ describe("/healthz and the live fee stream", () => {
       database: true,
       shuttingDown: false,
       changes: expect.objectContaining({ listening: true }),
+      contentVersion: expect.objectContaining({ keptIn: "memory", staleAtMostMs: 750 }),
+      statements: expect.any(Number),
       feeSubscribers: expect.any(Number),
       feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }),
       signIns: expect.objectContaining({ inFlight: expect.any(Number) }),

@@ -7,7 +7,7 @@ import type { BrowseFilters } from "../../lib/browse";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { db } from "../db/database.server";
-import { currentContentVersion } from "../http/page-cache.server";
+import { currentContentVersion } from "../db/content-version.server";
 import { liveDomainTotals, type DomainPage, type PublicDomain } from "./domains.server";
 
 type LiveQuery = SelectQueryBuilder<Schema, "domains", object>;
@@ -141,7 +141,7 @@ async function mostViewed(query: LiveQuery, offset: number, limit: number): Prom
   return [...viewed, ...unviewed];
 }
 
-/** A value computed from the content, recomputed when the content version (page-cache.server.ts) moves on. */
+/** A value computed from the content, recomputed when the content version (db/content-version.server.ts) moves on. */
 export function perContentVersion<T>(load: () => Promise<T>): () => Promise<T> {
   let cached: { version: number; value: Promise<T> } | undefined;
   return async () => {

@@ -9,7 +9,7 @@ import { typicalReplyDays } from "../../lib/response-window";
 import { sql } from "kysely";
 import { db } from "../db/database.server";
 import { millisecondsBetween } from "../db/dialect.server";
-import { currentContentVersion } from "../http/page-cache.server";
+import { currentContentVersion } from "../db/content-version.server";
 
 const RECENT_ANSWERS = 100;
 
