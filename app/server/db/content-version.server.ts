@@ -143,3 +143,25 @@ export function contentVersionStatus() {
     reads,
   };
 }
+
+/**
+ * `load(key)` remembered while the content version stays what it was when computed: for a value made only
+ * from what the version's triggers watch (public columns, categories, settings). Forgotten when the version
+ * moves on, or all at once when `max` keys are held.
+ */
+export function perContentVersionMemo<V>(load: (key: string) => Promise<V>, max = 10_000): (key: string) => Promise<V> {
+  const remembered = new Map<string, V>();
+  let rememberedAt = -1;
+  return async (key) => {
+    const version = await currentContentVersion();
+    // Versions only grow: a caller that read an older one neither clears nor fills what the newer one holds.
+    if (version > rememberedAt || remembered.size >= max) {
+      remembered.clear();
+      rememberedAt = version;
+    }
+    if (version === rememberedAt && remembered.has(key)) return remembered.get(key)!;
+    const value = await load(key);
+    if (version === rememberedAt) remembered.set(key, value);
+    return value;
+  };
+}
