@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCookie, payInquiry, TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
-import { request } from "../support/http";
+import { request, untilHeard } from "../support/http";
 
 let first: AppServer;
 let second: AppServer;
@@ -44,14 +44,6 @@ interface Health {
 }
 async function health(app: AppServer): Promise<Health> {
   return JSON.parse((await request(app, "/healthz")).body) as Health;
-}
-
-async function timeUntilHealthy(app: AppServer, seen: (status: Health) => boolean): Promise<void> {
-  const started = Date.now();
-  while (!seen(await health(app))) {
-    if (Date.now() - started > 5_000) throw new Error("the process never heard of the write");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** GETs a page until it is served from the cache. */
@@ -122,8 +114,7 @@ describe("the content version in memory", () => {
     insertDomain(first.db(), { name, priceCents: 222_200 });
     const path = `/domain/${name.replace(/\.com$/, "")}`;
     // The second process has heard of every write so far (then nothing empties its cache meanwhile).
-    const { version } = first.db().prepare("SELECT version FROM content_version").get() as { version: number };
-    await timeUntilHealthy(second, (status) => Number(status.contentVersion.version) === Number(version));
+    await untilHeard(second);
     await cached(second, path);
     const before = await health(second);
     expect(before.contentVersion).toMatchObject({

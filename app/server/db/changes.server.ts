@@ -17,6 +17,33 @@ const KEEPALIVE_DELAY_MS = 10_000;
 
 type Stop = () => void;
 
+/**
+ * For a watcher that reads what changed: runs `read` one call at a time, so an older answer never lands
+ * after a newer one; a call made while one runs makes it run once more after it.
+ */
+export function oneReadAtATime(read: () => Promise<void>, onError: (error: unknown) => void) {
+  let reading = false;
+  let readAgain = false;
+  const run = async (): Promise<void> => {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        readAgain = false;
+        await read();
+      } while (readAgain);
+    } catch (error) {
+      onError(error);
+    } finally {
+      reading = false;
+    }
+  };
+  return { run, busy: () => reading };
+}
+
 const watchers = new Set<() => void>();
 let stopWatching: Stop | undefined;
 

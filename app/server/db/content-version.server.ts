@@ -12,7 +12,7 @@
 // is at most MAX_AGE_MS behind another process's write (on SQLite SQLITE_POLL_MS, on PostgreSQL the
 // notification's delivery, as a rule), and never behind this process's own.
 import { log } from "../runtime/log.server";
-import { watchDatabaseChanges } from "./changes.server";
+import { oneReadAtATime, watchDatabaseChanges } from "./changes.server";
 import { isDatabaseOpen, onCommittedWrite, sqliteConnection } from "./database.server";
 import { compiledOnce } from "./dialect.server";
 
@@ -63,27 +63,14 @@ export async function currentContentVersion(): Promise<number> {
 }
 
 // One read at a time from the timer and the watcher; a change heard meanwhile reads again after it.
-let refreshing = false;
-let readAgain = false;
-async function refresh(): Promise<void> {
-  if (refreshing) {
-    readAgain = true;
-    return;
-  }
-  refreshing = true;
-  try {
-    do {
-      readAgain = false;
-      if (!isDatabaseOpen() || !running) return;
-      await readFromDatabase();
-    } while (readAgain);
-  } catch (error) {
-    // The next check tries again; meanwhile the memory ages out and callers read the database themselves.
-    log.debug({ error: (error as Error).message }, "content version check failed");
-  } finally {
-    refreshing = false;
-  }
-}
+const reader = oneReadAtATime(
+  async () => {
+    if (isDatabaseOpen() && running) await readFromDatabase();
+  },
+  // The next check tries again; meanwhile the memory ages out and callers read the database themselves.
+  (error) => log.debug({ error: (error as Error).message }, "content version check failed"),
+);
+const refresh = reader.run;
 
 /** Starts keeping the version in memory (at start-up, after the migrations). */
 export async function startContentVersion(): Promise<void> {
@@ -98,7 +85,7 @@ export async function startContentVersion(): Promise<void> {
     await readFromDatabase();
     timer = setInterval(() => {
       // Inside this process's own transaction the connection sees its uncommitted writes: wait for the end.
-      if (!isDatabaseOpen() || !connection.open || connection.inTransaction || refreshing) return;
+      if (!isDatabaseOpen() || !connection.open || connection.inTransaction || reader.busy()) return;
       const checkedAt = performance.now();
       const current = dataVersion.get();
       if (current !== seen || checkedAt - lastRead >= SQLITE_READ_EVERY_MS) {
