@@ -81,6 +81,12 @@ describe("only public changes empty the page cache, in every process", () => {
 
     // A price changed by another connection (as a script or a third process would) shows on both.
     first.db().prepare("UPDATE domains SET asking_price_cents = ? WHERE id = ?").run(876_500, id);
+    // On SQLite each process compares data_version before serving from memory (at most once a
+    // millisecond): the next page a few milliseconds later has it.
+    if (first.database === "sqlite") {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const app of [first, second]) expect((await request(app, path)).body).toContain("$8,765");
+    }
     for (const app of [first, second])
       expect(await timeUntil(app, path, (body) => body.includes("$8,765"))).toBeLessThan(BOUND_MS);
   });

@@ -1,16 +1,18 @@
 // The content version (migration 0030: triggers bump it on every write a public page shows, from any
-// process) kept in memory, so a page cache hit needs no database round trip (issue 27):
+// process) kept in memory, so a page cache hit needs no query (issue 27):
 // - this process's own writes: read again on the writing connection when they commit, before the
 //   writer goes on (database.server.ts, onCommittedWrite), so an admin's change shows on the next page;
-// - other processes' writes, on SQLite: PRAGMA data_version (it changes when another connection commits)
-//   is compared every SQLITE_POLL_MS, the version read again when it moved; on PostgreSQL: a NOTIFY on
-//   content_changed (changes.server.ts) marks the memory unconfirmed at once and reads it again;
-// - a safety net (a notification lost, the LISTEN connection down): the version is read again every
-//   CHECK_INTERVAL_MS on PostgreSQL, every second on SQLite.
-// The memory is trusted only while a check that started within MAX_AGE_MS confirmed it; past that (the
-// database slow or away, timers late) callers read the database as before. So a page served from memory
-// is at most MAX_AGE_MS behind another process's write (on SQLite SQLITE_POLL_MS, on PostgreSQL the
-// notification's delivery, as a rule), and never behind this process's own.
+// - other processes' writes, on SQLite: PRAGMA data_version (a counter in shared memory that changes when
+//   another connection commits; no table is read) is compared at most once a millisecond (SQLITE_CHECK_MS),
+//   and the version read again when it moved; on PostgreSQL: a NOTIFY on content_changed (changes.server.ts)
+//   marks the memory unconfirmed at once and it is read again;
+// - a safety net (a notification lost, the LISTEN connection down; on SQLite inside this process's own
+//   transaction): the version is read again every CHECK_INTERVAL_MS on PostgreSQL, and on SQLite
+//   data_version is also polled every SQLITE_POLL_MS with a full read every second.
+// Without an exact check the memory is trusted only while a read that started within MAX_AGE_MS confirmed
+// it; past that (the database slow or away, timers late) callers read the database as before. So a page
+// served from memory is at most MAX_AGE_MS behind another process's write (on PostgreSQL as a rule the
+// notification's delivery; on SQLite a millisecond), and never behind this process's own.
 import { log } from "../runtime/log.server";
 import { oneReadAtATime, watchDatabaseChanges } from "./changes.server";
 import { isDatabaseOpen, onCommittedWrite, sqliteConnection } from "./database.server";
@@ -18,6 +20,8 @@ import { compiledOnce } from "./dialect.server";
 
 export const CHECK_INTERVAL_MS = 250;
 export const SQLITE_POLL_MS = 50;
+/** How long a data_version comparison holds on SQLite: a page is at most this far behind another process. */
+export const SQLITE_CHECK_MS = 1;
 const SQLITE_READ_EVERY_MS = 1_000;
 export const MAX_AGE_MS = 750;
 
@@ -42,19 +46,49 @@ function learn(version: number, startedAt: number): void {
   if (startedAt > confirmedAt && startedAt >= invalidatedAt) confirmedAt = startedAt;
 }
 
+/** SQLite: PRAGMA data_version, and its value before the last completed read of the version. */
+let dataVersion: { get: () => unknown } | undefined;
+let seen: unknown;
+
+/** SQLite's data_version now, or undefined (PostgreSQL, inside this process's transaction, connection busy). */
+function currentDataVersion(): unknown {
+  if (!dataVersion || !sqliteConnection?.open || sqliteConnection.inTransaction) return undefined;
+  try {
+    return dataVersion.get();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the version from the database (and remembers it). */
 async function readFromDatabase(): Promise<number> {
   const startedAt = performance.now();
+  // Taken before the read: the version read is at least as new as this.
+  const before = currentDataVersion();
   reads += 1;
   const rows = await readVersion([1]);
   const version = Number(rows[0]?.version ?? 0);
-  if (running) learn(version, startedAt);
+  if (running) {
+    learn(version, startedAt);
+    if (before !== undefined) seen = before;
+  }
   return version;
 }
 
-/** The version when memory has it confirmed recently enough (no database), else undefined. */
+/**
+ * On SQLite: "exact" when no other connection committed since `known` was read (PRAGMA data_version, a
+ * counter in shared memory: no table is read), "changed" when one did, "unknown" inside this process's own
+ * transaction or while the connection is busy streaming.
+ */
+let checkSqlite: (() => "exact" | "changed" | "unknown") | undefined;
+
+/** The version when memory has it confirmed (no query), else undefined. */
 export function knownContentVersion(): number | undefined {
-  return running && performance.now() - confirmedAt <= MAX_AGE_MS ? known : undefined;
+  if (!running) return undefined;
+  const sqlite = checkSqlite?.();
+  if (sqlite === "exact") return known;
+  if (sqlite === "changed") return undefined;
+  return performance.now() - confirmedAt <= MAX_AGE_MS ? known : undefined;
 }
 
 /** The current content version: from memory when fresh, else one primary-key read of a one-row table. */
@@ -79,21 +113,38 @@ export async function startContentVersion(): Promise<void> {
   onCommittedWrite((version) => learn(version, performance.now()));
   if (sqliteConnection) {
     const connection = sqliteConnection;
-    const dataVersion = connection.prepare("PRAGMA data_version").pluck();
-    let seen = dataVersion.get();
+    dataVersion = connection.prepare("PRAGMA data_version").pluck();
     let lastRead = performance.now();
     await readFromDatabase();
+    // Compared at most once a millisecond: under load a check per request cost a fifth of a hit's CPU.
+    let exactUntil = Number.NEGATIVE_INFINITY;
+    checkSqlite = () => {
+      const now = performance.now();
+      if (now < exactUntil) return "exact";
+      const current = currentDataVersion();
+      if (current === undefined) return "unknown";
+      if (current === seen) {
+        exactUntil = now + SQLITE_CHECK_MS;
+        return "exact";
+      }
+      // Another connection committed: nothing from memory until the version is read again.
+      if (!reader.busy()) {
+        lastRead = invalidatedAt = performance.now();
+        confirmedAt = Number.NEGATIVE_INFINITY;
+      }
+      void refresh();
+      return "changed";
+    };
     timer = setInterval(() => {
-      // Inside this process's own transaction the connection sees its uncommitted writes: wait for the end.
-      if (!isDatabaseOpen() || !connection.open || connection.inTransaction || reader.busy()) return;
+      if (!isDatabaseOpen() || reader.busy()) return;
       const checkedAt = performance.now();
-      const current = dataVersion.get();
+      const current = currentDataVersion();
+      if (current === undefined) return;
       if (current !== seen || checkedAt - lastRead >= SQLITE_READ_EVERY_MS) {
-        seen = current;
         lastRead = checkedAt;
         void refresh();
       } else {
-        // No other connection committed since the last check, and this one's commits are told at once.
+        // No other connection committed since the last read, and this one's commits are told at once.
         learn(known, checkedAt);
       }
     }, SQLITE_POLL_MS);
@@ -112,6 +163,8 @@ export async function startContentVersion(): Promise<void> {
 
 export function stopContentVersion(): void {
   running = false;
+  checkSqlite = undefined;
+  dataVersion = undefined;
   onCommittedWrite(undefined);
   stopWatcher?.();
   stopWatcher = undefined;
