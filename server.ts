@@ -90,7 +90,8 @@ function requestValuesMaker(app: ServerApp) {
       requestId,
       clientAddress: origin.clientAddress,
       protocol: origin.protocol,
-      cspNonce: nextNonce(),
+      // Made when first used: a page from the page cache carries its own.
+      cspNonce: nextNonce,
     });
   };
 }

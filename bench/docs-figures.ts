@@ -1,20 +1,29 @@
-// `npm run bench -- --write-docs`: the run's figures as the one table of docs/performance.md, written
-// between two marker comments so the text around it stays as written. Only the latest run is kept;
-// earlier figures are in git.
+// The bench's one table (scripts/bench.ts prints it at the end of every run) and, with
+// `npm run bench -- --write-docs`, the same table in docs/performance.md, written between two marker
+// comments so the text around it stays as written. Only the latest run is kept; earlier figures are in git.
 import { readFileSync, writeFileSync } from "node:fs";
 
 export const FIGURES_START = "<!-- bench:figures:start (written by npm run bench -- --write-docs) -->";
 export const FIGURES_END = "<!-- bench:figures:end -->";
 
-export interface Figure {
+/** One engine's result in a row: the figure, and whether it met the row's target (no target: undefined). */
+export interface EngineFigure {
+  figure: string;
+  met?: boolean;
+}
+
+/**
+ * One row of the bench's table: what was measured, its target, and the result on each engine measured
+ * (a row measured on one engine leaves the other empty). Other parts of the bench add rows of their own
+ * (bench/browse-rows.ts, ...) to the same list.
+ */
+export interface BenchRow {
   /** What was measured, e.g. "`/domain/{short}`, page cache off". */
   measurement: string;
-  /** The result, e.g. "1,448 req/s, 4.5x stock; server time p50 1.1 ms". */
-  figure: string;
-  /** The target, when there is one, e.g. ">= 2x stock". */
+  /** The target, when there is one, e.g. ">= 5x stock". */
   target?: string;
-  /** Whether the target was met (no target: undefined). */
-  met?: boolean;
+  sqlite?: EngineFigure;
+  postgres?: EngineFigure;
 }
 
 export interface FiguresRun {
@@ -22,9 +31,9 @@ export interface FiguresRun {
   date: string;
   /** The command line, e.g. "npm run bench -- --skip-lighthouse". */
   command: string;
-  /** Node version, CPUs, load average at the start. */
+  /** The machine: cores, load average at the start, Node. */
   machine: string;
-  figures: Figure[];
+  rows: BenchRow[];
 }
 
 /** A table cell: one line, no column breaks. */
@@ -35,20 +44,23 @@ function cell(text: string): string {
     .trim();
 }
 
-function targetCell(figure: Figure): string {
-  if (!figure.target) return "";
-  if (figure.met === undefined) return cell(figure.target);
-  return `${cell(figure.target)}: ${figure.met ? "met" : "**missed**"}`;
+function engineCell(result: EngineFigure | undefined): string {
+  if (!result) return "";
+  if (result.met === undefined) return cell(result.figure);
+  return `${cell(result.figure)}: ${result.met ? "met" : "**not met**"}`;
 }
 
-/** The block between the markers: one line saying which run, then the table. */
+/** The table: one line saying which run and on what machine, then a row per measurement, engines side by side. */
 export function renderFiguresTable(run: FiguresRun): string {
   const lines = [
-    `Latest run: ${cell(run.date)}, \`${cell(run.command)}\`; ${cell(run.machine)}.`,
+    `Run: ${cell(run.date)}, \`${cell(run.command)}\`; ${cell(run.machine)}.`,
     "",
-    "| measurement | figure | target |",
-    "|---|---|---|",
-    ...run.figures.map((figure) => `| ${cell(figure.measurement)} | ${cell(figure.figure)} | ${targetCell(figure)} |`),
+    "| measurement | target | SQLite | PostgreSQL |",
+    "|---|---|---|---|",
+    ...run.rows.map(
+      (row) =>
+        `| ${cell(row.measurement)} | ${cell(row.target ?? "")} | ${engineCell(row.sqlite)} | ${engineCell(row.postgres)} |`,
+    ),
   ];
   return lines.join("\n");
 }

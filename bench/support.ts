@@ -22,10 +22,13 @@ export function startProcess(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let tail = "";
   let listening = false;
   const onData = (chunk: Buffer) => {
-    // Keep reading (a full pipe would stall the server) but keep only the start-up text.
+    // Keep reading (a full pipe would stall the server) but keep only the start-up text and the last
+    // lines (with request logs on, what it says at shutdown comes after every request's line).
     if (!listening || output.length < 20_000) output += chunk;
+    else tail = (tail + chunk).slice(-20_000);
   };
   child.stdout!.on("data", onData);
   child.stderr!.on("data", onData);
@@ -49,7 +52,7 @@ export function startProcess(
       if (!url || listening) return;
       listening = true;
       clearTimeout(timer);
-      resolve({ url, process: child, output: () => output, stop });
+      resolve({ url, process: child, output: () => output + tail, stop });
     };
     child.stdout!.on("data", check);
     child.stderr!.on("data", check);

@@ -10,7 +10,7 @@ import {
 // Public pages are cached in memory (app/server/http/page-cache.server.ts). A cached page is valid only while
 // the version it was rendered at is current, and every write to a table that a public page reads bumps
 // the version here, whichever process or code path made it (the app, scripts, a second server).
-// A table that a public page starts to read needs the same three triggers.
+// A table that a public page starts to read needs the same triggers (watchContentVersion in engine.ts).
 // On PostgreSQL each trigger fires once per statement that changed a row (a bulk import bumps the version
 // once, not once per row) and also NOTIFYs the content_changed channel that every process LISTENs on;
 // a fourth trigger per table takes the version row's lock first (see below).

@@ -1,11 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import {
-  BUMP_CONTENT_VERSION_PLPGSQL,
-  createPostgresTrigger,
-  dropPostgresTrigger,
-  idColumn,
-  isPostgres,
-} from "./engine";
+import { idColumn, unwatchContentVersion, watchContentVersion } from "./engine";
 
 // Categories (issue 24): the admin gives a domain any number of them; the home page filters by them and
 // each has its own page, /category/{slug}. A category exists while a name uses it (it is made when first
@@ -28,48 +22,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("domain_categories_pk", ["category_id", "domain_id"])
     .execute();
   await sql`CREATE INDEX domain_categories_domain ON domain_categories (domain_id, category_id)`.execute(db);
-  for (const table of WATCHED_TABLES) {
-    if (isPostgres(db)) {
-      await createPostgresTrigger(db, {
-        name: `${table}_locks_content_version`,
-        table,
-        timing: "BEFORE",
-        event: "INSERT OR UPDATE OR DELETE",
-        forEach: "STATEMENT",
-        body: "PERFORM 1 FROM content_version WHERE id = 1 FOR UPDATE;",
-      });
-    }
-    for (const event of ["INSERT", "UPDATE", "DELETE"] as const) {
-      const name = `${table}_${event.toLowerCase()}_bumps_content_version`;
-      if (isPostgres(db)) {
-        const changed = event === "DELETE" ? "old_rows" : "new_rows";
-        await createPostgresTrigger(db, {
-          name,
-          table,
-          event,
-          forEach: "STATEMENT",
-          body: `IF EXISTS (SELECT 1 FROM ${changed}) THEN ${BUMP_CONTENT_VERSION_PLPGSQL} END IF;`,
-        });
-        continue;
-      }
-      await sql
-        .raw(
-          `CREATE TRIGGER ${name} AFTER ${event} ON ${table} BEGIN UPDATE content_version SET version = version + 1 WHERE id = 1; END`,
-        )
-        .execute(db);
-    }
-  }
+  for (const table of WATCHED_TABLES) await watchContentVersion(db, table);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of WATCHED_TABLES) {
-    if (isPostgres(db)) await dropPostgresTrigger(db, `${table}_locks_content_version`, table);
-    for (const event of ["insert", "update", "delete"]) {
-      const name = `${table}_${event}_bumps_content_version`;
-      if (isPostgres(db)) await dropPostgresTrigger(db, name, table);
-      else await sql.raw(`DROP TRIGGER IF EXISTS ${name}`).execute(db);
-    }
-  }
+  for (const table of WATCHED_TABLES) await unwatchContentVersion(db, table);
   await db.schema.dropTable("domain_categories").execute();
   await db.schema.dropTable("categories").execute();
 }

@@ -3,6 +3,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { untilHeard } from "../support/http";
 
 // First renders of public pages go from node:http to React Router without express
 // (app/server/http/direct-page.server.ts). With the page cache off every request is a first render:
@@ -155,6 +156,8 @@ describe("a domain page's first render", () => {
     for (const name of names)
       expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).not.toMatch(replyText);
     addAnswered(ids[0]!, names[0]!, 100, true);
+    // Written by another process (this test): the server hears of it within its bound.
+    await untilHeard(app);
     for (const name of names)
       expect((await raw(`/domain/${short(name)}`)).body.toString("utf8")).toContain(
         "Owner usually replies within 2 days",

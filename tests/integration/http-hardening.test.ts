@@ -4,6 +4,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { waitFor } from "../support/http";
 
 let app: AppServer;
 let proxied: AppServer;
@@ -301,8 +302,9 @@ describe("request logs", () => {
       body: "password=hunter2-secret&card=4242424242424242",
     });
     await posted.text();
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const requestId = response.headers.get("x-request-id")!;
+    // Request lines are written in batches, and within a second (log.server.ts).
+    await waitFor(() => app.output().includes(requestId), 3_000, "the request log line");
     const lines = app
       .output()
       .split("\n")
@@ -347,6 +349,8 @@ describe("/healthz and the live fee stream", () => {
       database: true,
       shuttingDown: false,
       changes: expect.objectContaining({ listening: true }),
+      contentVersion: expect.objectContaining({ keptIn: "memory", staleAtMostMs: 750 }),
+      statements: expect.any(Number),
       feeSubscribers: expect.any(Number),
       feeStreams: expect.objectContaining({ maxPerAddress: 100, maxTotal: 10_000 }),
       signIns: expect.objectContaining({ inFlight: expect.any(Number) }),

@@ -72,3 +72,20 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Waits until the server has heard of every write made to its database so far (a test's own writes come
+ * from another process: the server's memory of the content version follows within its bound, under a
+ * second; db/content-version.server.ts), so what the test asserts next is not about that delay.
+ */
+export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs = 5_000): Promise<void> {
+  const row = app.db().prepare("SELECT version FROM content_version").get() as { version: number | string };
+  const written = Number(row.version);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = JSON.parse((await request(app, "/healthz")).body) as { contentVersion?: { version: number } };
+    if (Number(health.contentVersion?.version) >= written) return;
+    if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

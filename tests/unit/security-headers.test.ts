@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, isPrivatePath, securityHeaders } from "../../app/server/http/security.server";
 import pino from "pino";
-import { logRequest, loggablePath } from "../../app/server/http/request-log.server";
+import { logRequest, loggablePath, requestLine } from "../../app/server/http/request-log.server";
 import { logLevel, logOptions } from "../../app/server/runtime/log.server";
 
 describe("security headers", () => {
@@ -70,6 +70,33 @@ describe("request log lines", () => {
       durationMs: 1.2,
       level: "info",
     });
+  });
+});
+
+describe("the request line made without pino's serializer", () => {
+  it.each([
+    { requestId: "r2", method: "GET", originalUrl: "/domain/velora", status: 200, durationMs: 0.46, aborted: false },
+    {
+      requestId: "r3",
+      method: "POST",
+      originalUrl: '/x?token=s&q="a"\n\u2028',
+      status: 404,
+      durationMs: 12,
+      aborted: true,
+    },
+  ])("is the line pino writes, key for key and in the same order ($originalUrl)", (entry) => {
+    let written = "";
+    const logger = pino(logOptions, { write: (chunk: string) => void (written += chunk) });
+    logRequest(entry, logger);
+    const direct = requestLine(entry);
+    expect(direct.endsWith("\n")).toBe(true);
+    expect(direct.trimEnd().split("\n")).toHaveLength(1);
+    const withoutTime = (line: string) => {
+      const { time, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      expect(Date.parse(String(time))).not.toBeNaN();
+      return JSON.stringify(rest);
+    };
+    expect(withoutTime(direct)).toBe(withoutTime(written));
   });
 });
 

@@ -8,7 +8,7 @@
 // this copy leaves out.
 import type { BrowseFilters } from "../../lib/browse";
 import { db } from "../db/database.server";
-import { perContentVersion } from "./per-content-version.server";
+import { perContentVersion } from "../db/content-version.server";
 
 const DIGIT = 1;
 const HYPHEN = 2;

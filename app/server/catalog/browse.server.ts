@@ -9,7 +9,7 @@ import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { db } from "../db/database.server";
 import { countWithoutSearch, idsWithoutSearch, liveNameCount } from "./browse-counts.server";
-import { perContentVersion } from "./per-content-version.server";
+import { perContentVersion } from "../db/content-version.server";
 import { liveDomainTotals, type DomainPage, type PublicDomain } from "./domains.server";
 
 type LiveQuery = SelectQueryBuilder<Schema, "domains", object>;

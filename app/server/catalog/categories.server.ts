@@ -4,7 +4,7 @@ import type { CategoryName } from "../../lib/categories";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { inList, type Executor } from "../db/dialect.server";
-import { perContentVersion } from "./per-content-version.server";
+import { perContentVersion } from "../db/content-version.server";
 
 export interface CategoryCount {
   id: number;

@@ -9,7 +9,7 @@ import { typicalReplyDays } from "../../lib/response-window";
 import { sql } from "kysely";
 import { db } from "../db/database.server";
 import { millisecondsBetween } from "../db/dialect.server";
-import { currentContentVersion } from "../http/page-cache.server";
+import { perContentVersionMemo } from "../db/content-version.server";
 
 const RECENT_ANSWERS = 100;
 
@@ -39,26 +39,16 @@ async function recentReplyTimes(owner: string, domainId: number): Promise<number
 }
 
 // One figure per owner serves all of the owner's domain pages: remembered while the content version
-// (migrations 0030 and 0051: bumped by every write to domains and to answered inquiries, from any
-// process) is the one it was computed at.
-const MAX_REMEMBERED = 10_000;
-const remembered = new Map<string, number | null>();
-let rememberedVersion = -1;
+// (migrations 0030 and 0051: bumped by every write to domains' public columns and to answered inquiries,
+// from any process) is the one it was computed at.
+const remembered = perContentVersionMemo<number | null>(async (key) =>
+  key.startsWith("owner ")
+    ? typicalReplyDays(await recentReplyTimes(key.slice("owner ".length), 0))
+    : typicalReplyDays(await recentReplyTimes("", Number(key.slice("domain ".length)))),
+);
 
 /** Whole days (at least 1), or null while fewer than 3 of the owner's inquiries are answered. */
 export async function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): Promise<number | null> {
   const owner = domain.owner_email.trim().toLowerCase();
-  const key = owner ? `owner ${owner}` : `domain ${domain.id}`;
-  const version = await currentContentVersion();
-  // Versions only grow: a request that read an older one (a write landed meanwhile) neither clears
-  // nor fills what was remembered at the newer one.
-  if (version > rememberedVersion || remembered.size >= MAX_REMEMBERED) {
-    remembered.clear();
-    rememberedVersion = version;
-  }
-  const known = version === rememberedVersion ? remembered.get(key) : undefined;
-  if (known !== undefined) return known;
-  const days = typicalReplyDays(await recentReplyTimes(owner, domain.id));
-  if (version === rememberedVersion) remembered.set(key, days);
-  return days;
+  return remembered(owner ? `owner ${owner}` : `domain ${domain.id}`);
 }

@@ -2,7 +2,7 @@ import { centsToDollarText, dollarsToCents } from "../../lib/money";
 import { nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
-import { watchDatabaseChanges } from "../db/changes.server";
+import { oneReadAtATime, watchDatabaseChanges } from "../db/changes.server";
 import { publishFee } from "./events.server";
 import { log } from "../runtime/log.server";
 
@@ -63,26 +63,15 @@ export async function watchForExternalFeeChanges(intervalMs = 100): Promise<void
 }
 
 // One read at a time, so an older answer never lands after a newer one; a change seen meanwhile reads again.
-let refreshing = false;
-let readAgain = false;
-async function refreshFee(): Promise<void> {
-  if (refreshing) {
-    readAgain = true;
-    return;
-  }
-  refreshing = true;
-  try {
-    do {
-      readAgain = false;
-      if (!isDatabaseOpen()) return;
-      announceFee(await getInquiryFeeCents());
-    } while (readAgain);
-  } catch (error) {
+const feeReader = oneReadAtATime(
+  async () => {
+    if (isDatabaseOpen()) announceFee(await getInquiryFeeCents());
+  },
+  (error) => {
     if (isDatabaseOpen()) log.error({ error: (error as Error).message }, "fee not re-read");
-  } finally {
-    refreshing = false;
-  }
-}
+  },
+);
+const refreshFee = feeReader.run;
 
 export function stopWatchingFee(): void {
   stopWatcher?.();

@@ -17,9 +17,62 @@ const KEEPALIVE_DELAY_MS = 10_000;
 
 type Stop = () => void;
 
-/** Calls `onChange` (at most every `intervalMs` on SQLite; at once on PostgreSQL) after other processes write. */
+/**
+ * For a watcher that reads what changed: runs `read` one call at a time, so an older answer never lands
+ * after a newer one; a call made while one runs makes it run once more after it.
+ */
+export function oneReadAtATime(read: () => Promise<void>, onError: (error: unknown) => void) {
+  let reading = false;
+  let readAgain = false;
+  const run = async (): Promise<void> => {
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    reading = true;
+    try {
+      do {
+        readAgain = false;
+        await read();
+      } while (readAgain);
+    } catch (error) {
+      onError(error);
+    } finally {
+      reading = false;
+    }
+  };
+  return { run, busy: () => reading };
+}
+
+const watchers = new Set<() => void>();
+let stopWatching: Stop | undefined;
+
+function tellWatchers(): void {
+  for (const watcher of watchers) {
+    try {
+      watcher();
+    } catch (error) {
+      log.error({ error }, "a database change watcher failed");
+    }
+  }
+}
+
+/**
+ * Calls `onChange` (at most every `intervalMs` on SQLite; at once on PostgreSQL) after other processes write.
+ * Every watcher of the process shares one poll or one LISTEN connection (made by the first; the first's
+ * interval holds).
+ */
 export function watchDatabaseChanges(onChange: () => void, intervalMs = 100): Stop {
-  return sqliteConnection ? pollDataVersion(sqliteConnection, onChange, intervalMs) : listenForNotifications(onChange);
+  watchers.add(onChange);
+  stopWatching ??= sqliteConnection
+    ? pollDataVersion(sqliteConnection, tellWatchers, intervalMs)
+    : listenForNotifications(tellWatchers);
+  return () => {
+    watchers.delete(onChange);
+    if (watchers.size > 0) return;
+    stopWatching?.();
+    stopWatching = undefined;
+  };
 }
 
 function pollDataVersion(

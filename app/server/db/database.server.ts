@@ -44,20 +44,73 @@ function restrictToOwner(file: string): void {
  * Kysely sees keeps one per SQL text (a few hundred at most: the app's queries, not user input). A
  * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
  */
+/**
+ * Told the content version (migration 0030) after each write of this process commits, read on the
+ * connection that wrote, before the write's caller goes on (app/server/db/content-version.server.ts):
+ * the process's own writes reach its page cache at commit, with no wait for a poll or a notification.
+ */
+let committedWriteListener: ((version: number) => void) | undefined;
+export function onCommittedWrite(listener: ((version: number) => void) | undefined): void {
+  committedWriteListener = listener;
+}
+
+/** Statements this process sent to the database (/healthz; the tests count a cached hit's). */
+let statementCount = 0;
+export function statementsRun(): number {
+  return statementCount;
+}
+
+const READ_CONTENT_VERSION = "SELECT version FROM content_version WHERE id = 1";
+
+/**
+ * After each statement on the one SQLite connection: a write outside a transaction, or the end of a
+ * transaction that wrote, tells the committed-write listener (a synchronous read of one row).
+ */
+function sqliteWriteTracker(connection: Database.Database) {
+  let dirty = false;
+  let readVersion: Database.Statement | undefined;
+  return (readonly: boolean) => {
+    statementCount += 1;
+    if (!readonly) dirty = true;
+    if (!dirty || connection.inTransaction || !committedWriteListener) return;
+    dirty = false;
+    try {
+      readVersion ??= connection.prepare(READ_CONTENT_VERSION);
+      const row = readVersion.get() as { version: number | bigint } | undefined;
+      if (row) committedWriteListener(Number(row.version));
+    } catch (error) {
+      log.error({ error: (error as Error).message }, "reading the content version after a write failed");
+    }
+  };
+}
+
 function withStatementCache(connection: Database.Database): Database.Database {
   type CachedStatement = Pick<Database.Statement, "reader"> &
     Record<"all" | "run" | "iterate", (parameters: unknown[]) => unknown>;
   // The statement and the small object Kysely calls are both made once per SQL text, not per query.
   const statements = new Map<string, CachedStatement>();
+  const afterStatement = sqliteWriteTracker(connection);
   const prepare = (text: string) => {
     let cached = statements.get(text);
     if (!cached) {
       const statement = connection.prepare(text);
+      const readonly = statement.readonly;
       cached = {
         reader: statement.reader,
-        all: (parameters) => statement.all(...parameters),
-        run: (parameters) => statement.run(...parameters),
-        iterate: (parameters) => connection.prepare(text).iterate(...parameters),
+        all: (parameters) => {
+          const rows = statement.all(...parameters);
+          afterStatement(readonly);
+          return rows;
+        },
+        run: (parameters) => {
+          const result = statement.run(...parameters);
+          afterStatement(readonly);
+          return result;
+        },
+        iterate: (parameters) => {
+          statementCount += 1;
+          return connection.prepare(text).iterate(...parameters);
+        },
       };
       statements.set(text, cached);
     }
@@ -77,8 +130,45 @@ function withStatementCache(connection: Database.Database): Database.Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+const POSTGRES_WRITES = new Set(["INSERT", "UPDATE", "DELETE", "MERGE"]);
+
+/**
+ * The PostgreSQL side of sqliteWriteTracker, per pooled connection: from each answer's command tag it
+ * follows BEGIN/COMMIT, and after a write outside a transaction or a COMMIT of one that wrote it reads the
+ * content version on the same connection before the caller gets the answer.
+ */
+function trackWrites(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let inTransaction = false;
+  let dirty = false;
+  client.query = ((...args: unknown[]) => {
+    statementCount += 1;
+    const answer = query(...args);
+    if (!(answer instanceof Promise)) return answer;
+    return answer.then(async (result: pg.QueryResult) => {
+      const command = result?.command;
+      if (command === "BEGIN" || command === "START") inTransaction = true;
+      else if (command === "COMMIT" || command === "ROLLBACK") inTransaction = false;
+      else if (POSTGRES_WRITES.has(command)) dirty = true;
+      const listener = committedWriteListener;
+      if (dirty && !inTransaction && listener) {
+        dirty = false;
+        statementCount += 1;
+        try {
+          const read = (await query(READ_CONTENT_VERSION)) as pg.QueryResult<{ version: number }>;
+          if (read.rows[0]) listener(Number(read.rows[0].version));
+        } catch (error) {
+          log.error({ error: (error as Error).message }, "reading the content version after a write failed");
+        }
+      }
+      return result;
+    });
+  }) as typeof client.query;
+}
+
 function openPostgres(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: env.DATABASE_POOL_SIZE });
+  pool.on("connect", trackWrites);
   // An idle connection the server drops (a restart, a failover) must not take the process down.
   pool.on("error", (error) => log.error({ error: error.message }, "database connection lost"));
   return pool;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { RouterContextProvider } from "react-router";
 import { canonicalPageUrl } from "../../lib/page-url";
-import { compiledOnce } from "../db/dialect.server";
+import { currentContentVersion, knownContentVersion } from "../db/content-version.server";
 import { acceptsGzip, chooseEncoding, compressPage, MIN_COMPRESS_BYTES, type Encoding } from "./compression.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
@@ -12,9 +12,10 @@ import { requestValues, type CachedRequest, type HitEffect, type RequestValues }
 /*
  * An in-memory cache of rendered public pages (/, /domain/*, /contact/*, /category/*), consulted before anything
  * else in server.ts. Correctness rests on one rule: a page is served from memory only while the
- * content version it was rendered at is still current. Triggers (migration 0030) bump that version on
- * every write to a table that public pages read, from any process, so a fee or price change is visible
- * on the very next request. Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
+ * content version it was rendered at is still current. Triggers (migrations 0030, 0190) bump that version
+ * on every write of what public pages show, from any process; the version is kept in memory
+ * (db/content-version.server.ts): this process's writes show on the very next request, other processes'
+ * within a poll or a notification (under a second at worst). Only anonymous GETs are cached (no Cookie, no Authorization), keyed by
  * what a page reads: Host, the scheme a trusted proxy reports, the path and the query parameters the
  * page knows (others are dropped before rendering, so `?utm_source=...` is a hit). Only 200 and 404
  * responses that set no cookie are kept. Search results, 404s and pages for Hosts nobody configured,
@@ -94,17 +95,6 @@ export type PageCacheMiddleware = ((
     misses: number;
   };
 };
-
-// Read on every cached request: compiled once, so it costs no query building.
-const readVersion = compiledOnce<{ version: number }, [number]>((executor) =>
-  executor.selectFrom("content_version").select("version").where("id", "=", 1),
-);
-
-/** The current content version: one primary-key read of a one-row table. */
-export async function currentContentVersion(): Promise<number> {
-  const rows = await readVersion([1]);
-  return Number(rows[0]?.version ?? 0);
-}
 
 export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
   const enabled = options.enabled ?? env.PAGE_CACHE === "true";
@@ -213,6 +203,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     const headers = req.headers;
     if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
 
+    // The version is kept in memory (content-version.server.ts): a hit asks the database nothing.
+    const known = knownContentVersion();
+    if (known !== undefined) return answer(req, res, values, next, known);
     currentContentVersion().then(
       (version) => answer(req, res, values, next, version),
       // The database cannot say (busy, closing): render afresh, and keep nothing.
@@ -252,7 +245,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
         // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
         entry.minor = canonical.search || status === 404 || !(await isKnownHost(headers.host));
         // A write landed while the page rendered: serve what was rendered, but do not keep it.
-        if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
+        if ((knownContentVersion() ?? (await currentContentVersion())) === version && version === seenVersion)
+          remember(entry);
       } catch {
         // The database cannot say now: serve the page without keeping it.
       }

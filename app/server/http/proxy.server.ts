@@ -66,7 +66,9 @@ export function createRequestOrigin(options: {
   const publicHttps = options.publicUrl?.toLowerCase().startsWith("https://") ?? false;
   return (req) => {
     const socketAddress = req.socket.remoteAddress ?? "unknown";
-    const clientAddress = req.socket.remoteAddress ? proxyaddr(req, trust) : socketAddress;
+    // No X-Forwarded-For (every request not through a proxy): the socket's address, with no parsing.
+    const clientAddress =
+      req.socket.remoteAddress && req.headers["x-forwarded-for"] !== undefined ? proxyaddr(req, trust) : socketAddress;
     let protocol: RequestOrigin["protocol"] = (req.socket as TLSSocket).encrypted
       ? "https"
       : publicHttps

@@ -46,20 +46,45 @@ export interface RequestValues {
 
 const requestValuesContext = createContext<RequestValues>();
 
+/** What server.ts works out about a request; the nonce may be given as its maker, called when first used. */
+export type FoundValues = Pick<RequestValues, "requestId" | "clientAddress" | "protocol"> & {
+  cspNonce: string | (() => string);
+};
+
 /**
  * A request's values from what server.ts worked out (the one place they are made from the Node
- * request). Its logger is made when first used: a cached page never needs one.
+ * request). Its logger and its CSP nonce are made when first used: a cached page needs neither.
  */
-export function requestValuesFor(
-  found: Pick<RequestValues, "requestId" | "clientAddress" | "protocol" | "cspNonce">,
-): RequestValues {
-  let requestLog: Logger | undefined;
-  return {
-    ...found,
-    get log() {
-      return (requestLog ??= log.child({ requestId: found.requestId }));
-    },
-  };
+class Values implements RequestValues {
+  requestId: string;
+  clientAddress: string;
+  protocol: "http" | "https";
+  pageCacheCapture?: RequestValues["pageCacheCapture"];
+  renderInto?: RequestValues["renderInto"];
+  givenLoaderResults?: RequestValues["givenLoaderResults"];
+  signInBody?: Buffer;
+  #nonce: string | (() => string);
+  #log: Logger | undefined;
+
+  constructor(found: FoundValues) {
+    this.requestId = found.requestId;
+    this.clientAddress = found.clientAddress;
+    this.protocol = found.protocol;
+    this.#nonce = found.cspNonce;
+  }
+
+  get cspNonce(): string {
+    if (typeof this.#nonce === "function") this.#nonce = this.#nonce();
+    return this.#nonce;
+  }
+
+  get log(): Logger {
+    return (this.#log ??= log.child({ requestId: this.requestId }));
+  }
+}
+
+export function requestValuesFor(found: FoundValues): RequestValues {
+  return new Values(found);
 }
 
 /** The context React Router gets for a render of a request with these values. */

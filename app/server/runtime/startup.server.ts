@@ -9,6 +9,7 @@ import { outboxTask } from "../mail/mail.server";
 import { reconcilerTask } from "../payments/reconciler.server";
 import { plannerStatsTask } from "../db/planner-stats.server";
 import { stopWatchingFee, watchForExternalFeeChanges } from "../catalog/settings.server";
+import { startContentVersion, stopContentVersion } from "../db/content-version.server";
 import { PasswordPolicyError, upsertAdmin } from "../admin/users.server";
 import { log } from "./log.server";
 import { prepareSignIn } from "../admin/auth.server";
@@ -60,6 +61,7 @@ export async function startApp(): Promise<void> {
   if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   await watchForExternalFeeChanges();
+  await startContentVersion();
   await prepareSignIn();
   for (const task of backgroundTasks) await task.start();
   warnAboutPaymentSettings();
@@ -101,6 +103,7 @@ function warnAboutPaymentSettings(): void {
 export async function stopApp(): Promise<void> {
   closeAllStreams();
   stopWatchingFee();
+  stopContentVersion();
   for (const task of backgroundTasks) await task.stop();
   await closeDatabase().catch(() => {});
 }
