@@ -124,8 +124,8 @@ describe("migrations on PostgreSQL", () => {
       "domains.asking_price_cents",
       "domains.min_offer_cents",
       "inquiries.amount_cents",
-      "portfolio_daily_views.views",
       "inquiries.asking_price_cents",
+      "portfolio_daily_views.views",
       "stray_payments.amount_cents",
       "test_payments.amount_cents",
     ]);
