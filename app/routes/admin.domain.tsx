@@ -1,13 +1,12 @@
 import { data, Form, Link, redirect } from "react-router";
 import { awaitingReply } from "../server/admin/desk.server";
 import { AdminHeader } from "../components/admin/admin-header";
-import { FunnelChart } from "../components/admin/funnel-chart";
+import { FunnelSection } from "../components/admin/funnel-chart";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { BackLink, card, fieldClass, primaryButton } from "../components/ui";
 import { parseDollars } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../lib/money";
-import { FUNNEL_DAYS } from "../lib/funnel";
 import { domainFunnel, setMinimumOffer } from "../server/catalog/domain-funnel.server";
 import { env } from "../server/runtime/env.server";
 import { requireAdmin } from "../server/admin/session.server";
@@ -76,12 +75,6 @@ export async function action({ params, request }: Route.ActionArgs) {
 export default function AdminDomainPage({ loaderData, actionData }: Route.ComponentProps) {
   const { email, awaiting, funnel, notice } = loaderData;
   const { domain, totals, days } = funnel;
-  const conversion = totals.views > 0 ? `${((totals.inquiries_started / totals.views) * 100).toFixed(1)}%` : "-";
-  const stats = [
-    { label: "Page views", value: totals.views },
-    { label: "Inquiries started", value: totals.inquiries_started },
-    { label: "Inquiries paid", value: totals.inquiries_paid },
-  ];
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <AdminHeader email={email} title={domain.domain_name} awaiting={awaiting} />
@@ -95,27 +88,7 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
           Public page
         </Link>
       </p>
-      <section aria-labelledby="funnel-heading" className="mt-8">
-        <h2 id="funnel-heading" className="text-xl font-semibold">
-          Funnel
-        </h2>
-        <dl className="mt-4 grid gap-4 sm:grid-cols-4">
-          {stats.map((stat) => (
-            <div key={stat.label} className={card}>
-              <dt className="text-sm text-slate-300">{stat.label}</dt>
-              <dd className="mt-2 text-3xl font-semibold" data-stat={stat.label}>
-                {stat.value.toLocaleString("en-US")}
-              </dd>
-            </div>
-          ))}
-          <div className={card}>
-            <dt className="text-sm text-slate-300">Views to inquiries</dt>
-            <dd className="mt-2 text-3xl font-semibold">{conversion}</dd>
-          </div>
-        </dl>
-        <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
-        <FunnelChart days={days} />
-      </section>
+      <FunnelSection totals={totals} days={days} />
       <ListingForm
         categories={loaderData.listing.categories}
         pitch={loaderData.listing.pitch}

@@ -1,12 +1,11 @@
 import { data, Link, redirect } from "react-router";
-import { FunnelChart } from "../components/admin/funnel-chart";
+import { FunnelSection } from "../components/admin/funnel-chart";
 import { Notice } from "../components/admin/notice";
 import { OwnerHeader } from "../components/owner/owner-header";
 import { OwnerPricesForm, type PricesFormResult } from "../components/owner/owner-prices-form";
-import { BackLink, card } from "../components/ui";
+import { BackLink } from "../components/ui";
 import { parseDollars, parsePrice, TEXT } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
-import { FUNNEL_DAYS } from "../lib/funnel";
 import { formatUsd } from "../lib/money";
 import { OWNER_NOTICES } from "../lib/owner-forms";
 import { ownerDomainFunnel, updateOwnerPrices } from "../server/owners/owner-desk.server";
@@ -63,11 +62,6 @@ export async function action({ params, request }: Route.ActionArgs) {
 export default function OwnerDomainPage({ loaderData, actionData }: Route.ComponentProps) {
   const { email, funnel, pricesAllowed, notice } = loaderData;
   const { domain, totals, days } = funnel;
-  const stats = [
-    { label: "Page views", value: totals.views },
-    { label: "Inquiries started", value: totals.inquiries_started },
-    { label: "Inquiries paid", value: totals.inquiries_paid },
-  ];
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <OwnerHeader email={email} title={domain.domain_name} />
@@ -81,21 +75,7 @@ export default function OwnerDomainPage({ loaderData, actionData }: Route.Compon
           Public page
         </Link>
       </p>
-      <section aria-labelledby="funnel-heading" className="mt-8">
-        <h2 id="funnel-heading" className="text-xl font-semibold">
-          Funnel
-        </h2>
-        <dl className="mt-4 grid gap-4 sm:grid-cols-3">
-          {stats.map((stat) => (
-            <div key={stat.label} className={card}>
-              <dt className="text-sm text-slate-300">{stat.label}</dt>
-              <dd className="mt-2 text-3xl font-semibold">{stat.value.toLocaleString("en-US")}</dd>
-            </div>
-          ))}
-        </dl>
-        <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
-        <FunnelChart days={days} />
-      </section>
+      <FunnelSection totals={totals} days={days} />
       <OwnerPricesForm
         askingPriceCents={domain.asking_price_cents}
         minOfferCents={domain.min_offer_cents}

@@ -1,4 +1,5 @@
-import type { FunnelDay } from "../../lib/funnel";
+import { FUNNEL_DAYS, type FunnelDay } from "../../lib/funnel";
+import { card } from "../ui";
 
 const WIDTH = 600;
 const HEIGHT = 160;
@@ -110,5 +111,41 @@ export function FunnelChart({ days }: { days: FunnelDay[] }) {
         </table>
       </details>
     </figure>
+  );
+}
+
+/** A domain's funnel: its totals as cards (with the views-to-inquiries rate) and its last FUNNEL_DAYS days. */
+export function FunnelSection({
+  totals,
+  days,
+}: {
+  totals: { views: number; inquiries_started: number; inquiries_paid: number };
+  days: FunnelDay[];
+}) {
+  const conversion = totals.views > 0 ? `${((totals.inquiries_started / totals.views) * 100).toFixed(1)}%` : "-";
+  const stats = [
+    { label: "Page views", value: totals.views.toLocaleString("en-US") },
+    { label: "Inquiries started", value: totals.inquiries_started.toLocaleString("en-US") },
+    { label: "Inquiries paid", value: totals.inquiries_paid.toLocaleString("en-US") },
+    { label: "Views to inquiries", value: conversion },
+  ];
+  return (
+    <section aria-labelledby="funnel-heading" className="mt-8">
+      <h2 id="funnel-heading" className="text-xl font-semibold">
+        Funnel
+      </h2>
+      <dl className="mt-4 grid gap-4 sm:grid-cols-4">
+        {stats.map((stat) => (
+          <div key={stat.label} className={card}>
+            <dt className="text-sm text-slate-300">{stat.label}</dt>
+            <dd className="mt-2 text-3xl font-semibold" data-stat={stat.label}>
+              {stat.value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <h3 className="mt-8 text-lg font-semibold">Last {FUNNEL_DAYS} days</h3>
+      <FunnelChart days={days} />
+    </section>
   );
 }
