@@ -73,8 +73,8 @@ describe("per-domain funnel in the admin", () => {
     const byViewsNames = withoutSpans(byViews.body);
     expect(byViewsNames.indexOf(`>${popular.name}</a>`)).toBeLessThan(byViewsNames.indexOf(`>${quiet.name}</a>`));
     expect(byViewsNames.indexOf(`>${popular.name}</a>`)).toBeGreaterThan(0);
-    expect(rowText(byViews.body, popular.name)).toMatch(/ 1 paid 5 2 /);
-    expect(rowText(byViews.body, quiet.name)).toMatch(/ 0 paid 1 0 /);
+    expect(rowText(byViews.body, popular.name)).toMatch(/ Inquiries 1 paid Views 5 Started 2 /);
+    expect(rowText(byViews.body, quiet.name)).toMatch(/ Inquiries 0 paid Views 1 Started 0 /);
     const detailLink = new RegExp(
       `<a aria-label="5 views, funnel and minimum offer of ${popular.name}"[^>]*href="/admin/domains/${popular.id}"`,
     );
