@@ -111,6 +111,24 @@ describe("a domain page's first render", () => {
     expect(missing.body.toString("utf8")).toContain("The domain you&#x27;re looking for doesn&#x27;t exist.");
   });
 
+  it("sends the database about one statement per repeat render: the domain (the rest is known per content version)", async () => {
+    const name = uniqueDomainName("statements");
+    insertDomain(app.db(), { name, priceCents: 310_000 });
+    const path = `/domain/${name.replace(/\.com$/, "")}`;
+    await untilHeard(app);
+    for (let i = 0; i < 2; i++) expect((await raw(path)).status).toBe(200);
+    const statements = async () =>
+      (JSON.parse((await raw("/healthz")).body.toString()) as { statements: number }).statements;
+    const before = await statements();
+    const renders = 50;
+    for (let i = 0; i < renders; i++) expect((await raw(path)).status).toBe(200);
+    const sent = (await statements()) - before;
+    // The domain's row per render, plus the process's own periodic checks, the health check and a flush
+    // of counted views; the fee, the promise's two settings, the categories and the footer's contact
+    // address read per render would be six a render.
+    expect(sent).toBeLessThan(renders * 1.5);
+  });
+
   it("shows a changed price and fee on the very next render", async () => {
     const name = uniqueDomainName("fresh");
     const id = insertDomain(app.db(), { name, priceCents: 300_000 });

@@ -13,6 +13,7 @@ import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomains } from "./categories.server";
 import { similarDomains, similarDomainsHtml } from "./similar.server";
 import { currentFeePromise } from "../refunds/refund-promise.server";
+import { perContentVersion, perContentVersionMemo } from "../db/content-version.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -44,6 +45,17 @@ export function siteOrigin(request: Request): string {
   }
 }
 
+// What a domain page shows besides the domain changes only with the content version (settings, categories
+// and domains are watched by its triggers): read once per version, so a render sends one statement (the
+// domain itself) once these are known.
+const pageSettings = perContentVersion(async () => {
+  const [feeCents, feePromise] = await Promise.all([getInquiryFeeCents(), currentFeePromise()]);
+  return { feeCents, feePromise };
+});
+const categoriesOf = perContentVersionMemo(
+  async (id) => (await categoriesOfDomains([Number(id)])).get(Number(id)) ?? [],
+);
+
 /**
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
  * Only public fields: the owner's email and minimum offer never leave the server.
@@ -57,12 +69,11 @@ export async function loadDomainPage(
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [feeCents, replyDays, categories, similar, feePromise] = await Promise.all([
-    getInquiryFeeCents(),
+  const [{ feeCents, feePromise }, replyDays, categories, similar] = await Promise.all([
+    pageSettings(),
     ownerTypicalReplyDays(domain),
-    categoriesOfDomains([domain.id]),
+    categoriesOf(String(domain.id)),
     similarDomains(domain),
-    currentFeePromise(),
   ]);
   return {
     siteName: env.SITE_NAME,
@@ -70,7 +81,7 @@ export async function loadDomainPage(
     feeCents,
     canonicalUrl: `${origin}${domainPagePath(domain.domain_name)}`,
     replyDays,
-    categories: categories.get(domain.id) ?? [],
+    categories,
     pitch: domain.pitch,
     similarHtml: similarDomainsHtml(similar),
     feePromise,

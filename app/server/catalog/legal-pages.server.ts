@@ -1,15 +1,17 @@
 import { defaultLegalText, type LegalSlug } from "../../lib/legal-pages";
 import { formatUsd } from "../../lib/money";
 import { getResponseWindowDays, getSilencePolicy } from "../refunds/refund-promise.server";
+import { perContentVersion } from "../db/content-version.server";
 import { env } from "../runtime/env.server";
 import { getInquiryFeeCents, getSetting, setSetting } from "./settings.server";
 
 const CONTACT_KEY = "contact_email";
 
-/** The operator's public contact address (footer and legal pages), set on /admin/pages; null when unset. */
-export async function getContactEmail(): Promise<string | null> {
-  return (await getSetting(CONTACT_KEY)) || null;
-}
+/**
+ * The operator's public contact address (footer and legal pages), set on /admin/pages; null when unset.
+ * Every page's footer shows it: read once per content version (a settings write moves the version on).
+ */
+export const getContactEmail = perContentVersion<string | null>(async () => (await getSetting(CONTACT_KEY)) || null);
 
 /** "" clears it. */
 export async function setContactEmail(email: string): Promise<void> {
