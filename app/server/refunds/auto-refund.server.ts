@@ -23,6 +23,7 @@ export { REFUND_EMAIL_KIND } from "./refunds.server";
 const LEASE_MS = 5 * 60 * 1000;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 const BATCH_SIZE = 25;
+const CHOSEN_REFUND_WAIT_MS = 3000;
 
 /**
  * Due for an automatic refund at `at`: paid, not answered, its reply deadline passed, no refund under
@@ -132,9 +133,23 @@ export async function runRefundPass(refund: RefundOneInquiry): Promise<{ refunde
   }
 }
 
-/** The buyer's "Refund my fee": refunded at once through the same claim, retries and idempotency. */
+/**
+ * The buyer's "Refund my fee": refunded at once through the same claim, retries and idempotency. When a
+ * scheduler pass claimed it a moment before, its answer is waited for (a few seconds at most), so the
+ * page the buyer is sent to shows the refund.
+ */
 export async function refundChosenInquiry(id: number): Promise<"refunded" | "failed" | "skipped"> {
-  return refundOne(id, refundInquiry, await getSilencePolicy());
+  const outcome = await refundOne(id, refundInquiry, await getSilencePolicy());
+  for (let waited = 0; outcome === "skipped" && waited < CHOSEN_REFUND_WAIT_MS; waited += 100) {
+    const row = await db
+      .selectFrom("inquiries")
+      .select(["status", "refund_lease_until"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row || row.status !== "paid" || row.refund_lease_until === null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return outcome;
 }
 
 /**
