@@ -19,6 +19,7 @@ export async function http(
     headers?: Record<string, string>;
   } = {},
 ): Promise<HttpResult> {
+  await app.settle();
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.Cookie = options.cookie;
   let body = options.body;

@@ -303,8 +303,14 @@ describe("request logs", () => {
     });
     await posted.text();
     const requestId = response.headers.get("x-request-id")!;
-    // Request lines are written in batches, and within a second (log.server.ts).
-    await waitFor(() => app.output().includes(requestId), 3_000, "the request log line");
+    const postedId = posted.headers.get("x-request-id")!;
+    // Request lines are written in batches, and within a second (log.server.ts);
+    // the two requests' lines may land in different batches.
+    await waitFor(
+      () => app.output().includes(requestId) && app.output().includes(postedId),
+      3_000,
+      "both request log lines",
+    );
     const lines = app
       .output()
       .split("\n")
@@ -318,7 +324,7 @@ describe("request logs", () => {
     const postLine = app
       .output()
       .split("\n")
-      .find((line) => line.includes(posted.headers.get("x-request-id")!));
+      .find((line) => line.includes(postedId));
     expect(JSON.parse(postLine!)).toMatchObject({ method: "POST", path: "/contact/velora", status: 405 });
     for (const secret of [
       "sk_live_secret123",

@@ -30,6 +30,12 @@ export interface AppServer {
    * PostgreSQL a synchronous stand-in with the same API (tests/support/postgres-sync.ts).
    */
   db: () => Database.Database;
+  /**
+   * Waits until the server has heard of the writes the test made through db() since the last wait (only
+   * on PostgreSQL, where another process's write reaches the server's memory by a notification, a few
+   * milliseconds later; on SQLite the next request sees it). The HTTP helpers call it before each request.
+   */
+  settle: () => Promise<void>;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
@@ -106,8 +112,9 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   });
 
   let connection: Database.Database | undefined;
+  let unheardWrites = false;
   const origin = env.PUBLIC_URL?.startsWith("https://") ? `https://${new URL(url).host}` : new URL(url).origin;
-  return {
+  const server: AppServer = {
     url,
     origin,
     dataDir,
@@ -117,12 +124,19 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     process: child,
     output: () => output,
     db: () => {
-      if (!connection && database === "postgres") connection = openPostgresSync(env.DATABASE_URL!);
+      if (!connection && database === "postgres") {
+        connection = openPostgresSync(env.DATABASE_URL!, () => (unheardWrites = true));
+      }
       if (!connection) {
         connection = new Database(dbPath);
         connection.pragma("busy_timeout = 5000");
       }
       return connection;
+    },
+    settle: async () => {
+      if (!unheardWrites) return;
+      unheardWrites = false;
+      await untilHeard(server);
     },
     stop: (signal = "SIGTERM") =>
       new Promise((resolve) => {
@@ -134,6 +148,26 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
         child.kill(signal);
       }),
   };
+  return server;
+}
+
+/**
+ * Waits until the server has heard of every write made to its database so far (a test's own writes come
+ * from another process: the server's memory of the content version follows within its bound, under a
+ * second; db/content-version.server.ts), so what the test asserts next is not about that delay.
+ */
+export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs = 5_000): Promise<void> {
+  const row = app.db().prepare("SELECT version FROM content_version").get() as { version: number | string };
+  const written = Number(row.version);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const health = (await (await fetch(new URL("/healthz", app.url))).json()) as {
+      contentVersion?: { version: number };
+    };
+    if (Number(health.contentVersion?.version) >= written) return;
+    if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /**

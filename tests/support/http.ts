@@ -1,6 +1,8 @@
 // Small HTTP helpers for integration tests: what a browser would send, without following redirects.
 import type { AppServer } from "./app-server";
 
+export { untilHeard } from "./app-server";
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -15,6 +17,7 @@ function originOf(app: Target): string {
 }
 
 export async function request(app: Target, path: string, init: RequestInit = {}): Promise<Reply> {
+  await (app as Partial<AppServer>).settle?.();
   const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
@@ -70,22 +73,5 @@ export async function waitFor<T>(
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/**
- * Waits until the server has heard of every write made to its database so far (a test's own writes come
- * from another process: the server's memory of the content version follows within its bound, under a
- * second; db/content-version.server.ts), so what the test asserts next is not about that delay.
- */
-export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs = 5_000): Promise<void> {
-  const row = app.db().prepare("SELECT version FROM content_version").get() as { version: number | string };
-  const written = Number(row.version);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const health = JSON.parse((await request(app, "/healthz")).body) as { contentVersion?: { version: number } };
-    if (Number(health.contentVersion?.version) >= written) return;
-    if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

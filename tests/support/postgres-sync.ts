@@ -34,9 +34,9 @@ export class PostgresQueryError extends Error {
 
 /**
  * A synchronous handle on a PostgreSQL database, typed as the better-sqlite3 Database it stands in for
- * (only the methods above exist).
+ * (only the methods above exist). `onWrite` is told before each statement that is not a SELECT.
  */
-export function openPostgresSync(url: string): Database.Database {
+export function openPostgresSync(url: string, onWrite: () => void = () => {}): Database.Database {
   const flag = new SharedArrayBuffer(4);
   const signal = new Int32Array(flag);
   const { port1, port2 } = new MessageChannel();
@@ -47,6 +47,7 @@ export function openPostgresSync(url: string): Database.Database {
 
   const query = (text: string, params?: unknown[]): Answer => {
     if (closed) throw new TypeError("The database connection is not open");
+    if (!/^\s*select\b/i.test(text)) onWrite();
     Atomics.store(signal, 0, 0);
     port1.postMessage({ text, params });
     if (Atomics.wait(signal, 0, 0, QUERY_TIMEOUT_MS) === "timed-out") {
