@@ -14,12 +14,12 @@ import { primaryButton } from "../components/ui";
 import { DOMAIN_SORT_VALUES, DOMAINS_PER_PAGE, NOTICES, type DomainSort } from "../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
 import { handleAdminAction } from "../server/admin/admin-actions.server";
-import { clientIp, requestValues } from "../server/http/request-context.server";
+import { clientIp } from "../server/http/request-context.server";
 import { findLiveDomainById, listAdminDomains, portfolioStats } from "../server/admin/admin-domains.server";
 import { env } from "../server/runtime/env.server";
 import { getAdminUser } from "../server/admin/session.server";
 import { getResponseWindowDays } from "../server/refunds/refund-promise.server";
-import { getSilencePolicy } from "../server/refunds/fee-choice.server";
+import { getSilencePolicy } from "../server/refunds/refund-promise.server";
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import { awaitingReply, feesLast30Days } from "../server/admin/desk.server";
 import { now } from "../server/runtime/clock.server";
@@ -77,7 +77,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return handleAdminAction(request, clientIp(context), requestValues(context).signInBody);
+  return handleAdminAction(request, clientIp(context));
 }
 
 export default function AdminPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -16,7 +16,7 @@ import { createUserSession, destroyAllUserSessions, destroyUserSession, requireA
 import { setInquiryFee } from "../catalog/settings.server";
 import { updateResponseWindow } from "../refunds/response-window-action.server";
 import { log } from "../runtime/log.server";
-import { setSilencePolicy } from "../refunds/fee-choice.server";
+import { setSilencePolicy } from "../refunds/refund-promise.server";
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
@@ -48,19 +48,12 @@ function parseId(form: FormData): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/**
- * `clientAddress`: clientIp(context), what sign-in limits count by. `signInBody`: the body the sign-in
- * guard read already (RequestValues.signInBody), when it did.
- */
-export async function handleAdminAction(request: Request, clientAddress: string, signInBody?: Buffer) {
-  // A fresh copy of the form for each reader: the sign-in strategy reads it again.
-  const formRequest = () =>
-    signInBody
-      ? new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(signInBody) })
-      : request.clone();
-  const form = await formRequest().formData();
+/** `clientAddress`: clientIp(context), what sign-in limits count by. */
+export async function handleAdminAction(request: Request, clientAddress: string) {
+  // A copy of the form: the sign-in strategy reads the request's own.
+  const form = await request.clone().formData();
   const intent = text(form, "intent");
-  if (intent === "login") return login(request, formRequest(), form, clientAddress);
+  if (intent === "login") return login(request, form, clientAddress);
   const user = await requireAdmin(request);
   switch (intent) {
     case "logout":
@@ -92,9 +85,9 @@ export async function handleAdminAction(request: Request, clientAddress: string,
   }
 }
 
-async function login(request: Request, formRequest: Request, form: FormData, clientAddress: string) {
+async function login(request: Request, form: FormData, clientAddress: string) {
   try {
-    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, formRequest, clientAddress);
+    const { user, deviceCookie, legacyDeviceCookie } = await authenticateAdmin(request, clientAddress);
     const headers = new Headers();
     headers.append("Set-Cookie", await createUserSession(request, user.id));
     headers.append("Set-Cookie", legacyDeviceCookie);

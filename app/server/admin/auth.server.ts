@@ -90,19 +90,15 @@ const authenticator = new Authenticator<AdminSignIn>();
 
 /**
  * Signs in through remix-auth's form strategy; throws LoginError with the message to show. Returns the
- * admin and the Set-Cookie value that marks this browser as the admin's device. `formRequest` carries
- * the form for the strategy to read: the sign-in guard's copy of the body when it read it first
- * (RequestValues.signInBody), since the request's own stream may be read already.
+ * admin and the Set-Cookie value that marks this browser as the admin's device. The strategy reads the
+ * request's form (when the sign-in guard read the body first, the request is made from its copy:
+ * fetchRequestFrom in express.server.ts).
  */
-export async function authenticateAdmin(
-  request: Request,
-  formRequest: Request,
-  clientAddress: string,
-): Promise<AdminSignIn> {
+export async function authenticateAdmin(request: Request, clientAddress: string): Promise<AdminSignIn> {
   // One strategy per sign-in, bound to this request's address and cookies: `use` and `authenticate`
   // run in the same tick, so concurrent sign-ins never meet each other's.
   authenticator.use(new FormStrategy<AdminSignIn>(({ form }) => verifySignIn(request, form, clientAddress)), "admin");
-  return authenticator.authenticate("admin", formRequest);
+  return authenticator.authenticate("admin", request);
 }
 
 /** The strategy's verify: the limits counted first, then the password through the scrypt queue. */
