@@ -14,7 +14,7 @@ import { inTransaction } from "../db/dialect.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
-import { refundInquiry } from "../refunds/refunds.server";
+import { refundInquiry, refundLeaseFree } from "../refunds/refunds.server";
 import { fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 import { runStrayRefundPass } from "./stray-payments.server";
@@ -67,7 +67,7 @@ async function claimInquiry(id: number, status: "pending" | "paid", at: Date): P
     .set({ refund_lease_until: lease })
     .where("id", "=", id)
     .where("status", "=", status)
-    .where((eb) => eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at.toISOString())]));
+    .where((eb) => refundLeaseFree(eb, at.toISOString()));
   if (status === "paid") claim = claim.where("refund_state", "=", "pending");
   const claimed = await claim.executeTakeFirst();
   return claimed.numUpdatedRows === 1n ? lease : null;
@@ -206,7 +206,7 @@ async function followPendingRefunds(): Promise<void> {
     .select("id")
     .where("refund_state", "=", "pending")
     .where("status", "=", "paid")
-    .where((eb) => eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]))
+    .where((eb) => refundLeaseFree(eb, at))
     .limit(100)
     .execute();
   for (const { id } of pending) {

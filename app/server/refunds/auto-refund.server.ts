@@ -13,8 +13,9 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
-import { refundInquiry, type RefundOutcome } from "./refunds.server";
-import { getSilencePolicy, offerChoices, recreditSilentCreditInquiries, type SilencePolicy } from "./fee-choice.server";
+import { refundInquiry, refundLeaseFree, type RefundOutcome } from "./refunds.server";
+import { offerChoices, recreditSilentCreditInquiries } from "./fee-choice.server";
+import { getSilencePolicy, type SilencePolicy } from "./refund-promise.server";
 
 /** Refunds one inquiry through the payment provider (refunds.server.ts records the answer and emails the buyer). */
 export type RefundOneInquiry = (inquiryId: number, failedAttempts: number) => Promise<RefundOutcome>;
@@ -47,7 +48,7 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: S
       ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])]
       : []),
     eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
-    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
+    refundLeaseFree(eb, at),
   ]);
 }
 
@@ -159,15 +160,13 @@ export async function refundChosenInquiry(id: number): Promise<"refunded" | "fai
  */
 export async function refundByAdmin(id: number): Promise<RefundOutcome> {
   const at = now();
-  const free = (eb: ExpressionBuilder<Schema, "inquiries">) =>
-    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at.toISOString())]);
   const claimed = await db
     .updateTable("inquiries")
     .set({ refund_lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
     .where("id", "=", id)
     .where("status", "=", "paid")
     .where("credited_at", "is", null)
-    .where(free)
+    .where((eb) => refundLeaseFree(eb, at.toISOString()))
     .executeTakeFirst();
   // Not claimed: it is not refundable (refundInquiry says why, without a refund), or a refund holds it
   // already (the scheduler, another click): the same idempotency key makes this call that same refund.

@@ -14,9 +14,8 @@ import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import { formatUtc, getSilencePolicy } from "./refund-promise.server";
 import { inquiryPageUrl } from "./reply-links.server";
+import { refundLeaseFree } from "./refunds.server";
 
-// The setting lives with the promise it words (refund-promise.server.ts); exported here for its callers.
-export { getSilencePolicy, setSilencePolicy, SILENCE_POLICY_KEY, type SilencePolicy } from "./refund-promise.server";
 export const FEE_CHOICE_EMAIL_KIND = "fee_choice";
 export const CREDIT_EMAIL_KIND = "credit_issued";
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +37,7 @@ export function isChoosable(eb: ExpressionBuilder<Schema, "inquiries">, at: stri
     eb("fee_choice", "is", null),
     eb("credited_at", "is", null),
     eb("refund_state", "is", null),
-    eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]),
+    refundLeaseFree(eb, at),
   ]);
 }
 

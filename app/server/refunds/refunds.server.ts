@@ -4,7 +4,8 @@
 // email, one per inquiry). Stripe replays the first answer for an idempotency key for 24 hours, errors
 // included, so after a definite failure the next attempt uses a new key (refund_key_seq); a timeout is
 // retried with the same key, so a refund Stripe did make is never made twice.
-import type { Inquiry } from "../../../db/schema";
+import type { ExpressionBuilder } from "kysely";
+import type { Database as Schema, Inquiry } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { feePromiseText } from "../../lib/response-window";
 import { now, nowIso } from "../runtime/clock.server";
@@ -16,6 +17,11 @@ import { formatUtc, promisedDays } from "./refund-promise.server";
 import { log } from "../runtime/log.server";
 
 export const REFUND_EMAIL_KIND = "refund";
+
+/** No refund holds the inquiry at `at` (ISO): its lease is unset or ran out. The claims of every refund path test it. */
+export function refundLeaseFree(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
+  return eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]);
+}
 /** Failed attempts after which a refund stops retrying by itself and waits for the admin. */
 export const MAX_REFUND_ATTEMPTS = 8;
 
