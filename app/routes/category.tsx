@@ -22,7 +22,6 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     page: Number.isInteger(page) && page >= 1 ? page : 1,
     perPage: PER_PAGE,
     categoryId: category.id,
-    categoryCount: category.count,
   });
   const origin = siteOrigin(request);
   return {

@@ -63,8 +63,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: query.page,
     perPage: PER_PAGE,
     categoryId: category?.id ?? null,
-    categoryCount: category?.count,
-    extensionCount: extensions.find((each) => each.tld === filters.ext)?.count,
   });
   return { ...browse, ...listing };
 }

@@ -4,7 +4,8 @@
 // keeps a compact copy of the filter columns of the live names, read once per content version (one
 // query for the names, one for their categories: about 100 ms at 100,000 names, shared by every
 // combination until the content changes), and counts a combination by one pass over typed arrays
-// (about a millisecond). A search term still counts in SQL: it matches the names and pitches, which
+// (about a millisecond), and the same pass lists the ids when they are few. The extension menu's counts come
+// from the copy too. A search term still counts in SQL: it matches the names and pitches, which
 // this copy leaves out.
 import type { BrowseFilters } from "../../lib/browse";
 import { db } from "../db/database.server";
@@ -25,6 +26,13 @@ interface FilterColumns {
   flags: Uint8Array;
   /** The positions of a category's live names. */
   categories: Map<number, Uint32Array>;
+  /** The extensions with their counts, the most common first. */
+  extensionCounts: ExtensionCount[];
+}
+
+export interface ExtensionCount {
+  tld: string;
+  count: number;
 }
 
 const filterColumns = perContentVersion<FilterColumns>(async () => {
@@ -51,6 +59,7 @@ const filterColumns = perContentVersion<FilterColumns>(async () => {
     nameLength: new Uint8Array(size),
     flags: new Uint8Array(size),
     categories: new Map(),
+    extensionCounts: [],
   };
   const position = new Map<number, number>();
   names.forEach((row, at) => {
@@ -72,6 +81,11 @@ const filterColumns = perContentVersion<FilterColumns>(async () => {
     members.set(Number(row.category_id), list);
   }
   for (const [category, list] of members) columns.categories.set(category, Uint32Array.from(list));
+  const perExtension = new Uint32Array(columns.extensions.size);
+  for (let at = 0; at < size; at++) perExtension[columns.extension[at]!]!++;
+  columns.extensionCounts = [...columns.extensions]
+    .map(([tld, index]) => ({ tld, count: perExtension[index]! }))
+    .sort((a, b) => b.count - a.count || a.tld.localeCompare(b.tld));
   return columns;
 });
 
@@ -103,18 +117,29 @@ async function eachMatch(
   else for (let at = 0; at < columns.size; at++) check(at);
 }
 
-/** How many live names match `filters` (whose `q` must be empty), in category `categoryId` when given. */
-export async function countWithoutSearch(filters: BrowseFilters, categoryId: number | null): Promise<number> {
-  let count = 0;
-  await eachMatch(filters, categoryId, () => count++);
-  return count;
+export interface Matches {
+  count: number;
+  /** Their ids, when at most `maxIds` match; else null. */
+  ids: number[] | null;
 }
 
-/** The ids of the live names matching `filters` (whose `q` must be empty): for a combination that keeps few. */
-export async function idsWithoutSearch(filters: BrowseFilters, categoryId: number | null): Promise<number[]> {
+/** How many live names match `filters` (whose `q` must be empty), in category `categoryId` when given. */
+export async function matchWithoutSearch(
+  filters: BrowseFilters,
+  categoryId: number | null,
+  maxIds: number,
+): Promise<Matches> {
+  let count = 0;
   const ids: number[] = [];
-  await eachMatch(filters, categoryId, (columns, at) => ids.push(columns.id[at]!));
-  return ids;
+  await eachMatch(filters, categoryId, (columns, at) => {
+    if (++count <= maxIds) ids.push(columns.id[at]!);
+  });
+  return { count, ids: count <= maxIds ? ids : null };
+}
+
+/** The extensions of the live names with their counts, the most common first. */
+export async function extensionCounts(): Promise<ExtensionCount[]> {
+  return (await filterColumns()).extensionCounts;
 }
 
 /** How many names are live, from the same copy. */

@@ -1,16 +1,16 @@
 // The home page's list: live domains filtered and sorted as browse.ts reads them from the URL, a page at a
-// time, and the counts its filter offers. Every filter is an index seek (migration 0160); the counts per
-// extension change only when the content does, so they are counted once per content version, and a
-// combination without a search term is counted from a copy of the filter columns (browse-counts.server.ts).
+// time. A combination without a search term is counted from a copy of the filter columns kept per content
+// version (browse-counts.server.ts), which also gives the extension menu its counts.
 import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import type { BrowseFilters } from "../../lib/browse";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { db } from "../db/database.server";
-import { countWithoutSearch, idsWithoutSearch, liveNameCount } from "./browse-counts.server";
-import { perContentVersion } from "../db/content-version.server";
-import { liveDomainTotals, type DomainPage, type PublicDomain } from "./domains.server";
+import { liveNameCount, matchWithoutSearch, type Matches } from "./browse-counts.server";
+import type { DomainPage, PublicDomain } from "./domains.server";
+
+export { extensionCounts, type ExtensionCount } from "./browse-counts.server";
 
 type LiveQuery = SelectQueryBuilder<Schema, "domains", object>;
 
@@ -81,10 +81,16 @@ function viewedFirst(filters: BrowseFilters, categoryId: number | null, plan: Pl
     : db.selectFrom("domains").innerJoin("domain_view_totals as v", "v.domain_id", "domains.id").where(where);
 }
 
-/** The live names matching `filters`, counted by the database (with a search term: see browse-counts.server.ts). */
-async function countInSql(filters: BrowseFilters, categoryId: number | null): Promise<number> {
-  const query = filtered(filters, categoryId).select((eb) => eb.fn.countAll<number>().as("total"));
-  return Number((await query.executeTakeFirstOrThrow()).total);
+/** Up to this many matching ids are read by id (the "few" of `Plan`). */
+const MAX_LISTED_IDS = 5000;
+
+const counted = (filters: BrowseFilters, categoryId: number | null) =>
+  filtered(filters, categoryId).select((eb) => eb.fn.countAll<number>().as("total"));
+
+/** The live names matching `filters`: with a search term counted by the database, else from the copy (browse-counts.server.ts). */
+async function matching(filters: BrowseFilters, categoryId: number | null): Promise<Matches> {
+  if (!filters.q) return matchWithoutSearch(filters, categoryId, MAX_LISTED_IDS);
+  return { count: Number((await counted(filters, categoryId).executeTakeFirstOrThrow()).total), ids: null };
 }
 
 /**
@@ -97,17 +103,10 @@ async function countInSql(filters: BrowseFilters, categoryId: number | null): Pr
  * - else "planner": the database picks the filter's index.
  */
 type Plan = "sort-order" | "planner" | number[];
-const MAX_LISTED_IDS = 5000;
 
-async function choosePlan(
-  filters: BrowseFilters,
-  categoryId: number | null,
-  total: number,
-  offset: number,
-  limit: number,
-): Promise<Plan> {
-  if ((offset + limit) * (await liveNameCount()) <= total * total) return "sort-order";
-  return !filters.q && total <= MAX_LISTED_IDS ? await idsWithoutSearch(filters, categoryId) : "planner";
+async function choosePlan(matches: Matches, offset: number, limit: number): Promise<Plan> {
+  if ((offset + limit) * (await liveNameCount()) <= matches.count * matches.count) return "sort-order";
+  return matches.ids ?? "planner";
 }
 
 function sorted(query: LiveQuery, sort: BrowseFilters["sort"]) {
@@ -129,37 +128,15 @@ function sorted(query: LiveQuery, sort: BrowseFilters["sort"]) {
 /** One page of live domains matching `filters`, in their order; the page is clamped to the last one. */
 export async function browseDomains(
   filters: BrowseFilters,
-  options: {
-    page: number;
-    perPage: number;
-    categoryId?: number | null;
-    categoryCount?: number;
-    extensionCount?: number;
-  },
+  options: { page: number; perPage: number; categoryId?: number | null },
 ): Promise<DomainPage<BrowseRow>> {
   const categoryId = options.categoryId ?? null;
-  const others =
-    Boolean(filters.q) ||
-    filters.minCents !== null ||
-    filters.maxCents !== null ||
-    filters.maxLength !== null ||
-    filters.noDigits ||
-    filters.noHyphens;
-  // One extension or one category alone: its count is known already (counted once per content version).
-  const known =
-    others || (filters.ext && categoryId !== null)
-      ? undefined
-      : filters.ext
-        ? options.extensionCount
-        : categoryId !== null
-          ? options.categoryCount
-          : (await liveDomainTotals()).count;
-  const total =
-    known ?? (filters.q ? await countInSql(filters, categoryId) : await countWithoutSearch(filters, categoryId));
+  const matches = await matching(filters, categoryId);
+  const total = matches.count;
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
   const offset = (page - 1) * options.perPage;
-  const plan = await choosePlan(filters, categoryId, total, offset, options.perPage);
+  const plan = await choosePlan(matches, offset, options.perPage);
   const rows =
     total === 0
       ? []
@@ -215,28 +192,9 @@ async function mostViewed(
   return [...viewed, ...unviewed];
 }
 
-export interface ExtensionCount {
-  tld: string;
-  count: number;
-}
-
-/** The extensions of the live domains with their counts, the most common first. */
-export const extensionCounts = perContentVersion<ExtensionCount[]>(async () => {
-  const rows = await db
-    .selectFrom("domains")
-    .select(["tld", (eb) => eb.fn.countAll<number>().as("count")])
-    .where("deleted_at", "is", null)
-    .groupBy("tld")
-    .execute();
-  return rows
-    .map((row) => ({ tld: row.tld, count: Number(row.count) }))
-    .sort((a, b) => b.count - a.count || a.tld.localeCompare(b.tld));
-});
-
 /** The statements the first page of `filters` runs (the count with a search term, and the rows; "Most viewed" as its first read), for the bench's query plans. */
 export async function browseStatements(filters: BrowseFilters, categoryId: number | null, perPage: number) {
-  const total = filters.q ? await countInSql(filters, categoryId) : await countWithoutSearch(filters, categoryId);
-  const plan = await choosePlan(filters, categoryId, total, 0, perPage);
+  const plan = await choosePlan(await matching(filters, categoryId), 0, perPage);
   const rows =
     filters.sort === "views"
       ? viewedFirst(filters, categoryId, plan)
@@ -246,6 +204,5 @@ export async function browseStatements(filters: BrowseFilters, categoryId: numbe
           .limit(perPage)
       : sorted(filtered(filters, categoryId, plan), filters.sort).limit(perPage);
   // Without a search term the count comes from browse-counts.server.ts, not from SQL.
-  const count = filtered(filters, categoryId).select((eb) => eb.fn.countAll<number>().as("total"));
-  return { ...(filters.q ? { count: count.compile() } : {}), rows: rows.compile() };
+  return { ...(filters.q ? { count: counted(filters, categoryId).compile() } : {}), rows: rows.compile() };
 }
