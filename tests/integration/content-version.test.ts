@@ -69,6 +69,9 @@ describe("only public changes empty the page cache, in every process", () => {
     expect(first.db().prepare("SELECT inquiry_count FROM domains WHERE id = ?").get(id)).toEqual({ inquiry_count: 1 });
     for (let i = 0; i < 3; i++) await request(second, path);
     first.db().prepare("UPDATE domains SET min_offer_cents = ? WHERE id = ?").run(300_000, id);
+    // Both servers have heard every write so far (a wrongly bumped version would now empty their caches).
+    await untilHeard(first);
+    await untilHeard(second);
 
     for (const [which, app] of [
       ["first", first],

@@ -10,6 +10,7 @@ import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import type { RouterContextProvider } from "react-router";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
+import type { CategoryName } from "../../lib/categories";
 import { categoriesOfDomains } from "./categories.server";
 import { similarDomains, similarDomainsHtml } from "./similar.server";
 import { currentFeePromise } from "../refunds/refund-promise.server";
@@ -52,9 +53,7 @@ const pageSettings = perContentVersion(async () => {
   const [feeCents, feePromise] = await Promise.all([getInquiryFeeCents(), currentFeePromise()]);
   return { feeCents, feePromise };
 });
-const categoriesOf = perContentVersionMemo(
-  async (id) => (await categoriesOfDomains([Number(id)])).get(Number(id)) ?? [],
-);
+const categoriesOf = perContentVersionMemo<CategoryName[]>();
 
 /**
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
@@ -72,7 +71,7 @@ export async function loadDomainPage(
   const [{ feeCents, feePromise }, replyDays, categories, similar] = await Promise.all([
     pageSettings(),
     ownerTypicalReplyDays(domain),
-    categoriesOf(String(domain.id)),
+    categoriesOf(String(domain.id), async () => (await categoriesOfDomains([domain.id])).get(domain.id) ?? []),
     similarDomains(domain),
   ]);
   return {

@@ -41,14 +41,12 @@ async function recentReplyTimes(owner: string, domainId: number): Promise<number
 // One figure per owner serves all of the owner's domain pages: remembered while the content version
 // (migrations 0030 and 0051: bumped by every write to domains' public columns and to answered inquiries,
 // from any process) is the one it was computed at.
-const remembered = perContentVersionMemo<number | null>(async (key) =>
-  key.startsWith("owner ")
-    ? typicalReplyDays(await recentReplyTimes(key.slice("owner ".length), 0))
-    : typicalReplyDays(await recentReplyTimes("", Number(key.slice("domain ".length)))),
-);
+const remembered = perContentVersionMemo<number | null>();
 
 /** Whole days (at least 1), or null while fewer than 3 of the owner's inquiries are answered. */
 export async function ownerTypicalReplyDays(domain: Pick<Domain, "id" | "owner_email">): Promise<number | null> {
   const owner = domain.owner_email.trim().toLowerCase();
-  return remembered(owner ? `owner ${owner}` : `domain ${domain.id}`);
+  return remembered(owner ? `owner ${owner}` : `domain ${domain.id}`, async () =>
+    typicalReplyDays(await recentReplyTimes(owner, owner ? 0 : domain.id)),
+  );
 }

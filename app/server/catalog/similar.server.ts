@@ -24,17 +24,15 @@ type SimilarOf = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "own
 // Made only from public columns and categories, which move the content version: remembered per version,
 // so a domain page's first render asks five queries fewer (each a round trip on PostgreSQL) when the names
 // were found for it since the last change.
-const remembered = perContentVersionMemo<Row[]>((key) => findSimilar(JSON.parse(key) as SimilarOf));
+const remembered = perContentVersionMemo<Row[]>();
 
 /** The names like `domain`, best first. */
 export function similarDomains(domain: SimilarOf): Promise<Row[]> {
   const { id, domain_name, asking_price_cents, owner_email } = domain;
-  return remembered(JSON.stringify({ id, domain_name, asking_price_cents, owner_email }));
+  return remembered(JSON.stringify({ id, domain_name, asking_price_cents, owner_email }), () => findSimilar(domain));
 }
 
-async function findSimilar(
-  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "owner_email">,
-): Promise<Row[]> {
+async function findSimilar(domain: SimilarOf): Promise<Row[]> {
   const label = domain.domain_name.slice(0, domain.domain_name.indexOf("."));
   const prefix = label.slice(0, PREFIX_LENGTH);
   // The names from prefix up to (not including) the next prefix: a range of the unique name index.

@@ -18,12 +18,12 @@ import { oneReadAtATime, watchDatabaseChanges } from "./changes.server";
 import { isDatabaseOpen, onCommittedWrite, sqliteConnection } from "./database.server";
 import { compiledOnce } from "./dialect.server";
 
-export const CHECK_INTERVAL_MS = 250;
-export const SQLITE_POLL_MS = 50;
+const CHECK_INTERVAL_MS = 250;
+const SQLITE_POLL_MS = 50;
 /** How long a data_version comparison holds on SQLite: a page is at most this far behind another process. */
-export const SQLITE_CHECK_MS = 1;
+const SQLITE_CHECK_MS = 1;
 const SQLITE_READ_EVERY_MS = 1_000;
-export const MAX_AGE_MS = 750;
+const MAX_AGE_MS = 750;
 
 // Compiled once: it costs no query building.
 const readVersion = compiledOnce<{ version: number }, [number]>((executor) =>
@@ -184,40 +184,39 @@ export function contentVersionStatus() {
   };
 }
 
-/** A value computed from the content (counts a page offers, a copy of the filter columns), recomputed when the content version moves on. */
-export function perContentVersion<T>(load: () => Promise<T>): () => Promise<T> {
-  let cached: { version: number; value: Promise<T> } | undefined;
-  return async () => {
-    const version = await currentContentVersion();
-    if (cached?.version !== version) {
-      const value = load();
-      cached = { version, value };
-      value.catch(() => {
-        if (cached?.value === value) cached = undefined;
-      });
-    }
-    return cached.value;
-  };
-}
-
 /**
- * `load(key)` remembered while the content version stays what it was when computed: for a value made only
- * from what the version's triggers watch (public columns, categories, settings). Forgotten when the version
- * moves on, or all at once when `max` keys are held.
+ * Values computed from the content, remembered by key while the content version stays what it was when
+ * they were asked for: for values made only from what the version's triggers watch (public columns,
+ * categories, settings). `remembered(key, load)` shares one load among concurrent callers, forgets a
+ * failed one, and forgets all when the version moves on or `max` keys are held.
  */
-export function perContentVersionMemo<V>(load: (key: string) => Promise<V>, max = 10_000): (key: string) => Promise<V> {
-  const remembered = new Map<string, V>();
+export function perContentVersionMemo<V>(max = 10_000): (key: string, load: () => Promise<V>) => Promise<V> {
+  const remembered = new Map<string, Promise<V>>();
   let rememberedAt = -1;
-  return async (key) => {
+  return async (key, load) => {
     const version = await currentContentVersion();
     // Versions only grow: a caller that read an older one neither clears nor fills what the newer one holds.
-    if (version > rememberedAt || remembered.size >= max) {
+    if (version > rememberedAt) {
       remembered.clear();
       rememberedAt = version;
     }
-    if (version === rememberedAt && remembered.has(key)) return remembered.get(key)!;
-    const value = await load(key);
-    if (version === rememberedAt) remembered.set(key, value);
+    if (version !== rememberedAt) return load();
+    let value = remembered.get(key);
+    if (!value) {
+      if (remembered.size >= max) remembered.clear();
+      const loading = load();
+      remembered.set(key, loading);
+      loading.catch(() => {
+        if (remembered.get(key) === loading) remembered.delete(key);
+      });
+      value = loading;
+    }
     return value;
   };
+}
+
+/** One value computed from the content (a count a page offers, a copy of the filter columns): perContentVersionMemo with one key. */
+export function perContentVersion<T>(load: () => Promise<T>): () => Promise<T> {
+  const remembered = perContentVersionMemo<T>(1);
+  return () => remembered("", load);
 }

@@ -40,11 +40,6 @@ function restrictToOwner(file: string): void {
 }
 
 /**
- * Kysely prepares every query it runs; better-sqlite3 statements can be reused, so the SQLite connection
- * Kysely sees keeps one per SQL text (a few hundred at most: the app's queries, not user input). A
- * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
- */
-/**
  * Told the content version (migration 0030) after each write of this process commits, read on the
  * connection that wrote, before the write's caller goes on (app/server/db/content-version.server.ts):
  * the process's own writes reach its page cache at commit, with no wait for a poll or a notification.
@@ -84,6 +79,11 @@ function sqliteWriteTracker(connection: Database.Database) {
   };
 }
 
+/**
+ * Kysely prepares every query it runs; better-sqlite3 statements can be reused, so the SQLite connection
+ * Kysely sees keeps one per SQL text (a few hundred at most: the app's queries, not user input). A
+ * streamed query (iterate) gets its own statement, since a statement being iterated cannot run another.
+ */
 function withStatementCache(connection: Database.Database): Database.Database {
   type CachedStatement = Pick<Database.Statement, "reader"> &
     Record<"all" | "run" | "iterate", (parameters: unknown[]) => unknown>;

@@ -245,8 +245,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
         // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
         entry.minor = canonical.search || status === 404 || !(await isKnownHost(headers.host));
         // A write landed while the page rendered: serve what was rendered, but do not keep it.
-        if ((knownContentVersion() ?? (await currentContentVersion())) === version && version === seenVersion)
-          remember(entry);
+        if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
       } catch {
         // The database cannot say now: serve the page without keeping it.
       }
