@@ -8,7 +8,7 @@ import { parseDollars, parsePrice, TEXT } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { OWNER_NOTICES } from "../lib/owner-forms";
-import { ownerDomainFunnel, updateOwnerPrices } from "../server/owners/owner-desk.server";
+import { ownerDomainFunnel, ownsDomain, updateOwnerPrices } from "../server/owners/owner-desk.server";
 import { requireOwner } from "../server/owners/owner-session.server";
 import { mayOwnersChangePrices } from "../server/owners/owner-settings.server";
 import { env } from "../server/runtime/env.server";
@@ -40,7 +40,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 export async function action({ params, request }: Route.ActionArgs) {
   const owner = await requireOwner(request);
   const id = parseId(params.id);
-  if (id === null || !(await ownerDomainFunnel(owner.email, id))) throw data(null, { status: 404 });
+  if (id === null || !(await ownsDomain(owner.email, id))) throw data(null, { status: 404 });
   const form = await request.formData();
   if (form.get("intent") !== "prices") throw data(null, { status: 400 });
   const askingPrice = String(form.get("askingPrice") ?? "").trim();

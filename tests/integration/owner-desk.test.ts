@@ -189,10 +189,14 @@ describe("the owner's desk", () => {
       expect(reply.status).toBe(303);
       expect(reply.location).toBe("/owner");
     }
+    const messages = messagesOf(ids.aliceInquiry);
     const post = await ownerRequest(app, anonymous, "/owner", {
       form: { intent: "reply", id: String(ids.aliceInquiry), message: "hi" },
     });
     expect(post.status).toBe(303);
+    // Sent to the sign-in form, not to "?notice=replied": nothing was sent.
+    expect(post.location).toBe("/owner");
+    expect(messagesOf(ids.aliceInquiry)).toBe(messages);
   });
 });
 

@@ -50,7 +50,7 @@ function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: Re
   const details: Array<[string, React.ReactNode]> = [
     ["Email", inquiry.email],
     ["Phone", inquiry.phone || "Not given"],
-    ["Offer", inquiry.offer || "No offer"],
+    ["Offer", inquiry.offerText],
     ["Paid", inquiry.paid_at ? <LocalDate iso={inquiry.paid_at} /> : "-"],
     ["Status", inquiry.statusText],
   ];
@@ -74,7 +74,7 @@ function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: Re
         {inquiry.message}
       </p>
       <InquiryConversation inquiry={inquiry} returnTo="/owner" refusal={refusal} />
-      {inquiry.status === "paid" && !inquiry.answered_at ? (
+      {inquiry.open && !inquiry.answered_at ? (
         <Form method="post" action="/owner" className="mt-4">
           <input type="hidden" name="id" value={inquiry.id} />
           <button type="submit" name="intent" value="answered" className={primaryButton}>

@@ -1,5 +1,4 @@
 // Portfolio CSV: import (all rows or none, with per-row errors) and streamed exports.
-import { sql } from "kysely";
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
@@ -11,6 +10,7 @@ import { insertInBatches } from "../../../db/batch-insert";
 import { db } from "../db/database.server";
 import { inList, inTransaction, type Executor } from "../db/dialect.server";
 import { withoutNul } from "../db/strip-nul.server";
+import { ownerEmailIs } from "../catalog/domains.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 200_000;
@@ -375,10 +375,7 @@ export function exportInquiriesCsv(ownerEmail?: string): ReadableStream<Uint8Arr
         .where("status", "in", ["paid", "refunded"])
         .$if(ownerEmail !== undefined, (query) =>
           query.where("domain_id", "in", (eb) =>
-            eb
-              .selectFrom("domains")
-              .select("domains.id")
-              .where(sql<string>`lower(trim(domains.owner_email))`, "=", ownerEmail!),
+            eb.selectFrom("domains").select("domains.id").where(ownerEmailIs(ownerEmail!)),
           ),
         )
         .where("id", ">", afterId)

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { lookupCandidates } from "../../lib/domain-name";
 import { nowIso } from "../runtime/clock.server";
@@ -74,4 +75,12 @@ export async function insertDomain(input: NewDomainInput, executor: Executor = d
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * A domain whose owner email is `email` (trimmed and lower-cased), as owners are grouped everywhere: case
+ * and surrounding spaces ignored, the expression index domains_owner_email (migration 0050) matches.
+ */
+export function ownerEmailIs(email: string, column = "domains.owner_email") {
+  return sql<boolean>`lower(trim(${sql.ref(column)})) = ${email}`;
 }

@@ -33,6 +33,8 @@ import { db } from "../db/database.server";
 import { inList } from "../db/dialect.server";
 import { now } from "../runtime/clock.server";
 import { lastDays } from "../catalog/domain-funnel.server";
+import { ownerEmailIs } from "../catalog/domains.server";
+import { normalizeEmail } from "../admin/users.server";
 
 export interface InsightsScope {
   /** null: the whole portfolio; otherwise the names of the owner with this email (case and spaces ignored). */
@@ -40,7 +42,7 @@ export interface InsightsScope {
 }
 
 /** The last `count` UTC months as "YYYY-MM", oldest first, ending with the current one. */
-export function lastMonths(count = INSIGHT_MONTHS, today = now()): string[] {
+function lastMonths(count = INSIGHT_MONTHS, today = now()): string[] {
   return Array.from({ length: count }, (_, index) =>
     new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (count - 1 - index), 1)).toISOString().slice(0, 7),
   );
@@ -58,12 +60,10 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
   const days = lastDays(INSIGHT_DAYS, today);
   const firstMonth = `${months[0]!}-01`;
   const firstDay = days[0]!;
-  const owner = scope.ownerEmail === null ? null : scope.ownerEmail.trim().toLowerCase();
+  const owner = scope.ownerEmail === null ? null : normalizeEmail(scope.ownerEmail);
   // The owner's domain ids as a subquery the planner starts from (index domains_owner_email).
   const ofOwner = (column: string): RawBuilder<unknown> =>
-    owner === null
-      ? sql``
-      : sql`AND ${sql.ref(column)} IN (SELECT id FROM domains WHERE lower(trim(owner_email)) = ${owner})`;
+    owner === null ? sql`` : sql`AND ${sql.ref(column)} IN (SELECT id FROM domains WHERE ${ownerEmailIs(owner)})`;
 
   const [fees, credits, views, paid] = await Promise.all([
     sql<{
@@ -88,31 +88,14 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
        WHERE i.paid_at >= ${firstDay} AND i.status IN ${PAID} ${ofOwner("i.domain_id")}
        GROUP BY substr(i.paid_at, 1, 10)`.execute(db),
   ]);
-  const { viewsByDay, lists } = views;
+  const { viewsByDay, lists, asked } = views;
 
-  const counts = new Map<number, number>();
-  if (lists.top.length > 0) {
-    const rows = await db
-      .selectFrom("inquiries")
-      .select(["domain_id", (eb) => eb.fn.countAll<number>().as("n")])
-      .where(
-        inList(
-          "domain_id",
-          lists.top.map((row) => Number(row.id)),
-        ),
-      )
-      .where("paid_at", ">=", firstDay)
-      .where("status", "in", ["paid", "refunded"])
-      .groupBy("domain_id")
-      .execute();
-    for (const row of rows) counts.set(Number(row.domain_id), Number(row.n));
-  }
   const name = (row: NameRow): NameActivity => ({
     id: Number(row.id),
     domainName: row.domain_name,
     askingPriceCents: Number(row.asking_price_cents),
     views: Number(row.views),
-    inquiries: counts.get(Number(row.id)) ?? 0,
+    inquiries: asked.get(Number(row.id)) ?? 0,
   });
 
   const feesByMonth = new Map(fees.rows.map((row) => [row.month, row]));
@@ -149,15 +132,18 @@ const byViews = (a: NameRow, b: NameRow) => Number(b.views) - Number(a.views) ||
 interface Views {
   viewsByDay: Map<string, number>;
   lists: Lists;
+  /** Paid inquiries per name since the first day. */
+  asked: Map<number, number>;
 }
 
 /** The whole portfolio: the daily totals from portfolio_daily_views, the lists by the threshold walk. */
 async function wholePortfolioViews(firstDay: string): Promise<Views> {
-  const [days, lists] = await Promise.all([
+  const [days, asked] = await Promise.all([
     db.selectFrom("portfolio_daily_views").select(["day", "views"]).where("day", ">=", firstDay).execute(),
-    wholePortfolioLists(firstDay),
+    askedSince(firstDay),
   ]);
-  return { viewsByDay: new Map(days.map((row) => [row.day, Number(row.views)])), lists };
+  const lists = await wholePortfolioLists(firstDay, asked);
+  return { viewsByDay: new Map(days.map((row) => [row.day, Number(row.views)])), lists, asked };
 }
 
 /**
@@ -169,9 +155,9 @@ async function ownerViews(firstDay: string, owner: string): Promise<Views> {
     sql<{ domain_id: number; day: string; views: number | string }>`SELECT v.domain_id, v.day, v.views
        FROM domain_daily_views v
        WHERE v.day >= ${firstDay}
-         AND v.domain_id IN (SELECT id FROM domains WHERE lower(trim(owner_email)) = ${owner})`.execute(db),
+         AND v.domain_id IN (SELECT id FROM domains WHERE ${ownerEmailIs(owner)})`.execute(db),
     sql<Omit<NameRow, "views">>`SELECT id, domain_name, asking_price_cents FROM domains
-       WHERE lower(trim(owner_email)) = ${owner} AND deleted_at IS NULL`.execute(db),
+       WHERE ${ownerEmailIs(owner)} AND deleted_at IS NULL`.execute(db),
     askedSince(firstDay),
   ]);
   const viewsByDay = new Map<string, number>();
@@ -191,14 +177,15 @@ async function ownerViews(firstDay: string, owner: string): Promise<Views> {
       top: seen.slice(0, INSIGHT_LIST_LENGTH),
       quiet: seen.filter((row) => !asked.has(Number(row.id))).slice(0, INSIGHT_LIST_LENGTH),
     },
+    asked,
   };
 }
 
-/** Ids of the names with a paid inquiry since `firstDay`. */
-async function askedSince(firstDay: string): Promise<Set<number>> {
-  const rows = await sql<{ domain_id: number }>`SELECT DISTINCT domain_id FROM inquiries
-     WHERE paid_at >= ${firstDay} AND status IN ${PAID}`.execute(db);
-  return new Set(rows.rows.map((row) => Number(row.domain_id)));
+/** Paid inquiries since `firstDay`, per name that has any. */
+async function askedSince(firstDay: string): Promise<Map<number, number>> {
+  const rows = await sql<{ domain_id: number; n: number | string }>`SELECT domain_id, count(*) AS n FROM inquiries
+     WHERE paid_at >= ${firstDay} AND status IN ${PAID} GROUP BY domain_id`.execute(db);
+  return new Map(rows.rows.map((row) => [Number(row.domain_id), Number(row.n)]));
 }
 
 const FIRST_BATCH = 200;
@@ -210,8 +197,7 @@ const LARGEST_BATCH = 5_000;
  * it stops once both lists are full and hold more views than any name not read yet can have in 90 days
  * (its all-time total, at most the last batch's smallest) - or when there are no names left.
  */
-async function wholePortfolioLists(firstDay: string): Promise<Lists> {
-  const asked = await askedSince(firstDay);
+async function wholePortfolioLists(firstDay: string, asked: Map<number, number>): Promise<Lists> {
   const top: NameRow[] = [];
   const quiet: NameRow[] = [];
   const full = (list: NameRow[], bound: number) =>

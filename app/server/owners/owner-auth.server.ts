@@ -11,7 +11,6 @@ import { createCookie, data, redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { TOTPStrategy } from "remix-auth-totp";
 import { z } from "zod";
-import { sql } from "kysely";
 import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
@@ -19,8 +18,10 @@ import { queueEmail } from "../mail/mail.server";
 import { publicOrigin } from "../refunds/reply-links.server";
 import { createRateLimit, type RateLimit } from "../http/rate-limit.server";
 import { secureFor } from "../admin/session.server";
-import { createOwnerSession, normalizeOwnerEmail } from "./owner-session.server";
+import { createOwnerSession } from "./owner-session.server";
+import { normalizeEmail } from "../admin/users.server";
 import { OWNER_SIGN_IN_TEXT as TEXT, type OwnerLinkError } from "../../lib/owner-forms";
+import { ownerEmailIs } from "../catalog/domains.server";
 
 export const CODE_MINUTES = 10;
 const CODE_MS = CODE_MINUTES * 60 * 1000;
@@ -191,7 +192,7 @@ async function ownsLiveDomain(email: string): Promise<boolean> {
   const row = await db
     .selectFrom("domains")
     .select("id")
-    .where(sql<string>`lower(trim(owner_email))`, "=", email)
+    .where(ownerEmailIs(email))
     .where("deleted_at", "is", null)
     .limit(1)
     .executeTakeFirst();
@@ -254,7 +255,7 @@ export async function requestCode(request: Request, clientAddress: string) {
   const typed = String(form.get("email") ?? "");
   const parsed = EmailSchema.safeParse({ email: typed.trim() });
   if (!parsed.success) return refuse({ step: "email", error: TEXT.badEmail, email: typed }, 400);
-  const email = normalizeOwnerEmail(parsed.data.email);
+  const email = normalizeEmail(parsed.data.email);
   const retryAfter = await limited([
     [requestsByAddress, clientAddress],
     [requestsByEmail, email],

@@ -10,8 +10,7 @@ import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquir
 import { markInquiryAnswered } from "../refunds/refund-promise.server";
 import { postInquiryMessage } from "../conversation/messages.server";
 import { parseMessage } from "../../lib/inquiry-message";
-
-const ownerMatches = (email: string) => sql<boolean>`lower(trim(domains.owner_email)) = ${email}`;
+import { ownerEmailIs } from "../catalog/domains.server";
 
 export interface OwnerDomainRow {
   id: number;
@@ -39,7 +38,7 @@ export async function listOwnerDomains(email: string): Promise<OwnerDomainRow[]>
       funnelSelections[1],
       funnelSelections[2],
     ])
-    .where(ownerMatches(email))
+    .where(ownerEmailIs(email))
     .where("deleted_at", "is", null)
     .orderBy("domain_name")
     .execute();
@@ -51,12 +50,12 @@ export async function listOwnerDomains(email: string): Promise<OwnerDomainRow[]>
   }));
 }
 
-async function ownsDomain(email: string, domainId: number): Promise<boolean> {
+export async function ownsDomain(email: string, domainId: number): Promise<boolean> {
   const row = await db
     .selectFrom("domains")
     .select("id")
     .where("id", "=", domainId)
-    .where(ownerMatches(email))
+    .where(ownerEmailIs(email))
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   return row !== undefined;
@@ -77,7 +76,7 @@ export async function updateOwnerPrices(
     .updateTable("domains")
     .set({ asking_price_cents: prices.askingPriceCents, min_offer_cents: prices.minOfferCents, updated_at: nowIso() })
     .where("id", "=", domainId)
-    .where(ownerMatches(email))
+    .where(ownerEmailIs(email))
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
@@ -91,7 +90,7 @@ export async function listOwnerInquiries(email: string): Promise<{ rows: InboxRo
     .selectFrom("inquiries")
     .where("paid_at", "is not", null)
     .where("status", "in", ["paid", "refunded"])
-    .where("domain_id", "in", (eb) => eb.selectFrom("domains").select("domains.id").where(ownerMatches(email)));
+    .where("domain_id", "in", (eb) => eb.selectFrom("domains").select("domains.id").where(ownerEmailIs(email)));
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const found = await query
     .select(INBOX_COLUMNS)
@@ -110,7 +109,7 @@ async function findOwnerInquiry(email: string, inquiryId: number): Promise<Inqui
     .innerJoin("domains", "domains.id", "inquiries.domain_id")
     .where("inquiries.id", "=", inquiryId)
     .where("inquiries.paid_at", "is not", null)
-    .where(ownerMatches(email))
+    .where(ownerEmailIs(email))
     .executeTakeFirst();
 }
 

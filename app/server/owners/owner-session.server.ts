@@ -8,6 +8,7 @@ import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { secureFor } from "../admin/session.server";
 import { isOwnerSignInOn } from "./owner-settings.server";
+import { normalizeEmail } from "../admin/users.server";
 
 const SESSION_DAYS = 14;
 
@@ -24,10 +25,6 @@ export interface Owner {
   email: string;
 }
 
-export function normalizeOwnerEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
@@ -42,7 +39,7 @@ export async function createOwnerSession(request: Request, email: string): Promi
   const token = randomBytes(32).toString("base64url");
   const createdAt = now();
   const expiresAt = new Date(createdAt.getTime() + SESSION_DAYS * 24 * 60 * 60 * 1000);
-  const owner = normalizeOwnerEmail(email);
+  const owner = normalizeEmail(email);
   await db.deleteFrom("owner_sessions").where("expires_at", "<=", createdAt.toISOString()).execute();
   await db
     .insertInto("owner_sessions")
@@ -61,11 +58,10 @@ export async function createOwnerSession(request: Request, email: string): Promi
   return sessionCookie.serialize(token, secureFor(request));
 }
 
-/** The signed-in owner, or null (anonymous, expired, revoked, or owner sign-in turned off). */
+/** The signed-in owner, or null (anonymous, expired or revoked; turning owner sign-in off deletes every session). */
 export async function getOwner(request: Request): Promise<Owner | null> {
   const token = await readToken(request);
   if (!token) return null;
-  if (!(await isOwnerSignInOn())) return null;
   const row = await db
     .selectFrom("owner_sessions")
     .select("email")
@@ -95,10 +91,7 @@ export async function destroyOwnerSession(request: Request): Promise<string> {
 
 /** The admin's "Sign out everywhere" for one owner; how many sessions ended. */
 export async function destroyOwnerSessionsOf(email: string): Promise<number> {
-  const result = await db
-    .deleteFrom("owner_sessions")
-    .where("email", "=", normalizeOwnerEmail(email))
-    .executeTakeFirst();
+  const result = await db.deleteFrom("owner_sessions").where("email", "=", normalizeEmail(email)).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
