@@ -50,7 +50,7 @@ export interface PortfolioInsights {
   noInquiry: NameActivity[];
 }
 
-/** Views to paid inquiries as a percentage with one decimal ("2.5%"), or "-" without views. */
+/** Views to inquiries as a percentage with one decimal ("2.5%"), or "-" without views. */
 export function inquiryRate(name: Pick<NameActivity, "views" | "inquiries">): string {
   return name.views > 0 ? `${((name.inquiries / name.views) * 100).toFixed(1)}%` : "-";
 }

@@ -1,4 +1,5 @@
 import { FUNNEL_DAYS, type FunnelDay } from "../../lib/funnel";
+import { inquiryRate } from "../../lib/insights";
 import { card } from "../ui";
 
 const WIDTH = 600;
@@ -122,7 +123,7 @@ export function FunnelSection({
   totals: { views: number; inquiries_started: number; inquiries_paid: number };
   days: FunnelDay[];
 }) {
-  const conversion = totals.views > 0 ? `${((totals.inquiries_started / totals.views) * 100).toFixed(1)}%` : "-";
+  const conversion = inquiryRate({ views: totals.views, inquiries: totals.inquiries_started });
   const stats = [
     { label: "Page views", value: totals.views.toLocaleString("en-US") },
     { label: "Inquiries started", value: totals.inquiries_started.toLocaleString("en-US") },

@@ -9,7 +9,7 @@ import { now } from "../runtime/clock.server";
 
 type InquiryEb = ExpressionBuilder<Database, "inquiries">;
 export type InboxBucket = Exclude<InboxStatus, "all">;
-export const INBOX_BUCKETS: InboxBucket[] = ["awaiting", "answered", "closed", "credited", "refunded"];
+const INBOX_BUCKETS: InboxBucket[] = ["awaiting", "answered", "closed", "credited", "refunded"];
 
 /**
  * Where a paid (or refunded) inquiry stands, as one condition per filter; together they cover every
@@ -56,7 +56,7 @@ export interface RecentFees {
   netCents: number;
 }
 
-export const FEE_WINDOW_DAYS = 30;
+const FEE_WINDOW_DAYS = 30;
 
 /**
  * Money taken in fees in the last 30 days, less the fees refunded in those days. Inquiries paid with a

@@ -47,7 +47,7 @@ export interface RequestValues {
 const requestValuesContext = createContext<RequestValues>();
 
 /** What server.ts works out about a request; the nonce may be given as its maker, called when first used. */
-export type FoundValues = Pick<RequestValues, "requestId" | "clientAddress" | "protocol"> & {
+type FoundValues = Pick<RequestValues, "requestId" | "clientAddress" | "protocol"> & {
   cspNonce: string | (() => string);
 };
 
