@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contractMismatch } from "../../app/server/http/domain-shell.server";
+import { CONTACT_FIELDS, contractMismatch, LANDER_FIELDS } from "../../app/server/http/domain-shell.server";
 import { cutShell, fillShell, isInert } from "../../app/server/http/page-shell.server";
 
 const MARKER = /zqvx/i;
@@ -69,5 +69,17 @@ describe("the shells' contract with the domain route's data", () => {
     expect(
       contractMismatch({ ...listed, page: { ...listed.page, domain: { name: "velora.com", priceCents: 1 } } }),
     ).toEqual(["page.domain.priceCents", "page.domain.askingPriceCents"]);
+  });
+
+  it("holds for a lander's and a contact page's data, and names what they lack", () => {
+    const lander = { kind: "lander", lander: listed.page, browseUrl: null };
+    expect(contractMismatch(lander, LANDER_FIELDS)).toEqual([]);
+    const { similarHtml: _similar, ...withoutSimilar } = listed.page;
+    expect(contractMismatch({ ...lander, lander: withoutSimilar }, LANDER_FIELDS)).toEqual(["lander.similarHtml"]);
+    expect(contractMismatch({ siteName: "Domains", domainName: "velora.com" }, CONTACT_FIELDS)).toEqual([]);
+    expect(contractMismatch({ siteName: "Domains", name: "velora.com" }, CONTACT_FIELDS)).toEqual([
+      "name",
+      "domainName",
+    ]);
   });
 });

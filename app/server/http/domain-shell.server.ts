@@ -1,12 +1,15 @@
-// First renders of /domain/{name} from prepared shells (page-shell.server.ts). Rendering a domain page
-// is the same React and React Router work for every name; what differs is a handful of strings. So the
-// page's loaders run as usual (fresh fee, price and reply time, the view counted), and when the rest of
-// their data matches a shell already rendered, the page is that shell with this domain's strings put
-// back. A shell is made from two sample domains of the same shape: the first is cut, the second must
-// then come out of the shell byte for byte as React Router renders it, or the shape is always rendered.
+// First renders of a listed domain's public pages from prepared shells (page-shell.server.ts): its page
+// at /domain/{name}, its lander at / on its own host, and /contact/{name}. Rendering such a page is the
+// same React and React Router work for every name; what differs is a handful of strings. So the page's
+// loaders run as usual (fresh fee, price and reply time, the view counted), and when the rest of their
+// data matches a shell already rendered, the page is that shell with this domain's strings put back. A
+// shell is made from two sample domains of the same shape: the first is cut, the second must then come
+// out of the shell byte for byte as React Router renders it, or the shape is always rendered.
 import { domainToASCII } from "node:url";
 import { matchRoutes, type ServerBuild } from "react-router";
 import type { DomainRouteData } from "../../routes/domain";
+import type { loader as contactLoader } from "../../routes/contact";
+import type { loader as homeLoader } from "../../routes/home";
 import {
   displayDomainName,
   domainNameFitStyle,
@@ -20,9 +23,8 @@ import { log } from "../runtime/log.server";
 import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
 import { requestValuesFor, routerContextFor, type RequestValues } from "./request-context.server";
 
-// Route ids in the build (app/routes.ts): the root and app/routes/domain.tsx.
+// Route ids in the build (app/routes.ts): the root, and the routes of the pages shells are made for.
 const ROOT_ROUTE = "root";
-const DOMAIN_ROUTE = "routes/domain";
 /** Every sample string carries it, so a sample string left in a cut page is found. */
 const MARKER = /zqvx/i;
 /** Shapes kept: the fee, test mode, site name and reply time in force, times the kinds of name. */
@@ -43,14 +45,23 @@ interface DomainShell extends Shell {
   taken: Set<string | number>;
 }
 
-/** The parts of a listed domain's page data (app/routes/domain.tsx) a shell puts back: its own strings. */
-type ListedPage = NonNullable<DomainRouteData["page"]>;
-// The pitch is free text (quotes, <, &, emoji): its holes hold it escaped for each place it is written
-// (PITCH_HOLES). similarHtml is HTML made by the server: written as it is in the page, and as a JSON string
-// in the data stream.
-type DomainPage = Pick<ListedPage, "canonicalUrl" | "pitch" | "similarHtml"> & {
-  domain: Pick<ListedPage["domain"], "name" | "askingPriceCents">;
-};
+/**
+ * What a shell puts back: a listed domain's own values on its page (null or empty where the page's kind
+ * has none: /contact shows only the name). The pitch is free text (quotes, <, &, emoji): its holes hold it
+ * escaped for each place it is written (PITCH_HOLES). similarHtml is HTML made by the server: written as
+ * it is in the page, and as a JSON string in the data stream.
+ */
+interface Own {
+  name: string;
+  priceCents: number | null;
+  canonicalUrl: string | null;
+  pitch: string | null;
+  similarHtml: string;
+}
+
+type RouteData = Record<string, unknown>;
+type LanderData = Extract<Awaited<ReturnType<typeof homeLoader>>, { kind: "lander" }>;
+type ContactData = Awaited<ReturnType<typeof contactLoader>>;
 
 /** Every field of a data type, each either a page's "own" value or a "shared" one (nested objects field by field). */
 type FieldRoles<T> = {
@@ -83,7 +94,99 @@ export const SHELL_FIELDS = {
   },
 } as const satisfies FieldRoles<DomainRouteData>;
 
+/** The lander at / on a listed domain's host (app/routes/home.tsx): the domain page's data, and a link home. */
+export const LANDER_FIELDS = {
+  kind: "shared",
+  lander: SHELL_FIELDS.page,
+  browseUrl: "shared",
+} as const satisfies FieldRoles<LanderData>;
+
+/** /contact/{name} (app/routes/contact.tsx). */
+export const CONTACT_FIELDS = { siteName: "shared", domainName: "own" } as const satisfies FieldRoles<ContactData>;
+
 type Contract = { readonly [key: string]: "own" | "shared" | Contract };
+
+/** A page a shell may stand in for: where it is, how its data is checked, and where its own values are. */
+interface ShellKind {
+  route: string;
+  /** Whether a GET of `target` (path and query, as sent) may be this kind's page. */
+  fits: (target: string) => boolean;
+  /** Whether the route's data is this kind's page (the index route also serves the browse page). */
+  applies: (data: RouteData) => boolean;
+  contract: Contract;
+  /** The page's own values; null when the data is not a listed domain's page (a 404). */
+  ownOf: (data: RouteData) => Own | null;
+  /** The data with `own` in place of the page's own values; with null, those values blanked (the page's shape). */
+  withOwn: (data: RouteData, real: Own, own: Own | null) => RouteData;
+  /** Where a sample page is rendered. */
+  samplePath: (tag: string) => string;
+}
+
+const plainPath = (prefix: string) => (target: string) =>
+  target.startsWith(prefix) && !target.includes("?") && !target.endsWith(".data");
+
+/** The own values of a domain page's data (`page` of app/routes/domain.tsx, `lander` of the lander). */
+function listedOwn(value: unknown): Own | null {
+  if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
+  const { name, askingPriceCents } = value.domain;
+  if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string")
+    return null;
+  if ((value.pitch !== null && typeof value.pitch !== "string") || typeof value.similarHtml !== "string") return null;
+  return {
+    name,
+    priceCents: askingPriceCents as number,
+    canonicalUrl: value.canonicalUrl,
+    pitch: value.pitch as string | null,
+    similarHtml: value.similarHtml,
+  };
+}
+
+function listedWith(value: unknown, real: Own, own: Own | null): RouteData {
+  const page = value as RouteData & { domain: RouteData };
+  return {
+    ...page,
+    domain: { ...page.domain, name: own?.name ?? null, askingPriceCents: own?.priceCents ?? null },
+    canonicalUrl: own?.canonicalUrl ?? null,
+    // Whether there is a pitch is part of a page's shape; what it says is not.
+    pitch: own ? own.pitch : real.pitch === null ? null : "",
+    similarHtml: own ? own.similarHtml : real.similarHtml === "" ? "" : "\u0000some",
+  };
+}
+
+const DOMAIN_PAGE: ShellKind = {
+  route: "routes/domain",
+  fits: plainPath("/domain/"),
+  applies: () => true,
+  contract: SHELL_FIELDS,
+  ownOf: (data) => listedOwn(data.page),
+  withOwn: (data, real, own) => ({ ...data, page: listedWith(data.page, real, own) }),
+  samplePath: (tag) => `/domain/zqvx${tag}path`,
+};
+
+const LANDER: ShellKind = {
+  route: "routes/home",
+  fits: (target) => target === "/",
+  applies: (data) => data.kind === "lander",
+  contract: LANDER_FIELDS,
+  ownOf: (data) => listedOwn(data.lander),
+  withOwn: (data, real, own) => ({ ...data, lander: listedWith(data.lander, real, own) }),
+  samplePath: () => "/",
+};
+
+const CONTACT_PAGE: ShellKind = {
+  route: "routes/contact",
+  fits: plainPath("/contact/"),
+  applies: () => true,
+  contract: CONTACT_FIELDS,
+  ownOf: (data) =>
+    typeof data.domainName === "string"
+      ? { name: data.domainName, priceCents: null, canonicalUrl: null, pitch: null, similarHtml: "" }
+      : null,
+  withOwn: (data, _real, own) => ({ ...data, domainName: own?.name ?? null }),
+  samplePath: (tag) => `/contact/zqvx${tag}path`,
+};
+
+const KINDS = [DOMAIN_PAGE, LANDER, CONTACT_PAGE];
 
 /** The fields of `value` that the contract does not list, or that it lists and `value` lacks. */
 export function contractMismatch(value: unknown, contract: Contract = SHELL_FIELDS, at = ""): string[] {
@@ -136,28 +239,28 @@ const samplePitch = (tag: string) => `zqvx${tag} "pitch" <b>&amp;</b> it's \\ \u
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
   const tree = routeTree(build);
   const rootLoader = build.routes[ROOT_ROUTE]?.module.loader;
-  const domainLoader = build.routes[DOMAIN_ROUTE]?.module.loader;
   const shells = new Map<string, Promise<DomainShell | null>>();
   /**
-   * Domain pages answered from a shell, those rendered in full (no shell fit), and those whose data broke
-   * the contract with the route (SHELL_FIELDS), since start.
+   * Pages answered from a shell, those rendered in full (no shell fit), and those whose data broke the
+   * contract with the route (SHELL_FIELDS, LANDER_FIELDS, CONTACT_FIELDS), since start.
    */
   const counts = { fromShell: 0, rendered: 0, contractBroken: 0 };
-  if (!rootLoader || !domainLoader) {
-    log.error({ routes: [ROOT_ROUTE, DOMAIN_ROUTE] }, "page shell contract broken: a route is missing from the build");
-  }
-  let contractReported = false;
+  const missing = [ROOT_ROUTE, ...KINDS.map((kind) => kind.route)].filter((id) => !build.routes[id]?.module.loader);
+  if (missing.length > 0)
+    log.error({ routes: missing }, "page shell contract broken: a route is missing from the build");
+  const contractReported = new Set<ShellKind>();
 
   function shellFor(
     key: string,
+    kind: ShellKind,
     values: RequestValues,
     rootData: unknown,
-    routeData: Record<string, unknown>,
-    page: DomainPage,
+    routeData: RouteData,
+    real: Own,
   ) {
     let shell = shells.get(key);
     if (shell) return shell;
-    shell = prepareShell(render, values, rootData, routeData, page).catch((error: unknown) => {
+    shell = prepareShell(render, kind, values, rootData, routeData, real).catch((error: unknown) => {
       log.error({ error: String((error as Error)?.message ?? error) }, "page shell not made");
       return null;
     });
@@ -167,67 +270,68 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
   }
 
   /**
-   * A GET of /domain/{name} with no query: runs the root's and the domain route's loaders, and answers
-   * from a shell when one fits. Otherwise null, with the loaders' results left in
-   * `values.givenLoaderResults`, so the full render that follows does not run them again.
+   * A GET of a listed domain's page (/domain/{name} or /contact/{name} with no query, or / on its host):
+   * runs the root's and the page route's loaders, and answers from a shell when one fits. Otherwise null,
+   * with the loaders' results left in `values.givenLoaderResults`, so the full render that follows does
+   * not run them again.
    */
   async function fromShell(request: Request, target: string, values: RequestValues): Promise<RenderedPage | null> {
-    if (
-      !rootLoader ||
-      !domainLoader ||
-      !target.startsWith("/domain/") ||
-      target.includes("?") ||
-      target.endsWith(".data")
-    )
-      return null;
+    const kind = KINDS.find((each) => each.fits(target));
+    const routeLoader = kind && build.routes[kind.route]?.module.loader;
+    if (!kind || !rootLoader || !routeLoader) return null;
     const matches = matchRoutes(tree as never, target) as Array<{
       route: { id: string };
       params: Record<string, string>;
     }> | null;
     const leaf = matches?.[matches.length - 1];
-    if (leaf?.route.id !== DOMAIN_ROUTE) return null;
+    if (leaf?.route.id !== kind.route) return null;
     const args = { request, params: leaf.params, context: routerContextFor(values) };
     const [root, route] = await Promise.all([
       settle(() => rootLoader(args as never)),
-      settle(() => domainLoader(args as never)),
+      settle(() => routeLoader(args as never)),
     ]);
-    values.givenLoaderResults = { [ROOT_ROUTE]: root, [DOMAIN_ROUTE]: route };
-    if (!("value" in root) || !("value" in route) || !isPlainObject(route.value)) return null;
-    const mismatched = contractMismatch(route.value);
+    values.givenLoaderResults = { [ROOT_ROUTE]: root, [kind.route]: route };
+    if (!("value" in root) || !("value" in route) || !isPlainObject(route.value) || !kind.applies(route.value))
+      return null;
+    const mismatched = contractMismatch(route.value, kind.contract);
     if (mismatched.length > 0) {
       counts.contractBroken += 1;
-      if (!contractReported)
-        log.error({ fields: mismatched }, "page shell contract broken: the domain route's data has changed shape");
-      contractReported = true;
+      if (!contractReported.has(kind))
+        log.error(
+          { route: kind.route, fields: mismatched },
+          "page shell contract broken: the route's data has changed shape",
+        );
+      contractReported.add(kind);
       return null;
     }
-    const page = domainPageOf(route.value.page);
-    const html = page ? await fill(page, root.value, route.value, values) : null;
-    if (page) counts[html === null ? "rendered" : "fromShell"] += 1;
+    const own = kind.ownOf(route.value);
+    if (!own) return null;
+    const html = await fill(kind, own, root.value, route.value, values);
+    counts[html === null ? "rendered" : "fromShell"] += 1;
     return html === null ? null : { status: 200, headers: html.headers, body: Buffer.from(html.text) };
   }
 
-  async function fill(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>, values: RequestValues) {
+  async function fill(kind: ShellKind, own: Own, rootData: unknown, routeData: RouteData, values: RequestValues) {
     const nonce = values.cspNonce;
-    const key = shapeKey(page, rootData, routeData);
-    const shell = key === null ? null : await shellFor(key, values, rootData, routeData, page);
+    const key = shapeKey(kind, own, rootData, routeData);
+    const shell = key === null ? null : await shellFor(key, kind, values, rootData, routeData, own);
     if (
       !shell ||
-      shell.taken.has(page.domain.name) ||
-      shell.taken.has(page.canonicalUrl) ||
-      shell.taken.has(page.domain.askingPriceCents)
+      shell.taken.has(own.name) ||
+      (own.canonicalUrl !== null && shell.taken.has(own.canonicalUrl)) ||
+      (own.priceCents !== null && shell.taken.has(own.priceCents))
     )
       return null;
-    const strings = stringsOf(page, nonce);
+    const strings = stringsOf(own, nonce);
     // React Router's data stream writes a repeated string as a reference: a pitch equal to another string differs in shape.
     // (Compared with the page's other own strings, not with the free texts' own forms.)
     const others = Object.entries(strings)
       .filter(([hole]) => !PITCH_HOLES.has(hole))
       .map(([, value]) => value);
-    for (const text of [page.pitch, page.similarHtml]) {
+    for (const text of [own.pitch, own.similarHtml]) {
       if (text && (shell.taken.has(text) || others.includes(text))) return null;
     }
-    if (page.pitch !== null && page.pitch === page.similarHtml) return null;
+    if (own.pitch !== null && own.pitch === own.similarHtml) return null;
     const text = fillShell(shell, strings, PITCH_HOLES);
     return text === null ? null : { text, headers: shell.headers };
   }
@@ -247,19 +351,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** The page's own part of the data, when it is a listed domain's (a 404 or a redirect has none). */
-function domainPageOf(value: unknown): DomainPage | null {
-  if (!isPlainObject(value) || !isPlainObject(value.domain)) return null;
-  const { name, askingPriceCents } = value.domain;
-  if (typeof name !== "string" || !Number.isSafeInteger(askingPriceCents) || typeof value.canonicalUrl !== "string")
-    return null;
-  if ((value.pitch !== null && typeof value.pitch !== "string") || typeof value.similarHtml !== "string") return null;
-  return value as unknown as DomainPage;
-}
-
-/** The strings a domain page shows of its own, each in every form the page writes it. */
-function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
-  const { name, askingPriceCents } = page.domain;
+/** The strings a page shows of its own, each in every form the page writes it. */
+function stringsOf(own: Own, nonce: string): Record<string, string> {
+  const { name, priceCents } = own;
   const short = shortDomainName(name);
   // DomainName (the heading) writes the labels apart and the name's lengths in its style.
   const style = domainNameFitStyle(name);
@@ -275,13 +369,13 @@ function stringsOf(page: DomainPage, nonce: string): Record<string, string> {
     shownName: displayDomainName(name),
     short,
     shortPath: encodeURIComponent(short),
-    canonicalUrl: page.canonicalUrl,
-    price: formatUsd(askingPriceCents),
-    priceText: centsToDollarText(askingPriceCents),
-    priceCents: String(askingPriceCents),
+    ...(own.canonicalUrl === null ? {} : { canonicalUrl: own.canonicalUrl }),
+    ...(priceCents === null
+      ? {}
+      : { price: formatUsd(priceCents), priceText: centsToDollarText(priceCents), priceCents: String(priceCents) }),
     nonce,
-    ...(page.pitch === null ? {} : pitchForms(page.pitch)),
-    ...similarForms(page.similarHtml),
+    ...(own.pitch === null ? {} : pitchForms(own.pitch)),
+    ...similarForms(own.similarHtml),
   };
 }
 
@@ -302,34 +396,11 @@ function sampleName(kind: string, tag: string): string {
   return [...sample, last].join(".");
 }
 
-/** The page's data with its own strings taken out: pages with equal keys differ only in those. */
-function withoutOwnStrings(
-  routeData: Record<string, unknown>,
-  page: DomainPage,
-  own: DomainPage | null,
-): Record<string, unknown> {
-  return {
-    ...routeData,
-    page: {
-      ...page,
-      domain: {
-        ...page.domain,
-        name: own?.domain.name ?? null,
-        askingPriceCents: own?.domain.askingPriceCents ?? null,
-      },
-      canonicalUrl: own?.canonicalUrl ?? null,
-      // Whether there is a pitch is part of a page's shape; what it says is not.
-      pitch: own ? own.pitch : page.pitch === null ? null : "",
-      similarHtml: own ? own.similarHtml : page.similarHtml === "" ? "" : "\u0000some",
-    },
-  };
-}
-
 /** Null when the data holds anything but plain objects, arrays and JSON values (a key could not tell them apart). */
-function shapeKey(page: DomainPage, rootData: unknown, routeData: Record<string, unknown>): string | null {
+function shapeKey(kind: ShellKind, own: Own, rootData: unknown, routeData: RouteData): string | null {
   let plain = true;
   const key = JSON.stringify(
-    [kindOfName(page.domain.name), rootData, withoutOwnStrings(routeData, page, null)],
+    [kind.route, kindOfName(own.name), rootData, kind.withOwn(routeData, own, null)],
     (_name, value: unknown) => {
       if (value === undefined) return "\u0000undefined";
       if (typeof value === "object" && value !== null && !Array.isArray(value) && !isPlainObject(value)) plain = false;
@@ -352,32 +423,34 @@ function valuesIn(data: unknown, into = new Set<string | number>()): Set<string 
 }
 
 interface Sample {
-  page: DomainPage;
+  own: Own;
   nonce: string;
   rendered: RenderedPage | null;
 }
 
 async function renderSample(
   render: RenderPage,
+  kind: ShellKind,
   values: RequestValues,
   tag: string,
   priceCents: number,
   rootData: unknown,
-  routeData: Record<string, unknown>,
-  real: DomainPage,
+  routeData: RouteData,
+  real: Own,
 ): Promise<Sample> {
-  const name = sampleName(kindOfName(real.domain.name), tag);
+  const name = sampleName(kindOfName(real.name), tag);
   const origin = `http://zqvx${tag}.test`;
-  const page: DomainPage = {
-    domain: { name, askingPriceCents: priceCents },
-    canonicalUrl: `${origin}${domainPagePath(name)}`,
+  const own: Own = {
+    name,
+    priceCents: real.priceCents === null ? null : priceCents,
+    canonicalUrl: real.canonicalUrl === null ? null : `${origin}${domainPagePath(name)}`,
     pitch: real.pitch === null ? null : samplePitch(tag),
     similarHtml: real.similarHtml === "" ? "" : sampleSimilar(tag),
   };
   const nonce = `zqvx${tag}nonce`;
   const givenLoaderResults = {
     [ROOT_ROUTE]: { value: rootData },
-    [DOMAIN_ROUTE]: { value: withoutOwnStrings(routeData, real, page) },
+    [kind.route]: { value: kind.withOwn(routeData, real, own) },
   };
   // The request's own values but the sample's nonce and data; nothing of a sample goes to the page cache.
   const sampleValues = requestValuesFor({
@@ -387,43 +460,44 @@ async function renderSample(
     cspNonce: nonce,
   });
   sampleValues.givenLoaderResults = givenLoaderResults;
-  const rendered = await render(new Request(`${origin}/domain/zqvx${tag}path`), sampleValues);
-  return { page, nonce, rendered };
+  const rendered = await render(new Request(`${origin}${kind.samplePath(tag)}`), sampleValues);
+  return { own, nonce, rendered };
 }
 
 async function prepareShell(
   render: RenderPage,
+  kind: ShellKind,
   values: RequestValues,
   rootData: unknown,
-  routeData: Record<string, unknown>,
-  real: DomainPage,
+  routeData: RouteData,
+  real: Own,
 ): Promise<DomainShell | null> {
-  const first = await renderSample(render, values, "a", 987_654_321, rootData, routeData, real);
+  const first = await renderSample(render, kind, values, "a", 987_654_321, rootData, routeData, real);
   const a = first.rendered;
   if (!a || a.status !== 200 || a.headers.some(([name]) => name === "set-cookie"))
-    return unusable("the sample page is not a plain 200");
-  const cut = cutShell(a.body.toString("utf8"), stringsOf(first.page, first.nonce), MARKER);
-  if (!cut) return unusable("the sample page shows a sample string the shell does not know");
+    return unusable(kind, "the sample page is not a plain 200");
+  const cut = cutShell(a.body.toString("utf8"), stringsOf(first.own, first.nonce), MARKER);
+  if (!cut) return unusable(kind, "the sample page shows a sample string the shell does not know");
   const shell: DomainShell = {
     ...cut,
     headers: a.headers,
-    taken: valuesIn([rootData, withoutOwnStrings(routeData, real, null)]),
+    taken: valuesIn([rootData, kind.withOwn(routeData, real, null)]),
   };
-  const second = await renderSample(render, values, "bb", 1_200_000, rootData, routeData, real);
+  const second = await renderSample(render, kind, values, "bb", 1_200_000, rootData, routeData, real);
   const b = second.rendered;
-  const filled = fillShell(shell, stringsOf(second.page, second.nonce), PITCH_HOLES);
+  const filled = fillShell(shell, stringsOf(second.own, second.nonce), PITCH_HOLES);
   if (
     !b ||
     filled !== b.body.toString("utf8") ||
     b.status !== a.status ||
     JSON.stringify(b.headers) !== JSON.stringify(a.headers)
   ) {
-    return unusable("a second sample differs from its shell");
+    return unusable(kind, "a second sample differs from its shell");
   }
   return shell;
 }
 
-function unusable(reason: string): null {
-  log.error({ reason }, "page shell not used");
+function unusable(kind: ShellKind, reason: string): null {
+  log.error({ route: kind.route, reason }, "page shell not used");
   return null;
 }
