@@ -59,4 +59,29 @@ describe("more names like this", () => {
     expect(after).not.toContain(`${tag}ly`);
     expect(after).toHaveLength(6);
   });
+
+  it("takes the newest names of all the name's categories together", async () => {
+    const db = app.db();
+    const t = letterTag("m", 4);
+    const base = insertDomain(db, { name: `${t}base.com`, priceCents: PRICE });
+    const now = new Date().toISOString();
+    const category = (slug: string) => {
+      db.prepare("INSERT INTO categories (slug, name, created_at) VALUES (?, ?, ?)").run(slug, slug, now);
+      return (db.prepare("SELECT id FROM categories WHERE slug = ?").get(slug) as { id: number }).id;
+    };
+    const [one, two] = [category(`${t}-one`), category(`${t}-two`)];
+    const link = (categoryId: number, domainId: number) =>
+      db.prepare("INSERT INTO domain_categories (category_id, domain_id) VALUES (?, ?)").run(categoryId, domainId);
+    link(one, base);
+    link(two, base);
+    // Inserted in this order: ids grow, so the newest are the last ones; one name is in both.
+    const names = ["qa", "qb", "qc", "qd", "qe", "qf", "qg", "qh"].map((label, i) => {
+      const id = insertDomain(db, { name: `zz${t}${label}.net`, priceCents: 100 + i });
+      link(i % 2 === 0 ? one : two, id);
+      if (label === "qh") link(one, id);
+      return `zz${t}${label}.net`;
+    });
+    const links = similarLinks((await http(app, `/domain/${t}base`)).body);
+    expect(links).toEqual(names.slice(2).reverse());
+  });
 });

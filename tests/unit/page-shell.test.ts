@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CONTACT_FIELDS, contractMismatch, LANDER_FIELDS } from "../../app/server/http/domain-shell.server";
+import { matchRoutes } from "react-router";
+import {
+  CONTACT_FIELDS,
+  contractMismatch,
+  LANDER_FIELDS,
+  shellRouteFor,
+} from "../../app/server/http/domain-shell.server";
 import { cutShell, fillShell, isInert } from "../../app/server/http/page-shell.server";
 
 const MARKER = /zqvx/i;
@@ -81,5 +87,45 @@ describe("the shells' contract with the domain route's data", () => {
       "name",
       "domainName",
     ]);
+  });
+});
+
+describe("the route of a page a shell may stand in for", () => {
+  const tree = [
+    {
+      id: "root",
+      path: "",
+      children: [
+        { id: "routes/home", index: true },
+        { id: "routes/domain", path: "domain/:domainName" },
+        { id: "routes/contact", path: "contact/:domainName" },
+        { id: "routes/not-found", path: "*" },
+      ],
+    },
+  ];
+
+  it("is React Router's own match, params decoded alike", () => {
+    for (const target of [
+      "/",
+      "/domain/velora",
+      "/domain/velora.io",
+      "/contact/velora",
+      `/domain/${encodeURIComponent("münchen.de")}`,
+      "/domain/a%252Fb",
+      "/domain/a%2Fb",
+      "/domain/%E0%A4%A",
+      "/contact/xn--mnchen-3ya.de",
+    ]) {
+      const found = shellRouteFor(target);
+      const leaf = matchRoutes(tree, target)!.at(-1)!;
+      expect(found?.kind.route, target).toBe(leaf.route.id);
+      expect(found?.params, target).toEqual(leaf.params);
+    }
+  });
+
+  it("is none for a query, a data request or another path", () => {
+    for (const target of ["/?q=x", "/domain/velora?x=1", "/domain/velora.data", "/category/travel", "/domain/"]) {
+      expect(shellRouteFor(target), target).toBeNull();
+    }
   });
 });

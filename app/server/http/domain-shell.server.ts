@@ -6,7 +6,7 @@
 // shell is made from two sample domains of the same shape: the first is cut, the second must then come
 // out of the shell byte for byte as React Router renders it, or the shape is always rendered.
 import { domainToASCII } from "node:url";
-import { matchRoutes, type ServerBuild } from "react-router";
+import type { ServerBuild } from "react-router";
 import type { DomainRouteData } from "../../routes/domain";
 import type { loader as contactLoader } from "../../routes/contact";
 import type { loader as homeLoader } from "../../routes/home";
@@ -18,7 +18,6 @@ import {
   shortDomainName,
 } from "../../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../../lib/money";
-import { routeTree } from "./express.server";
 import { log } from "../runtime/log.server";
 import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
 import { requestValuesFor, routerContextFor, type RequestValues } from "./request-context.server";
@@ -111,6 +110,8 @@ interface ShellKind {
   route: string;
   /** Whether a GET of `target` (path and query, as sent) may be this kind's page. */
   fits: (target: string) => boolean;
+  /** The route's params for a target that fits, as React Router's matchRoutes gives them. */
+  params: (target: string) => Record<string, string>;
   /** Whether the route's data is this kind's page (the index route also serves the browse page). */
   applies: (data: RouteData) => boolean;
   contract: Contract;
@@ -122,8 +123,30 @@ interface ShellKind {
   samplePath: (tag: string) => string;
 }
 
-const plainPath = (prefix: string) => (target: string) =>
-  target.startsWith(prefix) && !target.includes("?") && !target.endsWith(".data");
+/**
+ * Paths of one segment after `prefix` (the direct page path only sends such), and the segment as the
+ * route's one param: decoded as React Router's matchRoutes does it (kept as sent when malformed), without
+ * matching every route again per request (a tenth of a first render's CPU).
+ */
+function segmentAfter(prefix: string, param: string) {
+  return {
+    fits: (target: string) =>
+      target.startsWith(prefix) &&
+      target.length > prefix.length &&
+      !/[/?]/.test(target.slice(prefix.length)) &&
+      !target.endsWith(".data"),
+    params: (target: string) => {
+      const segment = target.slice(prefix.length);
+      let decoded = segment;
+      try {
+        decoded = decodeURIComponent(segment);
+      } catch {
+        // React Router matches the path as it was sent.
+      }
+      return { [param]: decoded.replace(/%2F/g, "/") };
+    },
+  };
+}
 
 /** The own values of a domain page's data (`page` of app/routes/domain.tsx, `lander` of the lander). */
 function listedOwn(value: unknown): Own | null {
@@ -155,7 +178,7 @@ function listedWith(value: unknown, real: Own, own: Own | null): RouteData {
 
 const DOMAIN_PAGE: ShellKind = {
   route: "routes/domain",
-  fits: plainPath("/domain/"),
+  ...segmentAfter("/domain/", "domainName"),
   applies: () => true,
   contract: SHELL_FIELDS,
   ownOf: (data) => listedOwn(data.page),
@@ -166,6 +189,7 @@ const DOMAIN_PAGE: ShellKind = {
 const LANDER: ShellKind = {
   route: "routes/home",
   fits: (target) => target === "/",
+  params: () => ({}),
   applies: (data) => data.kind === "lander",
   contract: LANDER_FIELDS,
   ownOf: (data) => listedOwn(data.lander),
@@ -175,7 +199,7 @@ const LANDER: ShellKind = {
 
 const CONTACT_PAGE: ShellKind = {
   route: "routes/contact",
-  fits: plainPath("/contact/"),
+  ...segmentAfter("/contact/", "domainName"),
   applies: () => true,
   contract: CONTACT_FIELDS,
   ownOf: (data) =>
@@ -187,6 +211,12 @@ const CONTACT_PAGE: ShellKind = {
 };
 
 const KINDS = [DOMAIN_PAGE, LANDER, CONTACT_PAGE];
+
+/** The kind of page a direct page GET of `target` may be, and its route's params; null when none. */
+export function shellRouteFor(target: string): { kind: ShellKind; params: Record<string, string> } | null {
+  const kind = KINDS.find((each) => each.fits(target));
+  return kind ? { kind, params: kind.params(target) } : null;
+}
 
 /** The fields of `value` that the contract does not list, or that it lists and `value` lacks. */
 export function contractMismatch(value: unknown, contract: Contract = SHELL_FIELDS, at = ""): string[] {
@@ -221,23 +251,34 @@ const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCA
 const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
 const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
 
-function pitchForms(pitch: string): Record<string, string> {
-  return {
-    pitchHtml: htmlText(pitch),
-    pitchJson: scriptText(jsonInner(pitch)),
-    pitchStream: scriptText(jsonInner(jsonInner(pitch))),
+/** A free text's forms, remembered for the texts pages showed lately (a name's page is asked for again). */
+function rememberedForms(make: (text: string) => Record<string, string>, max = 2_000) {
+  const made = new Map<string, Record<string, string>>();
+  return (text: string) => {
+    let forms = made.get(text);
+    if (!forms) {
+      if (made.size >= max) made.clear();
+      forms = make(text);
+      made.set(text, forms);
+    }
+    return forms;
   };
 }
 
-function similarForms(html: string): Record<string, string> {
-  return html ? { similarHtml: html, similarStream: scriptText(jsonInner(jsonInner(html))) } : {};
-}
+const pitchForms = rememberedForms((pitch) => ({
+  pitchHtml: htmlText(pitch),
+  pitchJson: scriptText(jsonInner(pitch)),
+  pitchStream: scriptText(jsonInner(jsonInner(pitch))),
+}));
+
+const similarForms = rememberedForms((html): Record<string, string> =>
+  html ? { similarHtml: html, similarStream: scriptText(jsonInner(jsonInner(html))) } : {},
+);
 
 const sampleSimilar = (tag: string) => `<li><a href="/domain/zqvx${tag}s">zqvx${tag} &amp; "s" \u{1F680}</a></li>`;
 const samplePitch = (tag: string) => `zqvx${tag} "pitch" <b>&amp;</b> it's \\ \u00e9 \u{1F680} \u2028 done`;
 
 export function createDomainShells(build: ServerBuild, render: RenderPage) {
-  const tree = routeTree(build);
   const rootLoader = build.routes[ROOT_ROUTE]?.module.loader;
   const shells = new Map<string, Promise<DomainShell | null>>();
   /**
@@ -276,16 +317,11 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
    * not run them again.
    */
   async function fromShell(request: Request, target: string, values: RequestValues): Promise<RenderedPage | null> {
-    const kind = KINDS.find((each) => each.fits(target));
+    const found = shellRouteFor(target);
+    const kind = found?.kind;
     const routeLoader = kind && build.routes[kind.route]?.module.loader;
-    if (!kind || !rootLoader || !routeLoader) return null;
-    const matches = matchRoutes(tree as never, target) as Array<{
-      route: { id: string };
-      params: Record<string, string>;
-    }> | null;
-    const leaf = matches?.[matches.length - 1];
-    if (leaf?.route.id !== kind.route) return null;
-    const args = { request, params: leaf.params, context: routerContextFor(values) };
+    if (!found || !kind || !rootLoader || !routeLoader) return null;
+    const args = { request, params: found.params, context: routerContextFor(values) };
     const [root, route] = await Promise.all([
       settle(() => rootLoader(args as never)),
       settle(() => routeLoader(args as never)),
