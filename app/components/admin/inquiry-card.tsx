@@ -1,10 +1,11 @@
 import { Form, Link } from "react-router";
-import { displayDomainName, domainPagePath } from "../../lib/domain-name";
+import { displayDomainName } from "../../lib/domain-name";
 import { replyMailto } from "../../lib/desk";
 import { formatUsd } from "../../lib/money";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
+import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
 import { InquiryConversation, type ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
 
@@ -62,25 +63,12 @@ export function InquiryCard({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 id={`inquiry-${inquiry.id}`} className="text-lg font-semibold wrap-anywhere">
-            {inquiry.name} about{" "}
-            <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
-              {displayDomainName(inquiry.domain_name)}
-            </Link>
+            <InquiryAbout name={inquiry.name} domainName={inquiry.domain_name} />
           </h2>
         </div>
         <span className={`rounded-full px-3 py-1 text-sm font-medium ${status.className}`}>{status.label}</span>
       </div>
-      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm wrap-anywhere sm:grid-cols-3 lg:grid-cols-6">
-        {details.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-slate-300">{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">
-        {inquiry.message}
-      </p>
+      <InquiryFacts details={details} message={inquiry.message} columns={6} />
       <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} replying={replying} />
       {inquiry.status === "paid" && inquiry.last_error ? (
         <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p>

@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
-import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { InquiryConversation, type ReplyRefusal } from "../admin/inquiry-conversation";
+import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
 import { LocalDate } from "../admin/local-date";
 import { card, primaryButton } from "../ui";
 
@@ -57,22 +57,9 @@ function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: Re
   return (
     <article aria-labelledby={`owner-inquiry-${inquiry.id}`} className={card}>
       <h3 id={`owner-inquiry-${inquiry.id}`} className="text-lg font-semibold wrap-anywhere">
-        {inquiry.name} about{" "}
-        <Link to={domainPagePath(inquiry.domain_name)} className="text-blue-300 hover:underline">
-          {displayDomainName(inquiry.domain_name)}
-        </Link>
+        <InquiryAbout name={inquiry.name} domainName={inquiry.domain_name} />
       </h3>
-      <dl className="mt-3 grid gap-x-6 gap-y-1 text-sm wrap-anywhere sm:grid-cols-3 lg:grid-cols-5">
-        {details.map(([label, value]) => (
-          <div key={label}>
-            <dt className="text-slate-300">{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
-      <p className="mt-3 whitespace-pre-wrap wrap-anywhere rounded-lg bg-slate-950 p-3 text-slate-100">
-        {inquiry.message}
-      </p>
+      <InquiryFacts details={details} message={inquiry.message} columns={5} />
       <InquiryConversation inquiry={inquiry} returnTo="/owner" refusal={refusal} />
       {inquiry.open && !inquiry.answered_at ? (
         <Form method="post" action="/owner" className="mt-4">
