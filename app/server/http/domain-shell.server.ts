@@ -251,7 +251,7 @@ const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCA
 const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
 const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
 
-/** A free text's forms, remembered for the texts pages showed lately (a name's page is asked for again). */
+/** A string's forms in a page, remembered for the strings pages showed lately (a name's page is asked for again). */
 function rememberedForms(make: (text: string) => Record<string, string>, max = 2_000) {
   const made = new Map<string, Record<string, string>>();
   return (text: string) => {
@@ -389,7 +389,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The strings a page shows of its own, each in every form the page writes it. */
 function stringsOf(own: Own, nonce: string): Record<string, string> {
-  const { name, priceCents } = own;
+  return {
+    ...nameForms(own.name),
+    ...(own.canonicalUrl === null ? {} : { canonicalUrl: own.canonicalUrl }),
+    ...(own.priceCents === null ? {} : priceForms(String(own.priceCents))),
+    nonce,
+    ...(own.pitch === null ? {} : pitchForms(own.pitch)),
+    ...similarForms(own.similarHtml),
+  };
+}
+
+const nameForms = rememberedForms((name) => {
   const short = shortDomainName(name);
   // DomainName (the heading) writes the labels apart and the name's lengths in its style.
   const style = domainNameFitStyle(name);
@@ -405,15 +415,14 @@ function stringsOf(own: Own, nonce: string): Record<string, string> {
     shownName: displayDomainName(name),
     short,
     shortPath: encodeURIComponent(short),
-    ...(own.canonicalUrl === null ? {} : { canonicalUrl: own.canonicalUrl }),
-    ...(priceCents === null
-      ? {}
-      : { price: formatUsd(priceCents), priceText: centsToDollarText(priceCents), priceCents: String(priceCents) }),
-    nonce,
-    ...(own.pitch === null ? {} : pitchForms(own.pitch)),
-    ...similarForms(own.similarHtml),
   };
-}
+});
+
+const priceForms = rememberedForms((cents) => ({
+  price: formatUsd(Number(cents)),
+  priceText: centsToDollarText(Number(cents)),
+  priceCents: cents,
+}));
 
 /**
  * Which labels of a name are punycode, and its last label: names of one kind write the same forms alike
