@@ -11,7 +11,8 @@ import { untilHeard } from "../support/http";
 
 const app = useAppServer({ env: { PAGE_CACHE: "false" } });
 
-function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
+async function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}) {
+  await app.settle();
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const request = http.request(
       new URL(path, app.url),

@@ -148,7 +148,17 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
         child.kill(signal);
       }),
   };
+  runningAt.set(url, server);
+  child.once("exit", () => runningAt.delete(url));
   return server;
+}
+
+/** The servers this test process started, by their URL: for helpers given only the URL. */
+const runningAt = new Map<string, AppServer>();
+
+/** AppServer.settle for the server at `url`, when this process started it. */
+export async function settleServerAt(url: string): Promise<void> {
+  await runningAt.get(url)?.settle();
 }
 
 /**

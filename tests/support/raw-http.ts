@@ -1,5 +1,6 @@
 import http from "node:http";
 import net from "node:net";
+import { settleServerAt } from "./app-server";
 
 export interface RawResponse {
   status: number;
@@ -11,12 +12,13 @@ export interface RawResponse {
  * A request with exactly the Host header given (fetch would not send a malformed one), to an app
  * server's address.
  */
-export function requestWithHost(
+export async function requestWithHost(
   baseUrl: string,
   path: string,
   host: string,
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
+  await settleServerAt(baseUrl);
   const target = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const request = http.request(
