@@ -1,3 +1,4 @@
+import { formatUsd } from "../../app/lib/money";
 import { runScript } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { expect, test } from "../support/fixtures";
@@ -33,10 +34,10 @@ test("under the Content-Security-Policy pages hydrate, navigate client-side and 
 
   // The live fee (EventSource to /events/fee) still works under connect-src 'self'.
   const cents = 4000 + Math.floor(Math.random() * 900);
-  const dollars = (cents / 100).toFixed(2);
-  const result = await runScript(app, "set-fee.ts", [dollars]);
+  const result = await runScript(app, "set-fee.ts", [(cents / 100).toFixed(2)]);
   expect(result.code, result.output).toBe(0);
-  await expect(page.getByRole("link", { name: `Start Inquiry ($${dollars})` })).toBeVisible({ timeout: 3_000 });
+  // Shown as the page shows money: $40 for 4000 cents, $40.01 for 4001 (a whole-dollar fee was a 1-in-900 flake).
+  await expect(page.getByRole("link", { name: `Start Inquiry (${formatUsd(cents)})` })).toBeVisible({ timeout: 3_000 });
 
   // The payment page has its own policy (Stripe's hosts allowed); it must load without a violation too.
   const payment = await page.goto("/payment/velora");
