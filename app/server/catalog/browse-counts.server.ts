@@ -123,12 +123,32 @@ export interface Matches {
   ids: number[] | null;
 }
 
+/**
+ * The count the copy holds already when `filters` ask for one extension alone, one category alone or
+ * nothing at all (the home page's first page): no pass over the names needed.
+ */
+function knownCount(columns: FilterColumns, filters: BrowseFilters, categoryId: number | null): number | undefined {
+  const narrowed =
+    filters.minCents !== null ||
+    filters.maxCents !== null ||
+    filters.maxLength !== null ||
+    filters.noDigits ||
+    filters.noHyphens;
+  if (narrowed || (filters.ext && categoryId !== null)) return undefined;
+  if (categoryId !== null) return columns.categories.get(categoryId)?.length ?? 0;
+  if (filters.ext) return columns.extensionCounts.find((each) => each.tld === filters.ext)?.count ?? 0;
+  return columns.size;
+}
+
 /** How many live names match `filters` (whose `q` must be empty), in category `categoryId` when given. */
 export async function matchWithoutSearch(
   filters: BrowseFilters,
   categoryId: number | null,
   maxIds: number,
 ): Promise<Matches> {
+  const known = knownCount(await filterColumns(), filters, categoryId);
+  // Too many to list by id: the count is all the caller needs.
+  if (known !== undefined && known > maxIds) return { count: known, ids: null };
   let count = 0;
   const ids: number[] = [];
   await eachMatch(filters, categoryId, (columns, at) => {
