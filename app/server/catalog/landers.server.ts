@@ -12,7 +12,7 @@ import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import type { CategoryName } from "../../lib/categories";
 import { categoriesOfDomains } from "./categories.server";
-import { similarDomains, similarDomainsHtml } from "./similar.server";
+import { similarDomainsHtml } from "./similar.server";
 import { currentFeePromise } from "../refunds/refund-promise.server";
 import { perContentVersion, perContentVersionMemo } from "../db/content-version.server";
 
@@ -68,11 +68,11 @@ export async function loadDomainPage(
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [{ feeCents, feePromise }, replyDays, categories, similar] = await Promise.all([
+  const [{ feeCents, feePromise }, replyDays, categories, similarHtml] = await Promise.all([
     pageSettings(),
     ownerTypicalReplyDays(domain),
     categoriesOf(String(domain.id), async () => (await categoriesOfDomains([domain.id])).get(domain.id) ?? []),
-    similarDomains(domain),
+    similarDomainsHtml(domain),
   ]);
   return {
     siteName: env.SITE_NAME,
@@ -82,7 +82,7 @@ export async function loadDomainPage(
     replyDays,
     categories,
     pitch: domain.pitch,
-    similarHtml: similarDomainsHtml(similar),
+    similarHtml,
     feePromise,
   };
 }

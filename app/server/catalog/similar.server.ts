@@ -4,6 +4,7 @@
 // owner index, the price index on each side), so a page pays a few milliseconds at 100,000 names.
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
+import { escapeHtml } from "../../lib/escape-html";
 import { formatUsd } from "../../lib/money";
 import { perContentVersionMemo } from "../db/content-version.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
@@ -24,12 +25,18 @@ type SimilarOf = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "own
 
 // Made only from public columns and categories, which move the content version: remembered per version,
 // so a domain page's first render asks its queries again only after a change.
-const remembered = perContentVersionMemo<Row[]>();
+const remembered = perContentVersionMemo<string>();
 
-/** The names like `domain`, best first. */
-export function similarDomains(domain: SimilarOf): Promise<Row[]> {
+/**
+ * The names like `domain`, best first, as HTML list items (links only): one string in the page's data, so
+ * a prepared shell carries it in one hole whatever names it holds (domain-shell.server.ts). Empty when
+ * there are none.
+ */
+export function similarDomainsHtml(domain: SimilarOf): Promise<string> {
   const { id, domain_name, asking_price_cents, owner_email } = domain;
-  return remembered(JSON.stringify({ id, domain_name, asking_price_cents, owner_email }), () => findSimilar(domain));
+  return remembered(JSON.stringify({ id, domain_name, asking_price_cents, owner_email }), async () =>
+    listHtml(await findSimilar(domain)),
+  );
 }
 
 // Each compiled once (a crawl renders every name once: building six queries cost more than reading them).
@@ -122,25 +129,6 @@ async function newestInCategoriesOf(domainId: number): Promise<Row[]> {
   const byId = new Map(lists.flat().map((row) => [row.id, row]));
   return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, MAX_SIMILAR);
 }
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
-
-/**
- * The list as HTML (links only): one string in the page's data, so a prepared shell carries it in one
- * hole whatever names it holds (domain-shell.server.ts). Empty when there are none.
- */
-export function similarDomainsHtml(rows: Row[]): string {
-  let html = htmlOf.get(rows);
-  if (html === undefined) {
-    html = listHtml(rows);
-    htmlOf.set(rows, html);
-  }
-  return html;
-}
-
-/** The lists similarDomains remembers are the same arrays until the version moves on: their HTML too. */
-const htmlOf = new WeakMap<Row[], string>();
 
 function listHtml(rows: Row[]): string {
   return rows

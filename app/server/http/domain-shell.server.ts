@@ -17,6 +17,7 @@ import {
   domainPagePath,
   shortDomainName,
 } from "../../lib/domain-name";
+import { escapeHtml } from "../../lib/escape-html";
 import { centsToDollarText, formatUsd } from "../../lib/money";
 import { log } from "../runtime/log.server";
 import { cutShell, fillShell, type LoaderResult, type Shell } from "./page-shell.server";
@@ -239,7 +240,6 @@ export function contractMismatch(value: unknown, contract: Contract = SHELL_FIEL
  * page writes that is not one of these leaves the sample's marker behind and no shell is made.
  */
 const PITCH_HOLES = new Set(["pitchHtml", "pitchJson", "pitchStream", "similarHtml", "similarStream"]);
-const REACT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 const SCRIPT_ESCAPES: Record<string, string> = {
   "&": "\\u0026",
   "<": "\\u003c",
@@ -247,7 +247,6 @@ const SCRIPT_ESCAPES: Record<string, string> = {
   "\u2028": "\\u2028",
   "\u2029": "\\u2029",
 };
-const htmlText = (text: string) => text.replace(/[&<>"']/g, (char) => REACT_ESCAPES[char]!);
 const scriptText = (text: string) => text.replace(/[&<>\u2028\u2029]/g, (char) => SCRIPT_ESCAPES[char]!);
 const jsonInner = (text: string) => JSON.stringify(text).slice(1, -1);
 
@@ -266,7 +265,7 @@ function rememberedForms(make: (text: string) => Record<string, string>, max = 2
 }
 
 const pitchForms = rememberedForms((pitch) => ({
-  pitchHtml: htmlText(pitch),
+  pitchHtml: escapeHtml(pitch),
   pitchJson: scriptText(jsonInner(pitch)),
   pitchStream: scriptText(jsonInner(jsonInner(pitch))),
 }));
