@@ -19,7 +19,8 @@ describe("a prepared shell", () => {
       MARKER,
     );
     expect(shell?.holes).toEqual(["name", "short", "url"]);
-    expect(fillShell(shell!, { name: "velora.com", short: "velora", url: "https://example.test/domain/velora" })).toBe(
+    const page = fillShell(shell!, { name: "velora.com", short: "velora", url: "https://example.test/domain/velora" });
+    expect(page?.toString()).toBe(
       '<title>velora.com</title><a href="/pay/velora">x</a><link href="https://example.test/domain/velora">',
     );
   });
@@ -30,7 +31,7 @@ describe("a prepared shell", () => {
 
   it("fills equal samples only with equal strings", () => {
     const shell = cutShell("<h1>zqvx0.com</h1><p>zqvx0.com</p>", { name: "zqvx0.com", shown: "zqvx0.com" }, MARKER)!;
-    expect(fillShell(shell, { name: "a.de", shown: "a.de" })).toBe("<h1>a.de</h1><p>a.de</p>");
+    expect(fillShell(shell, { name: "a.de", shown: "a.de" })?.toString()).toBe("<h1>a.de</h1><p>a.de</p>");
     expect(fillShell(shell, { name: "xn--mnchen-3ya.de", shown: "münchen.de" })).toBeNull();
   });
 
@@ -40,7 +41,13 @@ describe("a prepared shell", () => {
       expect(isInert(bad), bad).toBe(false);
       expect(fillShell(shell, { name: bad }), bad).toBeNull();
     }
-    expect(fillShell(shell, { name: "münchen.de" })).toBe("<p>münchen.de</p>");
+    expect(fillShell(shell, { name: "münchen.de" })?.toString()).toBe("<p>münchen.de</p>");
+  });
+
+  it("writes the page as UTF-8 bytes, parts and values alike", () => {
+    const shell = cutShell("<p>café — zqvx0 🚀</p><i>zqvx1</i>", { name: "zqvx0", pitch: "zqvx1" }, MARKER)!;
+    const page = fillShell(shell, { name: "münchen.de", pitch: "Grüße 💩 &amp;" }, new Set(["pitch"]));
+    expect(page).toEqual(Buffer.from("<p>café — münchen.de 🚀</p><i>Grüße 💩 &amp;</i>"));
   });
 });
 

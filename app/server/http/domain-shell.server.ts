@@ -341,12 +341,18 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
     }
     const own = kind.ownOf(route.value);
     if (!own) return null;
-    const html = await fill(kind, own, root.value, route.value, values);
-    counts[html === null ? "rendered" : "fromShell"] += 1;
-    return html === null ? null : { status: 200, headers: html.headers, body: Buffer.from(html.text) };
+    const page = await fill(kind, own, root.value, route.value, values);
+    counts[page === null ? "rendered" : "fromShell"] += 1;
+    return page;
   }
 
-  async function fill(kind: ShellKind, own: Own, rootData: unknown, routeData: RouteData, values: RequestValues) {
+  async function fill(
+    kind: ShellKind,
+    own: Own,
+    rootData: unknown,
+    routeData: RouteData,
+    values: RequestValues,
+  ): Promise<RenderedPage | null> {
     const nonce = values.cspNonce;
     const key = shapeKey(kind, own, rootData, routeData);
     const shell = key === null ? null : await shellFor(key, kind, values, rootData, routeData, own);
@@ -367,8 +373,8 @@ export function createDomainShells(build: ServerBuild, render: RenderPage) {
       if (text && (shell.taken.has(text) || others.includes(text))) return null;
     }
     if (own.pitch !== null && own.pitch === own.similarHtml) return null;
-    const text = fillShell(shell, strings, PITCH_HOLES);
-    return text === null ? null : { text, headers: shell.headers };
+    const body = fillShell(shell, strings, PITCH_HOLES);
+    return body === null ? null : { status: 200, headers: shell.headers, body };
   }
 
   return { fromShell, stats: () => ({ ...counts, shapes: shells.size }) };
@@ -532,7 +538,7 @@ async function prepareShell(
   const filled = fillShell(shell, stringsOf(second.own, second.nonce), PITCH_HOLES);
   if (
     !b ||
-    filled !== b.body.toString("utf8") ||
+    !filled?.equals(b.body) ||
     b.status !== a.status ||
     JSON.stringify(b.headers) !== JSON.stringify(a.headers)
   ) {
