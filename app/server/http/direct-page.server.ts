@@ -65,7 +65,9 @@ export function createDirectPageHandler(options: DirectPageOptions) {
   });
   const handler = async (req: IncomingMessage, res: ServerResponse, values: RequestValues): Promise<void> => {
     try {
-      const request = fetchRequestFrom(req, res, values.protocol);
+      // Not abortable: a public page renders into one buffer in a millisecond or two (streamTimeout bounds
+      // the rest), and a Request that follows a signal cost about 10 µs, a twentieth of a first render.
+      const request = fetchRequestFrom(req, res, values.protocol, { abortable: false });
       if (!request) return refusePlain(res, 400, "Bad request");
       const shellPage = req.method === "GET" ? await shells.fromShell(request, req.url ?? "/", values) : null;
       if (shellPage) return send(req, res, values, shellPage);

@@ -195,13 +195,14 @@ const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5}
 /**
  * The fetch Request React Router sees for a node request, or null when its target or method cannot be
  * one. `protocol` is the scheme as the server decided it (trust proxy). Shared by the express route and
- * the direct page path (direct-page.server.ts).
+ * the direct page path (direct-page.server.ts). Its signal aborts when the client goes away; with
+ * `abortable: false` it never does (a public page's GET: see direct-page.server.ts).
  */
 export function fetchRequestFrom(
   req: IncomingMessage,
   res: ServerResponse,
   protocol: string,
-  preReadBody?: Buffer,
+  { preReadBody, abortable = true }: { preReadBody?: Buffer; abortable?: boolean } = {},
 ): Request | null {
   const target = req.url ?? "";
   // Only an origin-form target ("/path?query") is served; a Host header that is not a plain host name
@@ -233,10 +234,13 @@ export function fetchRequestFrom(
     }
   }
   headers.set("host", host);
-  let controller: AbortController | null = new AbortController();
-  res.on("finish", () => (controller = null));
-  res.on("close", () => controller?.abort());
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers };
+  if (abortable) {
+    let controller: AbortController | null = new AbortController();
+    res.on("finish", () => (controller = null));
+    res.on("close", () => controller?.abort());
+    init.signal = controller.signal;
+  }
   if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = createReadableStreamFromReadable(preReadBody ? Readable.from([preReadBody]) : req);
     init.duplex = "half";
@@ -310,7 +314,7 @@ export function createRouteHandler(options: RouteHandlerOptions) {
   };
 
   async function route(req: IncomingMessage, res: ServerResponse, values: RequestValues, body?: Buffer) {
-    const request = fetchRequestFrom(req, res, values.protocol, body);
+    const request = fetchRequestFrom(req, res, values.protocol, { preReadBody: body });
     if (!request) return refuse(res, 400, "Bad request");
     const response = await handle(request, routerContextFor(values));
     if (res.destroyed || res.writableEnded) {
