@@ -131,7 +131,7 @@ describe("a domain page's first render", () => {
     expect(sent).toBeLessThan(renders * 1.5);
   });
 
-  it("sends five statements for a name seen the first time once its category's and owner's newest are known", async () => {
+  it("sends three statements for a name seen the first time once its category's and owner's newest are known", async () => {
     const db = app.db();
     const tag = short(uniqueDomainName("crawl"));
     db.prepare("INSERT INTO categories (slug, name, created_at) VALUES (?, ?, ?)").run(
@@ -150,9 +150,9 @@ describe("a domain page's first render", () => {
     const before = await statements();
     for (const name of names.slice(1)) expect((await raw(`/domain/${short(name)}`)).status).toBe(200);
     const sent = (await statements()) - before;
-    // Per name: its row, its categories (the page's and the similar names'), its prefix's names and its
-    // nearest prices; its category's and owner's newest names were read for the first (eight a name before).
-    expect(sent).toBeLessThan(10 * 6);
+    // Per name: its row, its categories (for the page and its similar names), and its prefix's names with
+    // its nearest prices; its category's and owner's newest names were read for the first (eight before).
+    expect(sent).toBeLessThan(10 * 4);
   });
 
   it("shows a changed price and fee on the very next render", async () => {

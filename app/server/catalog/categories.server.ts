@@ -3,8 +3,8 @@
 import type { CategoryName } from "../../lib/categories";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
-import { inList, type Executor } from "../db/dialect.server";
-import { perContentVersion } from "../db/content-version.server";
+import { compiledOnce, inList, type Executor } from "../db/dialect.server";
+import { perContentVersion, perContentVersionMemo } from "../db/content-version.server";
 
 export interface CategoryCount {
   id: number;
@@ -31,6 +31,30 @@ export const categoryCounts = perContentVersion<CategoryCount[]>(async () => {
 /** A category with live names, by slug. */
 export async function findCategory(slug: string): Promise<CategoryCount | null> {
   return (await categoryCounts()).find((category) => category.slug === slug) ?? null;
+}
+
+export interface DomainCategory extends CategoryName {
+  id: number;
+}
+
+const categoriesOfOne = compiledOnce<DomainCategory, [domainId: number]>((executor) =>
+  executor
+    .selectFrom("domain_categories as dc")
+    .innerJoin("categories as c", "c.id", "dc.category_id")
+    .where("dc.domain_id", "=", 0)
+    .select(["c.id", "c.slug", "c.name"])
+    .orderBy("c.name"),
+);
+const rememberedOfOne = perContentVersionMemo<DomainCategory[]>();
+
+/**
+ * A domain's categories by name, with their ids, remembered per content version: its page shows them and
+ * its "More names like this" starts from them (one statement for both).
+ */
+export function categoriesOfDomain(domainId: number): Promise<DomainCategory[]> {
+  return rememberedOfOne(String(domainId), async () =>
+    (await categoriesOfOne([domainId])).map(({ id, slug, name }) => ({ id: Number(id), slug, name })),
+  );
 }
 
 /** The categories of each of `domainIds`, by name, as { slug, name }. */

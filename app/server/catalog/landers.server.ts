@@ -10,11 +10,10 @@ import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import type { RouterContextProvider } from "react-router";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
-import type { CategoryName } from "../../lib/categories";
-import { categoriesOfDomains } from "./categories.server";
+import { categoriesOfDomain } from "./categories.server";
 import { similarDomainsHtml } from "./similar.server";
 import { currentFeePromise } from "../refunds/refund-promise.server";
-import { perContentVersion, perContentVersionMemo } from "../db/content-version.server";
+import { perContentVersion } from "../db/content-version.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
@@ -53,7 +52,6 @@ const pageSettings = perContentVersion(async () => {
   const [feeCents, feePromise] = await Promise.all([getInquiryFeeCents(), currentFeePromise()]);
   return { feeCents, feePromise };
 });
-const categoriesOf = perContentVersionMemo<CategoryName[]>();
 
 /**
  * What the shared domain view needs, for /domain/{short} and for a host lander alike. Counts the view.
@@ -71,7 +69,7 @@ export async function loadDomainPage(
   const [{ feeCents, feePromise }, replyDays, categories, similarHtml] = await Promise.all([
     pageSettings(),
     ownerTypicalReplyDays(domain),
-    categoriesOf(String(domain.id), async () => (await categoriesOfDomains([domain.id])).get(domain.id) ?? []),
+    categoriesOfDomain(domain.id).then((list) => list.map(({ slug, name }) => ({ slug, name }))),
     similarDomainsHtml(domain),
   ]);
   return {

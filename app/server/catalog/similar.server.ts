@@ -2,8 +2,10 @@
 // by shared category, then shared prefix ("cloudly" and "cloudbase"), then the same owner, then the
 // closest prices. Each is a short index read (the category's rows, a range of the name index, the
 // owner index, the price index on each side). A category's and an owner's newest names are the same
-// for all their pages: remembered per content version, so a crawl of every name reads per page only its
-// categories, its prefix's names and its price neighbours (three statements, not six).
+// for all their pages: remembered per content version; the prefix's names and the price neighbours are
+// one statement. So a crawl of every name reads per page only its categories (which its page shows
+// too) and that one statement.
+import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { escapeHtml } from "../../lib/escape-html";
@@ -12,6 +14,7 @@ import { perContentVersionMemo } from "../db/content-version.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
 import { normalizeEmail } from "../admin/users.server";
 import { ownerEmailIs } from "./domains.server";
+import { categoriesOfDomain } from "./categories.server";
 
 export const MAX_SIMILAR = 6;
 const PREFIX_LENGTH = 5;
@@ -41,11 +44,8 @@ export function similarDomainsHtml(domain: SimilarOf): Promise<string> {
   );
 }
 
-// Each compiled once (a crawl renders every name once: building six queries cost more than reading them).
-// Parameters in the order the builder meets them, the limit last.
-const categoriesOf = compiledOnce<{ category_id: number }, [domainId: number]>((executor) =>
-  executor.selectFrom("domain_categories").select("category_id").where("domain_id", "=", 0),
-);
+// Each compiled once (a crawl renders every name once: building the queries cost more than reading them).
+// Parameters in the order the builder meets them.
 /** A category's newest names, by its (category_id, domain_id) key read backwards. */
 const newestInCategory = compiledOnce<Row, [categoryId: number, limit: number]>((executor) =>
   live(executor)
@@ -55,48 +55,69 @@ const newestInCategory = compiledOnce<Row, [categoryId: number, limit: number]>(
     .orderBy("dc.domain_id", "desc")
     .limit(MAX_SIMILAR),
 );
-/** Names from a prefix up to (not including) the next prefix: a range of the unique name index. */
-const withPrefix = compiledOnce<Row, [from: string, before: string, domainId: number, limit: number]>((executor) =>
-  live(executor)
-    .where("domains.domain_name", ">=", "")
-    .where("domains.domain_name", "<", "")
-    .where("domains.id", "!=", 0)
-    .select(columns)
-    .orderBy("domains.domain_name")
-    .limit(MAX_SIMILAR),
-);
 const ofOwner = compiledOnce<Row, [owner: string, limit: number]>((executor) =>
   live(executor).where(ownerEmailIs("")).select(columns).orderBy("domains.id", "desc").limit(MAX_SIMILAR),
 );
-/** The nearest prices on each side, in one statement (each side a range of the price index). */
-const pricedNear = compiledOnce<Row, [from: number, domainId: number, limit: number, below: number, limit: number]>(
-  (executor) =>
-    executor
-      .selectFrom(
+
+// Which part of `nearby` a row comes from.
+const PREFIX = 0;
+const ABOVE = 1;
+const BELOW = 2;
+
+/**
+ * In one statement, three ranges of two indexes: the names from a prefix up to (not including) the next
+ * prefix (the unique name index), and the nearest prices on each side (the price index).
+ */
+const nearby = compiledOnce<
+  Row & { part: number },
+  [
+    from: string,
+    before: string,
+    domainId: number,
+    limit: number,
+    price: number,
+    domainId: number,
+    limit: number,
+    price: number,
+    limit: number,
+  ]
+>((executor) => {
+  const part = (query: ReturnType<typeof live>, which: number, alias: string) =>
+    executor.selectFrom(query.select([...columns, sql.lit(which).as("part")]).as(alias)).selectAll();
+  return part(
+    live(executor)
+      .where("domains.domain_name", ">=", "")
+      .where("domains.domain_name", "<", "")
+      .where("domains.id", "!=", 0)
+      .orderBy("domains.domain_name")
+      .limit(MAX_SIMILAR),
+    PREFIX,
+    "prefix",
+  )
+    .unionAll(
+      part(
         live(executor)
           .where("domains.asking_price_cents", ">=", 0)
           .where("domains.id", "!=", 0)
-          .select(columns)
           .orderBy("domains.asking_price_cents")
           .orderBy("domains.id")
-          .limit(MAX_SIMILAR)
-          .as("above"),
-      )
-      .selectAll()
-      .unionAll(
-        executor
-          .selectFrom(
-            live(executor)
-              .where("domains.asking_price_cents", "<", 0)
-              .select(columns)
-              .orderBy("domains.asking_price_cents", "desc")
-              .orderBy("domains.id", "desc")
-              .limit(MAX_SIMILAR)
-              .as("below"),
-          )
-          .selectAll(),
+          .limit(MAX_SIMILAR),
+        ABOVE,
+        "above",
       ),
-);
+    )
+    .unionAll(
+      part(
+        live(executor)
+          .where("domains.asking_price_cents", "<", 0)
+          .orderBy("domains.asking_price_cents", "desc")
+          .orderBy("domains.id", "desc")
+          .limit(MAX_SIMILAR),
+        BELOW,
+        "below",
+      ),
+    );
+});
 
 // A category's and an owner's newest names, one more than a page shows (the page's own name may be one).
 const newestOfCategory = perContentVersionMemo<Row[]>(1_000);
@@ -107,23 +128,29 @@ async function findSimilar(domain: SimilarOf): Promise<Row[]> {
   const { id } = domain;
   const label = domain.domain_name.slice(0, domain.domain_name.indexOf("."));
   const prefix = label.slice(0, PREFIX_LENGTH);
-  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  // A prefix under three letters is no likeness: an empty range.
+  const [from, before] =
+    prefix.length >= 3
+      ? [prefix, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)]
+      : ["", ""];
   const owner = normalizeEmail(domain.owner_email);
   const price = domain.asking_price_cents;
-  const [byCategory, byPrefix, byOwner, near] = await Promise.all([
+  const [byCategory, byOwner, near] = await Promise.all([
     newestInCategoriesOf(id),
-    prefix.length >= 3 ? withPrefix([prefix, after, id, MAX_SIMILAR]) : [],
     owner ? newestOfOwner(owner, () => ofOwner([owner, MAX_SIMILAR + 1])).then((rows) => others(rows, id)) : [],
-    pricedNear([price, id, MAX_SIMILAR, price, MAX_SIMILAR]),
+    nearby([from, before, id, MAX_SIMILAR, price, id, MAX_SIMILAR, price, MAX_SIMILAR]),
   ]);
-  const closest = near.sort(
-    (a, b) =>
-      Math.abs(Number(a.asking_price_cents) - price) - Math.abs(Number(b.asking_price_cents) - price) || a.id - b.id,
-  );
+  const byPrefix = near.filter((row) => Number(row.part) === PREFIX);
+  const closest = near
+    .filter((row) => Number(row.part) !== PREFIX)
+    .sort(
+      (a, b) =>
+        Math.abs(Number(a.asking_price_cents) - price) - Math.abs(Number(b.asking_price_cents) - price) || a.id - b.id,
+    );
   const chosen = new Map<number, Row>();
-  for (const row of [...byCategory, ...byPrefix, ...byOwner, ...closest]) {
+  for (const { id, domain_name, asking_price_cents } of [...byCategory, ...byPrefix, ...byOwner, ...closest]) {
     if (chosen.size >= MAX_SIMILAR) break;
-    if (!chosen.has(row.id)) chosen.set(row.id, { ...row, asking_price_cents: Number(row.asking_price_cents) });
+    if (!chosen.has(id)) chosen.set(id, { id, domain_name, asking_price_cents: Number(asking_price_cents) });
   }
   return [...chosen.values()];
 }
@@ -134,10 +161,10 @@ async function findSimilar(domain: SimilarOf): Promise<Row[]> {
  * 10,000 names).
  */
 async function newestInCategoriesOf(domainId: number): Promise<Row[]> {
-  const categories = await categoriesOf([domainId]);
+  const categories = await categoriesOfDomain(domainId);
   const lists = await Promise.all(
-    categories.map(({ category_id }) =>
-      newestOfCategory(String(category_id), () => newestInCategory([category_id, MAX_SIMILAR + 1])).then((rows) =>
+    categories.map(({ id }) =>
+      newestOfCategory(String(id), () => newestInCategory([id, MAX_SIMILAR + 1])).then((rows) =>
         others(rows, domainId),
       ),
     ),
