@@ -3,8 +3,8 @@
 // closest prices. Each is a short index read (the category's rows, a range of the name index, the
 // owner index, the price index on each side). A category's and an owner's newest names are the same
 // for all their pages: remembered per content version; the prefix's names and the price neighbours are
-// one statement. So a crawl of every name reads per page only its categories (which its page shows
-// too) and that one statement.
+// one statement, read only when the categories' names do not fill the list. So a first render of a name
+// reads its categories (which its page shows too) and at most that one statement.
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
@@ -135,11 +135,15 @@ async function findSimilar(domain: SimilarOf): Promise<Row[]> {
       : ["", ""];
   const owner = normalizeEmail(domain.owner_email);
   const price = domain.asking_price_cents;
-  const [byCategory, byOwner, near] = await Promise.all([
+  const [byCategory, byOwner] = await Promise.all([
     newestInCategoriesOf(id),
     owner ? newestOfOwner(owner, () => ofOwner([owner, MAX_SIMILAR + 1])).then((rows) => others(rows, id)) : [],
-    nearby([from, before, id, MAX_SIMILAR, price, id, MAX_SIMILAR, price, MAX_SIMILAR]),
   ]);
+  // The names sharing a category come first and often fill the list: then nothing else is read.
+  const near =
+    byCategory.length >= MAX_SIMILAR
+      ? []
+      : await nearby([from, before, id, MAX_SIMILAR, price, id, MAX_SIMILAR, price, MAX_SIMILAR]);
   const byPrefix = near.filter((row) => Number(row.part) === PREFIX);
   const closest = near
     .filter((row) => Number(row.part) !== PREFIX)
