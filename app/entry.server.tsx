@@ -3,7 +3,6 @@ import { PassThrough, Writable } from "node:stream";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
@@ -19,6 +18,7 @@ import { closeAllStreams } from "./server/catalog/events.server";
 import { beginShutdown } from "./server/runtime/lifecycle.server";
 import { createDirectPageHandler, isDirectPageRequest } from "./server/http/direct-page.server";
 import { answerError, createRouteHandler } from "./server/http/express.server";
+import { isCrawler } from "./server/http/crawlers.server";
 import { logRequest } from "./server/http/request-log.server";
 import { securityHeaders } from "./server/http/security.server";
 
@@ -73,7 +73,7 @@ export default function handleRequest(
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
     const whole = values.renderInto;
     const readyOption: keyof RenderToPipeableStreamOptions =
-      whole || (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      whole || isCrawler(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
     // Abort the rendering stream after the `streamTimeout` so it has time to
     // flush down the rejected boundaries

@@ -1,4 +1,5 @@
 import type { AppServer } from "../support/app-server";
+import { BROWSER_USER_AGENT } from "../support/raw-http";
 
 export interface HttpResult {
   status: number;
@@ -20,7 +21,8 @@ export async function http(
   } = {},
 ): Promise<HttpResult> {
   await app.settle();
-  const headers: Record<string, string> = { ...options.headers };
+  // node's fetch says "node": a script's User-Agent, which the page cache treats as a crawler's.
+  const headers: Record<string, string> = { "User-Agent": BROWSER_USER_AGENT, ...options.headers };
   if (options.cookie) headers.Cookie = options.cookie;
   let body = options.body;
   if (options.form) {

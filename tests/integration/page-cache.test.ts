@@ -4,14 +4,19 @@ import { runScript } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { untilHeard } from "../support/http";
+import { BOT_USER_AGENT, BROWSER_USER_AGENT } from "../support/raw-http";
 
 // Public pages are served from memory after the first render. These tests prove that no visitor ever
 // sees a stale fee, price or listing: every write, from whichever process, shows on the next request.
 
 const app = useAppServer();
 
+/** A GET as a browser sends it (node's fetch says "node": a script, which the cache treats as a crawler). */
 async function get(path: string, headers: Record<string, string> = {}) {
-  const response = await fetch(new URL(path, app.url), { headers, redirect: "manual" });
+  const response = await fetch(new URL(path, app.url), {
+    headers: { "User-Agent": BROWSER_USER_AGENT, ...headers },
+    redirect: "manual",
+  });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
@@ -150,6 +155,31 @@ describe("page cache: work a page does besides rendering", () => {
     const deadline = Date.now() + 10_000;
     while (total() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(total()).toBe(3);
+  });
+});
+
+describe("page cache: crawlers", () => {
+  it("keeps a crawler's page the second time it is asked for, and serves crawlers what people's visits stored", async () => {
+    const browser = {
+      "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36",
+    };
+    const crawler = { "User-Agent": BOT_USER_AGENT, "Accept-Encoding": "gzip" };
+    const [swept, read] = ["swept", "read"].map((label) => uniqueDomainName(label));
+    for (const name of [swept, read]) insertDomain(app.db(), { name, priceCents: 25_000 });
+    await untilHeard(app);
+    const path = (name: string) => `/domain/${shortName(name)}`;
+    const first = await get(path(swept), crawler);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain("$250");
+    // Rendered for the crawler, not through the cache; kept when asked for again.
+    expect(first.headers.get("x-cache")).toBeNull();
+    expect((await get(path(swept), crawler)).headers.get("x-cache")).toBe("MISS");
+    expect((await get(path(swept), crawler)).headers.get("x-cache")).toBe("HIT");
+    // A person's first visit is kept at once, and a crawler is served it.
+    expect((await get(path(read), browser)).headers.get("x-cache")).toBe("MISS");
+    const stored = await get(path(read), crawler);
+    expect(stored.headers.get("x-cache")).toBe("HIT");
+    expect(stored.body).toContain("$250");
   });
 });
 

@@ -1,5 +1,6 @@
 // Small HTTP helpers for integration tests: what a browser would send, without following redirects.
 import type { AppServer } from "./app-server";
+import { BROWSER_USER_AGENT } from "./raw-http";
 
 export { untilHeard } from "./app-server";
 
@@ -16,9 +17,12 @@ function originOf(app: Target): string {
   return app.origin ?? new URL(app.url).origin;
 }
 
+/** A GET or a post as a browser sends it: with a browser's User-Agent unless `init` gives one (node's fetch says "node", a bot's). */
 export async function request(app: Target, path: string, init: RequestInit = {}): Promise<Reply> {
   await (app as Partial<AppServer>).settle?.();
-  const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init });
+  const headers = new Headers(init.headers);
+  if (!headers.has("user-agent")) headers.set("User-Agent", BROWSER_USER_AGENT);
+  const response = await fetch(new URL(path, app.url), { redirect: "manual", ...init, headers });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 

@@ -1,4 +1,3 @@
-import { isbot } from "isbot";
 import { nowIso } from "../runtime/clock.server";
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
@@ -6,6 +5,7 @@ import { isDatabaseOpen } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import type { CachedRequest } from "../http/request-context.server";
 import { log } from "../runtime/log.server";
+import { isCrawler } from "../http/crawlers.server";
 
 // Page views are counted in memory and written in one transaction every few seconds, so a view
 // costs no database write on the request path. Nothing about the visitor is kept: only a daily count.
@@ -32,7 +32,7 @@ function isCountedView(request: CachedRequest): boolean {
   const purpose = `${headers.get("sec-purpose") ?? ""} ${headers.get("purpose") ?? ""} ${headers.get("x-purpose") ?? ""} ${headers.get("x-moz") ?? ""}`;
   if (/prefetch|prerender|preview/i.test(purpose)) return false;
   const userAgent = headers.get("user-agent");
-  return Boolean(userAgent) && !isbot(userAgent);
+  return !isCrawler(userAgent) && Boolean(userAgent);
 }
 
 type PendingViews = { domainId: number; day: string; views: number };

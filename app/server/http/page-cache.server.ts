@@ -7,6 +7,7 @@ import { acceptsGzip, chooseEncoding, compressPage, MIN_COMPRESS_BYTES, type Enc
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
 import { isKnownHost } from "../catalog/hosts.server";
+import { isCrawler } from "./crawlers.server";
 import { requestValues, type CachedRequest, type HitEffect, type RequestValues } from "./request-context.server";
 
 /*
@@ -69,6 +70,22 @@ export function repeatOnCacheHit(context: Readonly<RouterContextProvider>, effec
   requestValues(context).pageCacheCapture?.hitEffects.push(effect);
 }
 
+/** Keys of pages crawlers asked for and were not kept, remembered to keep the page the next time. */
+const CRAWLER_KEYS = 10_000;
+
+/** Whether a key was seen since it was last reported, among the last `max` or so (then it is forgotten). */
+function recentKeys(max: number) {
+  const seen = new Set<string>();
+  return {
+    seenAgain(key: string): boolean {
+      if (seen.delete(key)) return true;
+      if (seen.size >= max) seen.clear();
+      seen.add(key);
+      return false;
+    },
+  };
+}
+
 /** Search results and 404s get this share of the cache's memory. */
 const MINOR_SHARE = 1 / 8;
 const MAX_CAPTURE_BYTES = 1024 * 1024;
@@ -108,6 +125,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   let seenVersion = -1;
   let hits = 0;
   let misses = 0;
+  const crawlerPages = recentKeys(CRAWLER_KEYS);
 
   function clear() {
     entries.clear();
@@ -236,6 +254,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // The page renders exactly what the key holds: parameters it does not read are not passed on.
     if (canonical.url !== url) req.url = canonical.url;
     misses += 1;
+    // A crawler goes through every name, each once in a long while: a page it asks for is kept only when
+    // it was asked for lately by a crawler or a script already (a monitor's page is, a sweep's are not),
+    // so a sweep of the catalogue neither pushes out the pages people read nor spends work keeping its own.
+    if (isCrawler(headers["user-agent"]) && !crawlerPages.seenAgain(key)) return next();
     // The render keeps its body uncompressed and gives the effects to repeat on a hit.
     const hitEffects: HitEffect[] = [];
     values.pageCacheCapture = { hitEffects };
