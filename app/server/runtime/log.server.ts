@@ -50,6 +50,7 @@ const requestDestination = pretty ? null : pino.destination({ dest: 1, sync: fal
 if (requestDestination) {
   setInterval(() => {
     try {
+      writePendingRequestLines();
       requestDestination.flush();
     } catch {
       // stdout is gone: nothing to write to
@@ -67,13 +68,27 @@ export const requestLog: Logger = requestDestination ? pino(logOptions, requestD
  */
 export function writeRequestLine(line: string): boolean {
   if (!requestDestination) return false;
-  requestDestination.write(line);
+  // Gathered here and handed over a batch at a time: the destination measures what it holds in bytes on
+  // every write (sonic-boom), a fiftieth of a cached page's CPU when written a line at a time.
+  pendingRequestLines += line;
+  if (pendingRequestLines.length >= REQUEST_LOG_BATCH) writePendingRequestLines();
   return true;
+}
+
+let pendingRequestLines = "";
+
+/** Hands the gathered request lines to the destination (before a line written through pino, to keep the order). */
+export function writePendingRequestLines(): void {
+  if (!pendingRequestLines || !requestDestination) return;
+  const lines = pendingRequestLines;
+  pendingRequestLines = "";
+  requestDestination.write(lines);
 }
 
 /** Writes out buffered request lines: before the process exits. */
 export function flushLogs(): void {
   try {
+    writePendingRequestLines();
     requestDestination?.flushSync();
   } catch {
     // nothing buffered, or stdout is gone
