@@ -1,8 +1,8 @@
 // Whether a request's User-Agent is a crawler's or a script's (isbot: curl and node's fetch are too).
-// Asked on every domain page (views are counted for people only, the page cache keeps a crawler's page
-// only the second time it is asked for, the render waits for all content),
-// and isbot's pattern is long: the answer is remembered for the agents seen lately, since a crawler
-// sends the same one with every request.
+// Asked several times for every public page (views are counted for people only, the page cache keeps a
+// crawler's page only the second time it is asked for, a crawler's render waits for all content), and
+// isbot's pattern is long: the answer is remembered for the agents seen lately, since a crawler sends
+// the same one with every request.
 import { isbot } from "isbot";
 
 const MAX_AGENTS = 500;
