@@ -3,8 +3,9 @@
 // closest prices. Each is a short index read (the category's rows, a range of the name index, the
 // owner index, the price index on each side). A category's and an owner's newest names are the same
 // for all their pages: remembered per content version; the prefix's names and the price neighbours are
-// one statement, read only when the categories' names do not fill the list. So a first render of a name
-// reads its categories (which its page shows too) and at most that one statement.
+// one statement. The rest (owner, prefix, prices) is read only when the categories' names do not fill the
+// list. So a first render of a name reads its categories (which its page shows too) and at most that
+// one statement.
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
@@ -126,6 +127,9 @@ const others = (rows: Row[], id: number) => rows.filter((row) => row.id !== id).
 
 async function findSimilar(domain: SimilarOf): Promise<Row[]> {
   const { id } = domain;
+  const byCategory = await newestInCategoriesOf(id);
+  // The names sharing a category come first and often fill the list: then nothing else is read.
+  if (byCategory.length >= MAX_SIMILAR) return byCategory.map(withNumberPrice);
   const label = domain.domain_name.slice(0, domain.domain_name.indexOf("."));
   const prefix = label.slice(0, PREFIX_LENGTH);
   // A prefix under three letters is no likeness: an empty range.
@@ -135,15 +139,10 @@ async function findSimilar(domain: SimilarOf): Promise<Row[]> {
       : ["", ""];
   const owner = normalizeEmail(domain.owner_email);
   const price = domain.asking_price_cents;
-  const [byCategory, byOwner] = await Promise.all([
-    newestInCategoriesOf(id),
+  const [byOwner, near] = await Promise.all([
     owner ? newestOfOwner(owner, () => ofOwner([owner, MAX_SIMILAR + 1])).then((rows) => others(rows, id)) : [],
+    nearby([from, before, id, MAX_SIMILAR, price, id, MAX_SIMILAR, price, MAX_SIMILAR]),
   ]);
-  // The names sharing a category come first and often fill the list: then nothing else is read.
-  const near =
-    byCategory.length >= MAX_SIMILAR
-      ? []
-      : await nearby([from, before, id, MAX_SIMILAR, price, id, MAX_SIMILAR, price, MAX_SIMILAR]);
   const byPrefix = near.filter((row) => Number(row.part) === PREFIX);
   const closest = near
     .filter((row) => Number(row.part) !== PREFIX)
@@ -152,11 +151,16 @@ async function findSimilar(domain: SimilarOf): Promise<Row[]> {
         Math.abs(Number(a.asking_price_cents) - price) - Math.abs(Number(b.asking_price_cents) - price) || a.id - b.id,
     );
   const chosen = new Map<number, Row>();
-  for (const { id, domain_name, asking_price_cents } of [...byCategory, ...byPrefix, ...byOwner, ...closest]) {
+  for (const row of [...byCategory, ...byPrefix, ...byOwner, ...closest]) {
     if (chosen.size >= MAX_SIMILAR) break;
-    if (!chosen.has(id)) chosen.set(id, { id, domain_name, asking_price_cents: Number(asking_price_cents) });
+    if (!chosen.has(row.id)) chosen.set(row.id, withNumberPrice(row));
   }
   return [...chosen.values()];
+}
+
+/** A row as the list writes it (PostgreSQL gives a bigint price as a string; `nearby`'s rows carry their part). */
+function withNumberPrice({ id, domain_name, asking_price_cents }: Row): Row {
+  return { id, domain_name, asking_price_cents: Number(asking_price_cents) };
 }
 
 /**
