@@ -40,13 +40,14 @@ const pretty = prettyStream();
 /** Start-up, shutdown, background work and errors: written at once (a line before an exit is not lost). */
 export const log: Logger = pino(logOptions, pretty ?? pino.destination({ dest: 1, sync: true }));
 
-/** Request lines are written in batches of REQUEST_LOG_BATCH bytes, and at least every REQUEST_LOG_FLUSH_MS. */
+/** Request lines are written in batches of REQUEST_LOG_BATCH characters, and at least every REQUEST_LOG_FLUSH_MS. */
 const REQUEST_LOG_BATCH = 4096;
 const REQUEST_LOG_FLUSH_MS = 1_000;
 
 // One write per line cost a busy server a tenth of its time (a cached page's profile, issue 27): lines are
-// gathered and written a few kilobytes at a time, and what waits is written within a second.
-const requestDestination = pretty ? null : pino.destination({ dest: 1, sync: false, minLength: REQUEST_LOG_BATCH });
+// gathered (writeRequestLine) and written a few kilobytes at a time, and what waits is written within a
+// second.
+const requestDestination = pretty ? null : pino.destination({ dest: 1, sync: false });
 if (requestDestination) {
   setInterval(() => {
     try {
