@@ -34,6 +34,7 @@ import {
   type Writer,
 } from "../bench/support";
 import { startPostgresServer, type PostgresServer } from "../tests/support/postgres";
+import { BOT_USER_AGENT, BROWSER_USER_AGENT } from "../tests/support/raw-http";
 import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -49,14 +50,8 @@ const ROUNDS = option("rounds", 3);
 const CRAWL = option("crawl", DOMAINS);
 const CRAWL_CONNECTIONS = option("crawl-connections", 10);
 // What a search engine's crawler sends: it takes compressed pages and is recognised as a bot.
-const CRAWLER_HEADERS = {
-  "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-  "Accept-Encoding": "gzip, deflate, br",
-};
-const BROWSER_HEADERS = {
-  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-  "Accept-Encoding": "gzip, deflate, br",
-};
+const CRAWLER_HEADERS = { "User-Agent": BOT_USER_AGENT, "Accept-Encoding": "gzip, deflate, br" };
+const BROWSER_HEADERS = { "User-Agent": BROWSER_USER_AGENT, "Accept-Encoding": "gzip, deflate, br" };
 /** Names read once each by browsers after the crawl: what the page cache holds of them gives pages per MB. */
 const BROWSER_READS = 2_000;
 const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123" };
