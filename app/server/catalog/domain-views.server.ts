@@ -32,7 +32,7 @@ function isCountedView(request: CachedRequest): boolean {
   const purpose = `${headers.get("sec-purpose") ?? ""} ${headers.get("purpose") ?? ""} ${headers.get("x-purpose") ?? ""} ${headers.get("x-moz") ?? ""}`;
   if (/prefetch|prerender|preview/i.test(purpose)) return false;
   const userAgent = headers.get("user-agent");
-  return !isCrawler(userAgent) && Boolean(userAgent);
+  return Boolean(userAgent) && !isCrawler(userAgent);
 }
 
 type PendingViews = { domainId: number; day: string; views: number };

@@ -38,17 +38,10 @@ export async function servesHostName(value: string | null): Promise<boolean> {
 export function siteOrigin(request: Request): string {
   if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
   if (!hostNameFromHeader(request.headers.get("host"))) return "http://localhost";
-  // A Request's url is a parsed URL's href: its origin is what comes before the path (parsed again only
-  // when it names a user, which the origin leaves out).
+  // A Request's url is a parsed URL's href, with a path and never a user: an http(s) origin is what comes
+  // before the path.
   const url = request.url;
-  const pathAt = url.indexOf("/", url.indexOf("//") + 2);
-  const origin = pathAt === -1 ? url : url.slice(0, pathAt);
-  if (/^https?:\/\/[^@]+$/.test(origin)) return origin;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "http://localhost";
-  }
+  return /^https?:\/\//.test(url) ? url.slice(0, url.indexOf("/", url.indexOf("//") + 2)) : new URL(url).origin;
 }
 
 // What a domain page shows besides the domain changes only with the content version (settings, categories
