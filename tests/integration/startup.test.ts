@@ -121,6 +121,25 @@ describe("first start and restarts", () => {
     ).toEqual({ n: 0 });
   });
 
+  it("drops the sqlite_stat4 samples a full ANALYZE left and keeps the other planner statistics", async () => {
+    // With samples SQLite prepares a search of an indexed column again on every run (planner-stats.server.ts).
+    const dataDir = freshDataDir();
+    const dbPath = path.join(dataDir, "app.db");
+    await (await startAppServer({ dataDir })).stop();
+    const db = new Database(dbPath);
+    db.exec("PRAGMA analysis_limit = 0; ANALYZE;");
+    const samples = () => (db.prepare("SELECT count(*) AS n FROM sqlite_stat4").get() as { n: number }).n;
+    const stats = () => (db.prepare("SELECT count(*) AS n FROM sqlite_stat1").get() as { n: number }).n;
+    expect(samples()).toBeGreaterThan(0);
+    const server = await startAppServer({ dataDir });
+    await vi.waitFor(() => expect(samples()).toBe(0), { timeout: 10_000 });
+    expect(stats()).toBeGreaterThan(0);
+    expect(server.output()).toContain("sqlite_stat4 samples dropped");
+    expect((await fetch(new URL("/domain/velora", server.url))).status).toBe(200);
+    db.close();
+    await server.stop();
+  });
+
   it("SEED_DEMO=false starts a brand-new database empty", async () => {
     const server = await startAppServer({ env: { SEED_DEMO: "false" } });
     const page = await (await fetch(new URL("/", server.url))).text();
