@@ -8,6 +8,7 @@ const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
   "migrate-to-postgres.test.ts",
   "postgres-migrations.test.ts",
   "cluster.test.ts",
+  "read-at-once.test.ts",
 ];
 
 export default defineConfig({

@@ -11,7 +11,7 @@ import {
 } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
-import { db } from "./database.server";
+import { db, readAtOnce } from "./database.server";
 import { withoutNul } from "./strip-nul.server";
 
 export type Engine = "sqlite" | "postgres";
@@ -131,7 +131,10 @@ export function compiledOnce<R, P extends readonly unknown[] = []>(
   return async (parameters, executor = db) => {
     compiled ??= build(db).compile();
     // A compiled query skips the plugins, so its parameters lose their NULs here (see strip-nul.server.ts).
-    const { rows } = await executor.executeQuery<R>({ ...compiled, parameters: parameters.map(withoutNul) });
-    return rows;
+    const values = parameters.map(withoutNul);
+    // Outside a caller's transaction a SQLite read runs at once when the connection is free.
+    const rows = executor === db ? readAtOnce(compiled.sql, values) : undefined;
+    if (rows) return rows as R[];
+    return (await executor.executeQuery<R>({ ...compiled, parameters: values })).rows;
   };
 }
