@@ -47,9 +47,11 @@ export function startProcess(
       void stop();
       reject(new Error(`${args.join(" ")} did not start:\n${output}`));
     }, options.timeoutMs ?? 60_000);
+    // Until it is listening: afterwards its output (request logs) is only kept, not searched.
     const check = () => {
+      if (listening) return;
       const url = options.ready(output);
-      if (!url || listening) return;
+      if (!url) return;
       listening = true;
       clearTimeout(timer);
       resolve({ url, process: child, output: () => output + tail, stop });
