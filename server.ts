@@ -71,8 +71,9 @@ function requestValuesMaker(app: ServerApp) {
   return (req: http.IncomingMessage, res: http.ServerResponse): RequestValues => {
     const started = performance.now();
     const origin = originOf(req);
+    // X-Request-Id goes out with the security headers, or with a cached page's own (page-cache.server.ts):
+    // a header set here would make every cached hit's writeHead merge its stored headers one by one.
     const requestId = randomUUID();
-    res.setHeader("X-Request-Id", requestId);
     if (stopping) res.setHeader("Connection", "close");
     if (env.LOG_REQUESTS === "true") {
       res.once("close", () =>
@@ -97,9 +98,9 @@ function requestValuesMaker(app: ServerApp) {
 }
 
 /**
- * Security headers, the CSP with this request's nonce among them, for every response made here (static
- * files included). A page from the page cache does not need them: it goes out with the headers stored
- * when it was rendered (its CSP carries the nonce in its body).
+ * Security headers, the CSP with this request's nonce among them, and X-Request-Id, for every response
+ * made here (static files included). A page from the page cache does not need them: it goes out with the
+ * headers stored when it was rendered (its CSP carries the nonce in its body) and its own X-Request-Id.
  */
 function responseSecurity(app: ServerApp) {
   const security = { stripeApiBase: app.env.STRIPE_API_BASE };
@@ -110,6 +111,7 @@ function responseSecurity(app: ServerApp) {
       https: values.protocol === "https",
     });
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.setHeader("X-Request-Id", values.requestId);
   };
 }
 

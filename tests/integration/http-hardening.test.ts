@@ -143,6 +143,7 @@ describe("security headers", () => {
     let cacheHits = 0;
     for (let i = 0; i < 3; i++) {
       const { headers } = await get("/contact/velora");
+      expect(headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
       ids.add(headers.get("x-request-id")!);
       if (headers.get("x-cache") === "HIT") cacheHits += 1;
       expect(headers.get("content-security-policy")).toContain("'nonce-");

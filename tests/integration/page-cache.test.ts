@@ -212,6 +212,7 @@ describe("repeat visitors and compression", () => {
     // Served from memory, it still carries the security headers and a request id of its own.
     expect(repeat.headers.get("x-content-type-options")).toBe("nosniff");
     expect(repeat.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(repeat.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(repeat.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
 
     app.db().prepare("UPDATE domains SET asking_price_cents = ? WHERE id = ?").run(410_000, id);

@@ -176,9 +176,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     return body;
   }
 
+  /**
+   * A hit's headers go to writeHead as one object with its X-Request-Id (server.ts sets none before the
+   * page cache): Node then writes them as they are instead of setting them one by one.
+   */
   function send(
     req: IncomingMessage,
     res: ServerResponse,
+    values: RequestValues,
     entry: Entry,
     cacheState: "HIT" | "MISS",
     writeHead: WriteHead,
@@ -187,7 +192,12 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     if (cacheState === "HIT") runHitEffects(req, entry);
     const ifNoneMatch = req.headers["if-none-match"];
     if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
-      writeHead.call(res, 304, entry.notModifiedHeaders);
+      const notModified = entry.notModifiedHeaders;
+      writeHead.call(
+        res,
+        304,
+        cacheState === "HIT" ? { ...notModified, "x-request-id": values.requestId } : notModified,
+      );
       end.call(res);
       return;
     }
@@ -209,7 +219,11 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       if (encoding !== "identity") headers["content-encoding"] = encoding;
       entry.headers[encoding] = headers;
     }
-    writeHead.call(res, entry.status, cacheState === "HIT" ? headers : { ...headers, "x-cache": "MISS" });
+    writeHead.call(
+      res,
+      entry.status,
+      cacheState === "HIT" ? { ...headers, "x-request-id": values.requestId } : { ...headers, "x-cache": "MISS" },
+    );
     end.call(res, encoding === "identity" ? entry.identity : body);
   }
 
@@ -249,7 +263,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       hits += 1;
       // Most recently used goes to the back of the eviction queue.
       touch(cached);
-      return send(req, res, cached, "HIT", res.writeHead as WriteHead, res.end as End);
+      return send(req, res, values, cached, "HIT", res.writeHead as WriteHead, res.end as End);
     }
     // The page renders exactly what the key holds: parameters it does not read are not passed on.
     if (canonical.url !== url) req.url = canonical.url;
@@ -271,7 +285,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       } catch {
         // The database cannot say now: serve the page without keeping it.
       }
-      send(req, res, entry, "MISS", writeHead, end);
+      send(req, res, values, entry, "MISS", writeHead, end);
     });
   }
 
