@@ -9,6 +9,7 @@ const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
   "postgres-migrations.test.ts",
   "cluster.test.ts",
   "read-at-once.test.ts",
+  "prepared-statements.test.ts",
 ];
 
 export default defineConfig({

@@ -11,7 +11,8 @@ import {
 } from "kysely";
 import type { Database as Schema } from "../../../db/schema";
 import { env } from "../runtime/env.server";
-import { db, readAtOnce } from "./database.server";
+import { db, readAtOnce, runPrepared, StalePreparedStatement } from "./database.server";
+import { log } from "../runtime/log.server";
 import { withoutNul } from "./strip-nul.server";
 
 export type Engine = "sqlite" | "postgres";
@@ -124,17 +125,32 @@ export function isUniqueViolation(error: unknown): boolean {
  * builder met them (a builder and compiler run costs more than the read itself on SQLite). For the
  * queries of every page view only: the SQL must not depend on the values (no lists of varying length).
  */
+let compiledCount = 0;
 export function compiledOnce<R, P extends readonly unknown[] = []>(
   build: (executor: Executor) => Compilable<R>,
 ): (parameters: P, executor?: Executor) => Promise<R[]> {
   let compiled: CompiledQuery<R> | undefined;
+  // On PostgreSQL a prepared statement of its own, until it no longer fits (runPrepared).
+  let prepared: string | undefined = postgres ? `compiled_once_${(compiledCount += 1)}` : undefined;
   return async (parameters, executor = db) => {
     compiled ??= build(db).compile();
     // A compiled query skips the plugins, so its parameters lose their NULs here (see strip-nul.server.ts).
     const values = parameters.map(withoutNul);
-    // Outside a caller's transaction a SQLite read runs at once when the connection is free.
-    const rows = executor === db ? readAtOnce(compiled.sql, values) : undefined;
-    if (rows) return rows as R[];
+    if (executor === db) {
+      // Outside a caller's transaction a SQLite read runs at once when the connection is free.
+      const rows = readAtOnce(compiled.sql, values);
+      if (rows) return rows as R[];
+      if (prepared) {
+        try {
+          const preparedRows = await runPrepared(prepared, compiled.sql, values);
+          if (preparedRows) return preparedRows as R[];
+        } catch (error) {
+          if (!(error instanceof StalePreparedStatement)) throw error;
+          log.warn({ error: error.message }, "query no longer prepared");
+          prepared = undefined;
+        }
+      }
+    }
     return (await executor.executeQuery<R>({ ...compiled, parameters: values })).rows;
   };
 }
