@@ -70,10 +70,19 @@ for (const width of [390, 1366]) {
 
     // Nothing wider than the screen; the charts' date labels keep a readable size however narrow the chart.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    for (const size of await page
-      .locator("figure [aria-hidden='true'] span")
-      .evaluateAll((spans) => spans.map((span) => parseFloat(getComputedStyle(span).fontSize))))
-      expect(size, "chart label font size in px").toBeGreaterThanOrEqual(12);
+    // Polled: with JavaScript, the page revalidates after going back and a label may be replaced (detached,
+    // no computed size) between finding it and reading it.
+    await expect
+      .poll(
+        () =>
+          page
+            .locator("figure [aria-hidden='true'] span")
+            .evaluateAll((spans) =>
+              spans.length === 0 ? NaN : Math.min(...spans.map((span) => parseFloat(getComputedStyle(span).fontSize))),
+            ),
+        { message: "smallest chart label font size in px" },
+      )
+      .toBeGreaterThanOrEqual(12);
     await testInfo.attach(`insights-${width}px-${testInfo.project.name}.png`, {
       body: await page.screenshot({ fullPage: true }),
       contentType: "image/png",
