@@ -63,37 +63,35 @@ describe("a page view's read on SQLite", () => {
     expect((await found)?.domain_name).toBe("at-once.com");
   });
 
-  it("waits for a transaction open on the connection and never sees its uncommitted rows", async () => {
+  /**
+   * A transaction that inserts `name`, then holds the connection until `finish` is called; the returned
+   * `read` asked for the name while it was held (and had not answered a moment later).
+   */
+  async function readDuringTransaction(name: string, outcome: "commit" | "roll back") {
     const { insertDomain, findLiveDomainByName } = modules.domains;
     const held = gate();
     const written = gate();
     const transaction = modules.dialect.inTransaction(async (trx) => {
-      await insertDomain(domain("uncommitted.com"), trx);
+      await insertDomain(domain(name), trx);
       written.open();
       await held.opened;
-      throw new Error("rolled back on purpose");
+      if (outcome === "roll back") throw new Error("rolled back on purpose");
     });
     await written.opened;
-    const read = findLiveDomainByName("uncommitted.com");
+    const read = findLiveDomainByName(name);
     expect(await settledSoon(read)).toBe(false);
     held.open();
+    return { transaction, read };
+  }
+
+  it("waits for a transaction open on the connection and never sees its uncommitted rows", async () => {
+    const { transaction, read } = await readDuringTransaction("uncommitted.com", "roll back");
     await expect(transaction).rejects.toThrow("rolled back on purpose");
     expect(await read).toBeNull();
   });
 
   it("waits for a committing transaction, then sees what it wrote", async () => {
-    const { insertDomain, findLiveDomainByName } = modules.domains;
-    const held = gate();
-    const written = gate();
-    const transaction = modules.dialect.inTransaction(async (trx) => {
-      await insertDomain(domain("committed.com"), trx);
-      written.open();
-      await held.opened;
-    });
-    await written.opened;
-    const read = findLiveDomainByName("committed.com");
-    expect(await settledSoon(read)).toBe(false);
-    held.open();
+    const { transaction, read } = await readDuringTransaction("committed.com", "commit");
     await transaction;
     expect((await read)?.domain_name).toBe("committed.com");
   });
