@@ -131,33 +131,56 @@ export function percentile(sorted: number[], fraction: number): number {
  * agent, like a browser), after 3 warm-up requests. node:http, not fetch: reading a streamed 100 KB
  * page through fetch's web streams added about 12 ms of client time to each request.
  */
-export async function sequentialTimings(
-  url: string,
+export interface Timing {
+  p50: number;
+  p95: number;
+  status: number;
+}
+
+/**
+ * Server time (to the last byte), one request at a time, `count` of each request, taking turns request by
+ * request: pages compared with each other meet the same moments of the machine's load.
+ */
+export async function alternatingTimings(
+  requests: Array<{ url: string; headers?: Record<string, string> }>,
   count: number,
-  headers: Record<string, string> = {},
-): Promise<{ p50: number; p95: number; status: number }> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = () =>
+): Promise<Timing[]> {
+  const agents = requests.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const get = (index: number) =>
     new Promise<number>((resolve, reject) => {
+      const { url, headers = {} } = requests[index]!;
       http
-        .get(url, { headers, agent }, (response) => {
+        .get(url, { headers, agent: agents[index] }, (response) => {
           response.on("data", () => {});
           response.on("end", () => resolve(response.statusCode ?? 0));
           response.on("error", reject);
         })
         .on("error", reject);
     });
-  let status = 0;
-  for (let i = 0; i < 3; i += 1) await get();
-  const times: number[] = [];
+  const statuses = requests.map(() => 0);
+  const times: number[][] = requests.map(() => []);
+  for (let i = 0; i < 3; i += 1) for (const index of requests.keys()) await get(index);
   for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    status = await get();
-    times.push(performance.now() - started);
+    for (const index of requests.keys()) {
+      const started = performance.now();
+      statuses[index] = await get(index);
+      times[index]!.push(performance.now() - started);
+    }
   }
-  agent.destroy();
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status };
+  for (const agent of agents) agent.destroy();
+  return times.map((list, index) => {
+    list.sort((a, b) => a - b);
+    return { p50: percentile(list, 0.5), p95: percentile(list, 0.95), status: statuses[index]! };
+  });
+}
+
+/** Server time of one request, `count` times, one at a time. */
+export async function sequentialTimings(
+  url: string,
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<Timing> {
+  return (await alternatingTimings([{ url, headers }], count))[0]!;
 }
 
 export interface Writer {
