@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
-import { percentile } from "./support";
+import { percentile, type Timing } from "./support";
 import type { Database } from "../db/schema";
 import {
   createPortfolioDailyViewsTriggers,
@@ -26,12 +26,8 @@ import {
   fillPortfolioDailyViews,
 } from "../db/migrations/0180_insights";
 
-export interface InsightsTiming {
-  p50: number;
-  p95: number;
-  /** 200 when it ran (the shape of sequentialTimings' result). */
-  status: number;
-}
+/** The shape of the other server times (status 200 when it ran). */
+export type InsightsTiming = Timing;
 
 export const INSIGHTS_TARGET_MS = 100;
 /** The owner the "one owner" row reads: seed-many gives owner{index % 500} 200 names each. */

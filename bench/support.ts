@@ -125,26 +125,28 @@ export function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]!;
 }
 
-/** Server time as one client sees it on loopback: `count` requests one after another. */
-/**
- * Time to the last byte of `count` requests made one after another with node:http (a keep-alive
- * agent, like a browser), after 3 warm-up requests. node:http, not fetch: reading a streamed 100 KB
- * page through fetch's web streams added about 12 ms of client time to each request.
- */
+/** Server time as one client sees it on loopback (the last response's status with it). */
 export interface Timing {
   p50: number;
   p95: number;
   status: number;
 }
 
+interface TimedRequest {
+  url: string;
+  headers?: Record<string, string>;
+}
+
 /**
- * Server time (to the last byte), one request at a time, `count` of each request, taking turns request by
- * request: pages compared with each other meet the same moments of the machine's load.
+ * Time to the last byte of `count` of each request, made one at a time with node:http (a keep-alive agent
+ * per request, like a browser), after 3 warm-up rounds. The requests take turns request by request: pages
+ * compared with each other meet the same moments of the machine's load. node:http, not fetch: reading a
+ * streamed 100 KB page through fetch's web streams added about 12 ms of client time to each request.
  */
-export async function alternatingTimings(
-  requests: Array<{ url: string; headers?: Record<string, string> }>,
+export async function alternatingTimings<const Requests extends readonly TimedRequest[]>(
+  requests: Requests,
   count: number,
-): Promise<Timing[]> {
+): Promise<{ [Index in keyof Requests]: Timing }> {
   const agents = requests.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
   const get = (index: number) =>
     new Promise<number>((resolve, reject) => {
@@ -171,7 +173,7 @@ export async function alternatingTimings(
   return times.map((list, index) => {
     list.sort((a, b) => a - b);
     return { p50: percentile(list, 0.5), p95: percentile(list, 0.95), status: statuses[index]! };
-  });
+  }) as { [Index in keyof Requests]: Timing };
 }
 
 /** Server time of one request, `count` times, one at a time. */
@@ -180,7 +182,8 @@ export async function sequentialTimings(
   count: number,
   headers: Record<string, string> = {},
 ): Promise<Timing> {
-  return (await alternatingTimings([{ url, headers }], count))[0]!;
+  const [timing] = await alternatingTimings([{ url, headers }], count);
+  return timing;
 }
 
 export interface Writer {

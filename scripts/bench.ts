@@ -32,6 +32,7 @@ import {
   startWriter,
   waitForHttp,
   type Running,
+  type Timing as ServerTiming,
   type Writer,
 } from "../bench/support";
 import { startPostgresServer, type PostgresServer } from "../tests/support/postgres";
@@ -514,10 +515,10 @@ async function main() {
       COMPARED_PAGE_REQUESTS,
     );
   const [domainTime, contactTime, landerTime] = await comparedPages(uncachedApp.url);
-  const serverTimes: Array<[string, Timing | null]> = [
-    ["/domain/{short}, page cache off", domainTime!],
-    ["/contact/{short}, page cache off", contactTime!],
-    ["lander, page cache off", landerTime!],
+  const serverTimes: Array<[string, Timing]> = [
+    ["/domain/{short}, page cache off", domainTime],
+    ["/contact/{short}, page cache off", contactTime],
+    ["lander, page cache off", landerTime],
     ["/ browse, page cache off", await sequentialTimings(new URL("/", uncachedApp.url).href, 40)],
     ["/?q=nova search, page cache off", await sequentialTimings(new URL("/?q=nova", uncachedApp.url).href, 40)],
     [
@@ -558,9 +559,9 @@ async function main() {
   if (pgApps) {
     const [pgDomainTime, pgContactTime, pgLanderTime] = await comparedPages(pgApps.uncached.url);
     serverTimes.push(
-      ["/domain/{short}, page cache off [PostgreSQL]", pgDomainTime!],
-      ["/contact/{short}, page cache off [PostgreSQL]", pgContactTime!],
-      ["lander, page cache off [PostgreSQL]", pgLanderTime!],
+      ["/domain/{short}, page cache off [PostgreSQL]", pgDomainTime],
+      ["/contact/{short}, page cache off [PostgreSQL]", pgContactTime],
+      ["lander, page cache off [PostgreSQL]", pgLanderTime],
       [
         "/admin first page [PostgreSQL]",
         pgCookie ? await sequentialTimings(new URL("/admin", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null,
@@ -804,7 +805,7 @@ async function main() {
   log("docs/performance.md: figures table rewritten");
 }
 
-type Timing = { p50: number; p95: number; status: number } | null;
+type Timing = ServerTiming | null;
 
 /** The run's one table: a row per measurement, SQLite and PostgreSQL side by side, each against its target. */
 function resultRows(run: {

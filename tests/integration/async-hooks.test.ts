@@ -28,9 +28,8 @@ describe("async hooks under the renderer", () => {
     for (const page of [`/domain/${short}`, `/contact/${short}`, "/", "/?q=hooks", "/admin"]) {
       const reply = await request(app, page);
       expect(reply.status, page).toBe(200);
+      if (page.startsWith("/domain/")) expect(reply.body).toContain("$4,500");
     }
-    const domainPage = await request(app, `/domain/${short}`);
-    expect(domainPage.body).toContain("$4,500");
     expect(await asyncHooksOn()).toBe(false);
   });
 });

@@ -23,5 +23,3 @@ export class AsyncLocalStorage<T> {
     }
   }
 }
-
-export default { AsyncLocalStorage };
