@@ -7,7 +7,16 @@ import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
-import { indexedBy, inList, inTransaction, isUniqueViolation, likeOperator, newlineChar } from "../db/dialect.server";
+import {
+  indexedBy,
+  inList,
+  inTransaction,
+  isUniqueViolation,
+  idArray,
+  idsFrom,
+  likeOperator,
+  newlineChar,
+} from "../db/dialect.server";
 import type { FunnelTotals } from "../../lib/funnel";
 import { funnelSelections } from "../catalog/domain-funnel.server";
 import { insertDomain, liveDomainTotals } from "../catalog/domains.server";
@@ -49,14 +58,16 @@ function matchesAny(patterns: string[]) {
 
 /**
  * Name, tracking ID or owner email "contains": how many live domains match and, when they are few, their
- * ids. On SQLite each query scans a narrow index, not the table; many matches stop the first one early.
+ * ids, from one pass over the matches (SQLite scans a narrow index, not the table; PostgreSQL reads the
+ * trigram index of migration 0130, then checks each match in the table). A first query limited to the
+ * few and a count after it read the first 5,000 matches twice whenever there were more.
  */
 async function searchMatches(patterns: string[]): Promise<{ total: number; ids: number[] | null }> {
-  const matching = sql`FROM domains ${indexedBy("domains_live_search")} WHERE deleted_at IS NULL AND ${matchesAny(patterns)}`;
-  const { rows } = await sql<{ id: number }>`SELECT id ${matching} LIMIT ${FEW_MATCHES + 1}`.execute(db);
-  if (rows.length <= FEW_MATCHES) return { total: rows.length, ids: rows.map((row) => row.id) };
-  const { rows: counted } = await sql<{ n: number }>`SELECT count(*) AS n ${matching}`.execute(db);
-  return { total: Number(counted[0]!.n), ids: null };
+  const { rows } = await sql<{ n: number | string; ids: unknown }>`
+    SELECT count(*) AS n, CASE WHEN count(*) <= ${sql.lit(FEW_MATCHES)} THEN ${idArray("id")} END AS ids
+    FROM domains ${indexedBy("domains_live_search")} WHERE deleted_at IS NULL AND ${matchesAny(patterns)}`.execute(db);
+  const total = Number(rows[0]!.n);
+  return { total, ids: total <= FEW_MATCHES ? idsFrom(rows[0]!.ids) : null };
 }
 
 /**

@@ -114,6 +114,21 @@ export function inList(column: string, values: number[] | string[]): RawBuilder<
     : sql<boolean>`${sql.ref(column)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 }
 
+/**
+ * An integer column's values over a query's rows, as one value (an aggregate; `idsFrom` reads it): an
+ * array on PostgreSQL (array_agg: json_agg took twice as long over 100,000 rows), JSON text on SQLite. The
+ * counterpart of inList.
+ */
+export function idArray(column: string): RawBuilder<unknown> {
+  return postgres ? sql`array_agg(${sql.ref(column)})` : sql`json_group_array(${sql.ref(column)})`;
+}
+
+/** The ids of an idArray: PostgreSQL gives an array (null over no rows), SQLite JSON text. */
+export function idsFrom(value: unknown): number[] {
+  if (value === null || value === undefined) return [];
+  return typeof value === "string" ? (JSON.parse(value) as number[]) : (value as number[]);
+}
+
 /** True when an insert or update broke a UNIQUE constraint (index) on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
