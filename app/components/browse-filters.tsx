@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { browseHref, MAX_NAME_LENGTH, SORTS, type BrowseFilters } from "../lib/browse";
 import { MAX_SEARCH_LENGTH } from "../lib/search";
-import { fieldClass, inputClass, primaryButton } from "./ui";
+import { fieldClass, fieldHeight, inputClass, primaryButton } from "./ui";
 
 export interface FacetOption {
   value: string;
@@ -10,7 +10,7 @@ export interface FacetOption {
 }
 
 const fieldLabel = "block text-sm font-medium text-slate-200";
-const selectClass = `${inputClass} min-w-0`;
+const selectClass = `${inputClass} ${fieldHeight} min-w-0`;
 
 /**
  * The search box, the filters and the sort in one GET form: the URL it makes is shareable and cached, and

@@ -9,6 +9,11 @@ export const card = "rounded-2xl border border-slate-800 bg-slate-900/70 p-6";
 /** An input's look without its width or margin: callers that size the field add both (`${fieldClass} w-40`). */
 export const fieldClass =
   "block min-w-0 rounded-lg border border-slate-600 bg-slate-950 px-3 py-2 text-slate-100 placeholder:text-slate-400 focus:border-blue-400 focus:outline-none focus:ring-2 focus:ring-blue-400/40";
+/**
+ * A select, or a button beside fields in a filter row: the height of an input with fieldClass (42 px).
+ * Chromium draws a select 3 px shorter than such an input, and a button is a few px taller.
+ */
+export const fieldHeight = "h-10.5";
 /** A full-width input under its label. A width added to it would lose to w-full: use fieldClass for that. */
 export const inputClass = `mt-1 w-full ${fieldClass}`;
 

@@ -6,7 +6,7 @@ import { CreditSummaryLine } from "../components/admin/inquiry-conversation";
 import { PaymentProblems } from "../components/admin/payment-problems";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
-import { fieldClass, secondaryButton } from "../components/ui";
+import { fieldClass, fieldHeight, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES, type InboxStatus } from "../lib/admin-forms";
 import { safeReturnTo } from "../server/admin/admin-actions.server";
 import {
@@ -138,7 +138,7 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
             id="filter-status"
             name="status"
             defaultValue={query.status}
-            className={`${fieldClass} mt-1 w-72 max-w-full`}
+            className={`${fieldClass} ${fieldHeight} mt-1 w-72 max-w-full`}
           >
             {INBOX_STATUSES.map((option) => (
               <option key={option.value} value={option.value}>
@@ -147,7 +147,7 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
             ))}
           </select>
         </div>
-        <button type="submit" className={secondaryButton}>
+        <button type="submit" className={`${secondaryButton} ${fieldHeight}`}>
           Filter
         </button>
       </Form>

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { DOMAIN_SORTS } from "../../lib/admin-forms";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
-import { fieldClass, secondaryButton } from "../ui";
+import { fieldClass, fieldHeight, secondaryButton } from "../ui";
 
 /** Search and sort: a GET form, so every view of the table is a URL. */
 export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; total: number }) {
@@ -34,7 +34,7 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
             name="sort"
             defaultValue={sort}
             onChange={(event) => event.currentTarget.form?.requestSubmit()}
-            className={`${fieldClass} mt-1 w-48`}
+            className={`${fieldClass} ${fieldHeight} mt-1 w-48`}
           >
             {DOMAIN_SORTS.map((option) => (
               <option key={option.value} value={option.value}>
@@ -43,7 +43,7 @@ export function DomainsToolbar({ q, sort, total }: { q: string; sort: string; to
             ))}
           </select>
         </div>
-        <button type="submit" className={secondaryButton}>
+        <button type="submit" className={`${secondaryButton} ${fieldHeight}`}>
           Search
         </button>
       </Form>
