@@ -26,9 +26,6 @@ import {
   fillPortfolioDailyViews,
 } from "../db/migrations/0180_insights";
 
-/** The shape of the other server times (status 200 when it ran). */
-export type InsightsTiming = Timing;
-
 export const INSIGHTS_TARGET_MS = 100;
 /** The owner the "one owner" row reads: seed-many gives owner{index % 500} 200 names each. */
 export const BENCH_OWNER = " Owner7@Example.test ";
@@ -44,8 +41,8 @@ const option = (name: string, fallback: number) =>
 export function insightsRows(
   databases: Array<{ engine: "SQLite" | "PostgreSQL"; url: string }>,
   sessionSecret: string,
-): Array<[string, InsightsTiming]> {
-  const rows: Array<[string, InsightsTiming]> = [];
+): Array<[string, Timing]> {
+  const rows: Array<[string, Timing]> = [];
   for (const { engine, url } of databases) {
     const output = execFileSync(process.execPath, ["--import", "tsx", "bench/insights.ts", "--measure"], {
       cwd: root,
@@ -53,7 +50,7 @@ export function insightsRows(
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
     });
-    const result = JSON.parse(output.trim().split("\n").pop()!) as { whole: InsightsTiming; owner: InsightsTiming };
+    const result = JSON.parse(output.trim().split("\n").pop()!) as { whole: Timing; owner: Timing };
     const suffix = engine === "PostgreSQL" ? " [PostgreSQL]" : "";
     rows.push([`insights, whole portfolio${suffix}`, result.whole], [`insights, one owner${suffix}`, result.owner]);
   }
@@ -104,7 +101,7 @@ export async function seedActivity(db: Kysely<Database>, postgres: boolean, toda
   await sql`ANALYZE`.execute(db);
 }
 
-async function timed(work: () => Promise<unknown>, count = 40): Promise<InsightsTiming> {
+async function timed(work: () => Promise<unknown>, count = 40): Promise<Timing> {
   for (let i = 0; i < 3; i += 1) await work();
   const times: number[] = [];
   for (let i = 0; i < count; i += 1) {

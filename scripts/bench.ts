@@ -32,7 +32,7 @@ import {
   startWriter,
   waitForHttp,
   type Running,
-  type Timing as ServerTiming,
+  type Timing,
   type Writer,
 } from "../bench/support";
 import { startPostgresServer, type PostgresServer } from "../tests/support/postgres";
@@ -515,7 +515,7 @@ async function main() {
       COMPARED_PAGE_REQUESTS,
     );
   const [domainTime, contactTime, landerTime] = await comparedPages(uncachedApp.url);
-  const serverTimes: Array<[string, Timing]> = [
+  const serverTimes: Array<[string, Timing | null]> = [
     ["/domain/{short}, page cache off", domainTime],
     ["/contact/{short}, page cache off", contactTime],
     ["lander, page cache off", landerTime],
@@ -805,8 +805,6 @@ async function main() {
   log("docs/performance.md: figures table rewritten");
 }
 
-type Timing = ServerTiming | null;
-
 /** The run's one table: a row per measurement, SQLite and PostgreSQL side by side, each against its target. */
 function resultRows(run: {
   ceiling: Measured;
@@ -820,7 +818,7 @@ function resultRows(run: {
   browse: Measured;
   crawl: CrawlResult | null;
   pagesPerMb: number;
-  serverTimes: Array<[string, Timing]>;
+  serverTimes: Array<[string, Timing | null]>;
   browsePlans: ReadonlyArray<readonly [string, string]>;
   weights: { htmlBytes: number; htmlGzipBytes: number; jsGzipBytes: number };
   revisit: number | null;
@@ -834,8 +832,9 @@ function resultRows(run: {
   const xStock = (row: Measured) => row.rps / stock.rps;
   const ofCeiling = (row: Measured) => row.rps / ceiling.rps;
   const rate = (row: Measured) => `${fmt(row.rps)} req/s, ${fmt(xStock(row), 1)}x stock`;
-  const p50 = (timing: Timing) => (timing ? `p50 ${fmt(timing.p50, 1)} ms, p95 ${fmt(timing.p95, 1)} ms` : "n/a");
-  const timed = (label: string, met: (timing: NonNullable<Timing>) => boolean) => {
+  const p50 = (timing: Timing | null) =>
+    timing ? `p50 ${fmt(timing.p50, 1)} ms, p95 ${fmt(timing.p95, 1)} ms` : "n/a";
+  const timed = (label: string, met: (timing: Timing) => boolean) => {
     const timing = times.get(label);
     return timing === undefined ? undefined : { figure: p50(timing), met: timing ? met(timing) : false };
   };
@@ -880,7 +879,7 @@ function resultRows(run: {
     ["lander, page cache off", "lander: `/` on a listed domain's own host, uncached, server time"],
   ] as const) {
     const against = (suffix: string) => times.get(`/domain/{short}, page cache off${suffix}`);
-    const near = (suffix: string) => (timing: NonNullable<Timing>) =>
+    const near = (suffix: string) => (timing: Timing) =>
       timing.status === 200 && timing.p50 <= 1.1 * (against(suffix)?.p50 ?? 0);
     rows.push({
       measurement,

@@ -2,9 +2,9 @@ import Database from "better-sqlite3";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { requestOnNewConnection } from "./new-connection";
 import { createTestDatabase } from "./postgres";
 import { openPostgresSync } from "./postgres-sync";
 
@@ -172,35 +172,16 @@ export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs =
   const written = Number(row.version);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const health = (await healthOverNewConnection(app.url)) as { contentVersion?: { version: number } };
+    // A connection of its own: a test that has just blocked its event loop (a large synchronous insert)
+    // may hold a pooled keep-alive socket the server closed meanwhile, its FIN not yet read, and fetch
+    // would send on it ("other side closed"). Waiting here also lets the loop read that FIN, so the
+    // test's next fetch does not pick the dead socket either.
+    const reply = await requestOnNewConnection(app.url, "/healthz", new URL(app.url).host);
+    const health = JSON.parse(reply.body) as { contentVersion?: { version: number } };
     if (Number(health.contentVersion?.version) >= written) return;
     if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/**
- * /healthz's JSON over a connection of its own. A test that has just blocked its event loop (a large
- * synchronous insert) may hold a pooled keep-alive socket the server closed meanwhile, its FIN not yet
- * read: fetch would send on it and fail with "other side closed". Waiting on a new connection also lets
- * the loop read that FIN, so the test's next fetch does not pick the dead socket either.
- */
-function healthOverNewConnection(url: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const request = http.get(new URL("/healthz", url), { agent: false }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (body += chunk));
-      response.on("end", () => {
-        try {
-          resolve(JSON.parse(body));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-    request.on("error", reject);
-  });
 }
 
 /**

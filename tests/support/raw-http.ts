@@ -1,16 +1,12 @@
-import http from "node:http";
 import net from "node:net";
 import { settleServerAt } from "./app-server";
+import { requestOnNewConnection, type RawResponse } from "./new-connection";
 
-export interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
+export type { RawResponse };
 
 /**
  * A request with exactly the Host header given (fetch would not send a malformed one), to an app
- * server's address.
+ * server's address, once the server has heard of the test's writes.
  */
 export async function requestWithHost(
   baseUrl: string,
@@ -19,27 +15,9 @@ export async function requestWithHost(
   options: { method?: string; headers?: Record<string, string> } = {},
 ): Promise<RawResponse> {
   await settleServerAt(baseUrl);
-  const target = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path,
-        method: options.method ?? "GET",
-        setHost: false,
-        agent: false,
-        headers: { Host: host, "User-Agent": BROWSER_USER_AGENT, ...options.headers },
-      },
-      (response) => {
-        let body = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk) => (body += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-      },
-    );
-    request.on("error", reject);
-    request.end();
+  return requestOnNewConnection(baseUrl, path, host, {
+    ...options,
+    headers: { "User-Agent": BROWSER_USER_AGENT, ...options.headers },
   });
 }
 

@@ -8,12 +8,12 @@ import { MAX_SEARCH_LENGTH } from "../../lib/search";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import {
+  idArray,
+  idsFrom,
   indexedBy,
   inList,
   inTransaction,
   isUniqueViolation,
-  idArray,
-  idsFrom,
   likeOperator,
   newlineChar,
 } from "../db/dialect.server";
