@@ -8,7 +8,7 @@ import { ErrorAlert, Notice } from "../components/admin/notice";
 import { Pagination } from "../components/admin/pagination";
 import { fieldClass, fieldHeight, secondaryButton } from "../components/ui";
 import { INBOX_STATUSES, NOTICES, type InboxStatus } from "../lib/admin-forms";
-import { safeReturnTo } from "../server/admin/admin-actions.server";
+import { resolveReturnTo } from "../lib/return-to";
 import {
   creditSummary,
   listInbox,
@@ -73,7 +73,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.success) return data({ error: "Unknown action." }, { status: 400 });
   const { intent, id } = parsed.data;
   const back = (notice: string) => {
-    const url = new URL(safeReturnTo(parsed.data.returnTo, "/admin/inquiries"), "http://local");
+    const url = new URL(resolveReturnTo(parsed.data.returnTo, "/admin", "/admin/inquiries"), "http://local");
     url.searchParams.set("notice", notice);
     return redirect(`${url.pathname}?${url.searchParams}`, 303);
   };

@@ -9,6 +9,7 @@ import {
   TEXT,
   type AdminActionResult,
 } from "../../lib/admin-forms";
+import { resolveReturnTo } from "../../lib/return-to";
 import { addDomain, DomainExistsError, softDeleteDomain, updateDomainPrice } from "./admin-domains.server";
 import { authenticateAdmin, LoginError } from "./auth.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../db/database.server";
@@ -20,11 +21,6 @@ import { setSilencePolicy } from "../refunds/refund-promise.server";
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
-/** Only a path inside the admin: never an open redirect. */
-export function safeReturnTo(value: string, fallback = "/admin"): string {
-  return /^\/admin(?:[/?]|$)/.test(value) && !value.startsWith("//") ? value : fallback;
-}
-
 function withNotice(returnTo: string, notice: string): string {
   const url = new URL(returnTo, "http://local");
   for (const key of ["edit", "delete", "add", "notice"]) url.searchParams.delete(key);
@@ -34,7 +30,7 @@ function withNotice(returnTo: string, notice: string): string {
 
 function done(form: FormData, result: AdminActionResult): Response | ReturnType<typeof data<AdminActionResult>> {
   if (form.get("js") === "1") return data(result);
-  return redirect(withNotice(safeReturnTo(text(form, "returnTo")), result.notice!), 303);
+  return redirect(withNotice(resolveReturnTo(text(form, "returnTo"), "/admin"), result.notice!), 303);
 }
 
 function failed(result: Omit<AdminActionResult, "ok">, status: number) {
