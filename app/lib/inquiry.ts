@@ -12,6 +12,22 @@ export const INQUIRY_LIMITS = {
   honeypotField: "website",
 } as const;
 
+/**
+ * Every character that starts a new line somewhere: CR and LF, the vertical tab and form feed, NEL, and
+ * Unicode's line and paragraph separators. A one-line field (Full Name, Phone, Your Offer) refuses them,
+ * so that a buyer cannot add a paragraph of their own to the owner's email.
+ */
+const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
+
+export function isOneLine(value: string): boolean {
+  return !LINE_BREAK.test(value);
+}
+
+/** A one-line field's text with any line breaks (from a row stored before they were refused) made spaces. */
+export function asOneLine(value: string): string {
+  return value.replace(new RegExp(LINE_BREAK.source, "g"), " ");
+}
+
 export const PAYMENT_TEXTS = {
   initFailed: "Failed to initialize payment",
   initFailedServer: "Failed to create payment intent",

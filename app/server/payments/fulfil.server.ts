@@ -5,6 +5,7 @@
 // receipt. The conditional UPDATE (status still 'pending') makes any number of concurrent calls, in
 // any number of processes, record one payment and one increment.
 import type { Inquiry } from "../../../db/schema";
+import { asOneLine } from "../../lib/inquiry";
 import { formatUsd } from "../../lib/money";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
@@ -218,19 +219,22 @@ export function ownerEmailText(inquiry: Inquiry): string {
       : inquiry.amount_cents > 0
         ? `paid an inquiry fee of ${formatUsd(inquiry.amount_cents)}`
         : "sent a free inquiry";
+  const name = asOneLine(inquiry.name);
   return [
     `A buyer has ${fee} to contact you about ${inquiry.domain_name}.`,
     "",
     `Domain: ${inquiry.domain_name}`,
-    `Name: ${inquiry.name}`,
-    `Email: ${inquiry.email}`,
-    `Phone: ${inquiry.phone || "not given"}`,
-    `Offer: ${inquiry.offer || "not given"}`,
+    // One line each, even for a row saved before line breaks were refused: the buyer's own paragraphs go
+    // under "Message:" only.
+    `Name: ${name}`,
+    `Email: ${asOneLine(inquiry.email)}`,
+    `Phone: ${asOneLine(inquiry.phone) || "not given"}`,
+    `Offer: ${asOneLine(inquiry.offer) || "not given"}`,
     "",
     "Message:",
     inquiry.message,
     "",
-    `Reply to this email to answer ${inquiry.name} directly.`,
+    `Reply to this email to answer ${name} directly.`,
     `Reference: ${inquiry.public_id}`,
   ].join("\n");
 }

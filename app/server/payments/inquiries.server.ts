@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Domain, Inquiry } from "../../../db/schema";
 import { lookupCandidates } from "../../lib/domain-name";
-import { INQUIRY_LIMITS, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { INQUIRY_LIMITS, isOneLine, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
@@ -19,18 +19,15 @@ const requiredText = (max: number, label: string) =>
     .max(max, `${label} must be at most ${max.toLocaleString("en-US")} characters`);
 const optionalText = (max: number, label: string) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`).default("");
+const oneLine = (label: string) => [isOneLine, `${label} must be one line`] as const;
 
 export const InquirySchema = z.object({
-  name: requiredText(INQUIRY_LIMITS.name, "Full Name").refine(
-    (value) => !/[\r\n]/.test(value),
-    "Full Name must be one line",
-  ),
+  name: requiredText(INQUIRY_LIMITS.name, "Full Name").refine(...oneLine("Full Name")),
   email: requiredText(INQUIRY_LIMITS.email, "Email Address").pipe(z.email("Please enter a valid email address")),
-  phone: optionalText(INQUIRY_LIMITS.phone, "Phone").refine(
-    (value) => /^[0-9+()\-.\s/ext]*$/i.test(value),
-    "Please enter a valid phone number",
-  ),
-  offer: optionalText(INQUIRY_LIMITS.offer, "Your Offer"),
+  phone: optionalText(INQUIRY_LIMITS.phone, "Phone")
+    .refine(...oneLine("Phone"))
+    .refine((value) => /^[0-9+()\-.\s/ext]*$/i.test(value), "Please enter a valid phone number"),
+  offer: optionalText(INQUIRY_LIMITS.offer, "Your Offer").refine(...oneLine("Your Offer")),
   message: requiredText(INQUIRY_LIMITS.message, "Message to Owner"),
 });
 export type InquiryInput = z.infer<typeof InquirySchema>;
