@@ -11,6 +11,9 @@ beforeAll(async () => {
   cookie = await adminCookie(app.url);
 });
 
+const createdAt = (domainId: number) =>
+  (app.db().prepare("SELECT created_at FROM domains WHERE id = ?").get(domainId) as { created_at: string }).created_at;
+
 function csvUpload(text: string | Uint8Array, name = "portfolio.csv") {
   const body = new FormData();
   body.set("file", new Blob([text as BlobPart], { type: "text/csv" }), name);
@@ -183,7 +186,7 @@ describe("portfolio CSV", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes);
     // Guarded for spreadsheets...
-    expect(text).toContain(`${name},123.00,'=1+2,'-x@example.com,`);
+    expect(text).toContain(`"${name}",123.00,"'=1+2","'-x@example.com",`);
     const reimport = await csvUpload(bytes, "export.csv");
     expect(reimport.status).toBe(303);
     // ...and given back unchanged by the import.
@@ -200,6 +203,44 @@ describe("portfolio CSV", () => {
     expect((await csvUpload(`${other},2,t,none\n`)).status).toBe(303);
     expect(row(otherId)).toMatchObject({ owner_email: "" });
     expect(visibleText((await http(app, "/admin/portfolio", { cookie })).body)).toContain("write none to remove it");
+  });
+
+  it("quotes every text cell and guards a formula after ; and , too, and still imports back unchanged", async () => {
+    const name = uniqueDomainName("csvsemi");
+    const id = insertDomain(app.db(), { name, priceCents: 12_300, trackingId: "note;=1+1", ownerEmail: "" });
+    app.db().prepare("UPDATE domains SET pitch = ? WHERE id = ?").run("Short,@SUM(A1) and 'kept';''-x", id);
+    insertPaidInquiry(app.db(), { domainId: id, domainName: name, name: "Semi Colon", message: "hi;+1,-2" });
+    app.db().prepare("UPDATE inquiries SET offer = ? WHERE domain_id = ?").run("note;=1+1", id);
+    // What a spreadsheet whose separator is ; makes of a line: no piece may start like a formula.
+    const formulaPieces = (line: string) =>
+      line
+        .split(";")
+        .map((piece) => piece.replace(/^"/, ""))
+        .filter((piece) => /^[=+\-@\t\r]/.test(piece));
+
+    const portfolio = (await http(app, "/admin/export/domains.csv", { cookie })).body;
+    const header = portfolio.replace(/^\uFEFF/, "").split("\n")[0]!;
+    expect(header).toBe(
+      '"domain","price","tracking_id","owner_email","paid_inquiries","created_at","categories","pitch"',
+    );
+    const line = portfolio.split("\n").find((row) => row.startsWith(`"${name}"`))!;
+    expect(line).toBe(`"${name}",123.00,"note;'=1+1","",0,"${createdAt(id)}","","Short,'@SUM(A1) and 'kept';'''-x"`);
+    expect(formulaPieces(line)).toEqual([]);
+    expect((await csvUpload(`${header}\n${line}\n`)).location).toBe("/admin/portfolio?added=0&updated=1");
+    expect(app.db().prepare("SELECT tracking_id, pitch, asking_price_cents FROM domains WHERE id = ?").get(id)).toEqual(
+      {
+        tracking_id: "note;=1+1",
+        pitch: "Short,@SUM(A1) and 'kept';''-x",
+        asking_price_cents: 12_300,
+      },
+    );
+
+    const inquiries = (await http(app, "/admin/export/inquiries.csv", { cookie })).body;
+    const row = inquiries.split("\n").find((text) => text.includes(`"${name}"`))!;
+    expect(row).toMatch(
+      /^\d+,"[^"]+","[^"]+","Semi Colon","ada@example\.test","'\+1 555 0100","note;'=1\+1","hi;'\+1,'-2",19\.99,"paid","",""$/,
+    );
+    expect(formulaPieces(row)).toEqual([]);
   });
 
   it("says so when a file is not UTF-8 or separates columns with ;", async () => {
@@ -242,7 +283,7 @@ describe("portfolio CSV", () => {
     );
     const response = await http(app, "/admin/export/domains.csv", { cookie });
     expect(response.headers.get("content-length")).toBeNull();
-    expect(response.body.split("\n").filter((line) => line.startsWith(`${tag}-`)).length).toBe(30_000);
+    expect(response.body.split("\n").filter((line) => line.startsWith(`"${tag}-`)).length).toBe(30_000);
   });
 });
 

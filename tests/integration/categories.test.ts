@@ -133,13 +133,13 @@ describe("categories", () => {
 
     // The export imported back changes nothing; an edited cell changes that name's categories only.
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
-    const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
+    const lines = exported.split("\n").filter((line) => line.startsWith(`"${tag}csv`));
     expect((await uploadPortfolioCsv(app, cookie(), [header, ...lines].join("\n"))).location).toBe(
       "/admin/portfolio?added=0&updated=3",
     );
     expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
     const edited = lines.map((line) =>
-      line.startsWith(`${tag}csv3`) ? line.replace(/Travel,$/, "Travel | Beach,") : line,
+      line.startsWith(`"${tag}csv3`) ? line.replace(/"Travel",""$/, '"Travel | Beach",""') : line,
     );
     await uploadPortfolioCsv(app, cookie(), [header, ...edited].join("\n"));
     expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);

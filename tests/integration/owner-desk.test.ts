@@ -175,7 +175,7 @@ describe("the owner's desk", () => {
     const csv = await ownerRequest(app, alice, "/owner/export/inquiries.csv");
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    expect(csv.body).toContain("Ann Alicebuyer");
+    expect(csv.body).toContain('"Ann Alicebuyer"');
     expect(csv.body).not.toContain("Ben Bobbuyer");
     const bobs = await ownerRequest(app, bob, "/owner/export/inquiries.csv");
     expect(bobs.body).toContain("Ben Bobbuyer");

@@ -99,7 +99,7 @@ describe("pitch", () => {
     );
     expect(rows.map((row) => row.pitch)).toEqual(['Quoted "pitch", with a comma', "'=1+2 looks like a formula"]);
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
-    const lines = exported.split("\n").filter((line) => line.startsWith(`${tag}csv`));
+    const lines = exported.split("\n").filter((line) => line.startsWith(`"${tag}csv`));
     expect((await uploadPortfolioCsv(app, cookie(), [header, ...lines].join("\n"))).location).toBe(
       "/admin/portfolio?added=0&updated=2",
     );

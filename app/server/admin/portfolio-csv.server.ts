@@ -3,6 +3,7 @@ import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
+import { guardCell, unguardCell } from "../../lib/csv-cells";
 import { formatCategoryList, type CategoryName } from "../../lib/categories";
 import { nowIso } from "../runtime/clock.server";
 import { categoriesOfDomains, setDomainCategories } from "../catalog/categories.server";
@@ -257,25 +258,36 @@ function listedDomainUpdater(executor: Executor) {
   };
 }
 
-// A spreadsheet must not run a buyer's text as a formula (CSV injection): a cell that starts like a
-// formula gets a leading "'". So does one that starts with "'" before such a character, so that the
-// import, which takes one "'" off exactly those cells, gives back every value as it was.
-const GUARDED = /^'*[=+\-@\t\r]/;
-
-function safeCell(value: string): string {
-  return GUARDED.test(value) ? `'${value}` : value;
+/** A number written as given (a price's "123.00"): unquoted, as every number is. */
+interface DecimalCell {
+  decimal: string;
 }
+type CsvCell = string | number | DecimalCell;
 
-/** Undoes safeCell: "'=1+2" imports as "=1+2", "'-x@example.com" as "-x@example.com". */
-function unguardCell(value: string): string {
-  return value.startsWith("'") && GUARDED.test(value.slice(1)) ? value.slice(1) : value;
+const decimal = (text: string): DecimalCell => ({ decimal: text });
+
+/**
+ * Every text cell quoted and guarded against running as a formula (app/lib/csv-cells.ts): quotes alone do
+ * not keep a spreadsheet that splits at `;` from reading `note;=1+1` as two cells, the second a formula.
+ * Numbers are written bare, so they stay numbers.
+ */
+const CSV_OPTIONS = {
+  quoted_string: true,
+  cast: {
+    string: (value: string) => guardCell(value),
+    object: (value: Record<string, unknown>) => ({ value: (value as unknown as DecimalCell).decimal, quoted: false }),
+  },
+};
+
+function csvRecords(records: CsvCell[][]): string {
+  return stringify(records, CSV_OPTIONS);
 }
 
 /** Streams rows page by page (keyset on id): the database is never held for the whole download. */
 function csvStream<R extends { id: number }>(
   header: string[],
   nextChunk: (afterId: number) => Promise<R[]>,
-  toCells: (row: R) => Array<string | number>,
+  toCells: (row: R) => CsvCell[],
 ) {
   let afterId = 0;
   let headerSent = false;
@@ -285,13 +297,13 @@ function csvStream<R extends { id: number }>(
       if (!headerSent) {
         headerSent = true;
         // A byte-order mark first: spreadsheets then read the file as UTF-8 (accents intact).
-        controller.enqueue(encoder.encode(`\uFEFF${stringify([header])}`));
+        controller.enqueue(encoder.encode(`\uFEFF${csvRecords([header])}`));
         return;
       }
       const rows = await nextChunk(afterId);
       if (rows.length === 0) return controller.close();
       afterId = rows[rows.length - 1]!.id;
-      controller.enqueue(encoder.encode(stringify(rows.map(toCells))));
+      controller.enqueue(encoder.encode(csvRecords(rows.map(toCells))));
     },
   });
 }
@@ -326,13 +338,13 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
     },
     (row) => [
       row.domain_name,
-      centsToDollarText(row.asking_price_cents),
-      safeCell(row.tracking_id),
-      safeCell(row.owner_email),
+      decimal(centsToDollarText(row.asking_price_cents)),
+      row.tracking_id,
+      row.owner_email,
       row.inquiry_count,
       row.created_at,
-      safeCell(row.categories),
-      safeCell(row.pitch ?? ""),
+      row.categories,
+      row.pitch ?? "",
     ],
   );
 }
@@ -387,12 +399,12 @@ export function exportInquiriesCsv(ownerEmail?: string): ReadableStream<Uint8Arr
       row.id,
       row.paid_at,
       row.domain_name,
-      safeCell(row.name),
-      safeCell(row.email),
-      safeCell(row.phone),
-      safeCell(row.offer),
-      safeCell(row.message),
-      centsToDollarText(row.amount_cents),
+      row.name,
+      row.email,
+      row.phone,
+      row.offer,
+      row.message,
+      decimal(centsToDollarText(row.amount_cents)),
       row.status,
       row.answered_at ?? "",
       row.refunded_at ?? "",
