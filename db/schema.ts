@@ -112,6 +112,8 @@ export interface InquiriesTable {
   credited_at: string | null;
   /** Migration 0210: the domain's asking price when the inquiry was made; NULL when not known. */
   asking_price_cents: number | null;
+  /** Migration 0220: the domain's owner email (trimmed) when the inquiry became paid; NULL before. */
+  owner_email: string | null;
 }
 
 export interface PaymentRefsTable {

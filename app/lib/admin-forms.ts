@@ -180,6 +180,10 @@ export const DomainEntrySchema = z.object({
 });
 
 export type DomainEntry = z.output<typeof DomainEntrySchema>;
+
+/** A listed domain's owner email (empty: none, the admin gets its inquiries) and tracking ID, on its admin page. */
+export const DomainOwnerSchema = DomainEntrySchema.pick({ ownerEmail: true, trackingId: true });
+export type DomainOwner = z.output<typeof DomainOwnerSchema>;
 export type DomainEntryField = keyof z.input<typeof DomainEntrySchema>;
 
 /** Zod issues to "field -> first message". */

@@ -4,7 +4,7 @@ import { AdminHeader } from "../components/admin/admin-header";
 import { FunnelSection } from "../components/admin/funnel-chart";
 import { ErrorAlert, Notice } from "../components/admin/notice";
 import { BackLink, card, fieldClass, primaryButton } from "../components/ui";
-import { parseDollars } from "../lib/admin-forms";
+import { DomainOwnerSchema, fieldErrors, parseDollars } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { centsToDollarText, formatUsd } from "../lib/money";
 import { domainFunnel, setMinimumOffer } from "../server/catalog/domain-funnel.server";
@@ -13,7 +13,8 @@ import { requireAdmin } from "../server/admin/session.server";
 import { ListingForm } from "../components/admin/listing-form";
 import { formatCategoryList } from "../lib/categories";
 import { categoriesOfDomains } from "../server/catalog/categories.server";
-import { saveListing } from "../server/admin/admin-domains.server";
+import { findLiveDomainById, saveListing, updateDomainOwner } from "../server/admin/admin-domains.server";
+import { DomainOwnerForm } from "../components/admin/domain-owner-form";
 import type { Route } from "./+types/admin.domain";
 
 const INVALID_AMOUNT = "Please enter a valid amount, or leave it empty for no minimum";
@@ -21,6 +22,7 @@ const NOTICES: Record<string, string> = {
   "min-offer-saved": "Minimum offer saved.",
   "min-offer-cleared": "Minimum offer removed.",
   "listing-saved": "Listing saved.",
+  "owner-saved": "Owner saved.",
 };
 
 function parseId(value: string | undefined): number | null {
@@ -39,12 +41,15 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     categories: formatCategoryList(categories.map((category) => category.name)),
     pitch: funnel.domain.pitch ?? "",
   };
+  const row = await findLiveDomainById(funnel.domain.id);
+  if (!row) throw data(null, { status: 404 });
   return {
     siteName: env.SITE_NAME,
     email: user.email,
     awaiting: (await awaitingReply()).count,
     funnel,
     listing,
+    owner: { ownerEmail: row.owner_email, trackingId: row.tracking_id },
     notice: notice ? (NOTICES[notice] ?? null) : null,
   };
 }
@@ -63,6 +68,16 @@ export async function action({ params, request }: Route.ActionArgs) {
     if (result !== "saved")
       return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
     return redirect(`/admin/domains/${id}?notice=listing-saved`, 303);
+  }
+  if (form.get("intent") === "owner") {
+    const values = {
+      ownerEmail: String(form.get("ownerEmail") ?? ""),
+      trackingId: String(form.get("trackingId") ?? ""),
+    };
+    const parsed = DomainOwnerSchema.safeParse(values);
+    if (!parsed.success) return data({ intent: "owner", fields: fieldErrors(parsed.error), values }, { status: 400 });
+    if (!(await updateDomainOwner(id, parsed.data))) throw data(null, { status: 404 });
+    return redirect(`/admin/domains/${id}?notice=owner-saved`, 303);
   }
   if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
   const input = String(form.get("minOffer") ?? "").trim();
@@ -92,7 +107,11 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
       <ListingForm
         categories={loaderData.listing.categories}
         pitch={loaderData.listing.pitch}
-        {...(actionData && "intent" in actionData ? actionData : {})}
+        {...(actionData && "intent" in actionData && actionData.intent === "listing" ? actionData : {})}
+      />
+      <DomainOwnerForm
+        current={loaderData.owner}
+        {...(actionData && "intent" in actionData && actionData.intent === "owner" ? actionData : {})}
       />
       <MinimumOfferForm
         minOfferCents={domain.min_offer_cents}

@@ -22,6 +22,7 @@ import * as m0170 from "./0170_owner_sign_in";
 import * as m0180 from "./0180_insights";
 import * as m0210 from "./0210_inquiry_asking_price";
 import * as m0190 from "./0190_public_content_version";
+import * as m0220 from "./0220_inquiry_owner_email";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "0180_insights": m0180,
   "0210_inquiry_asking_price": m0210,
   "0190_public_content_version": m0190,
+  "0220_inquiry_owner_email": m0220,
 };

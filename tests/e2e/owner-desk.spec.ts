@@ -136,3 +136,42 @@ test("the admin signs an owner out everywhere and turns price changes off", asyn
     await ownerContext.close();
   }
 });
+
+test("the admin hands a domain to a new owner, whose desk shows none of the earlier buyers", async ({
+  page,
+  app,
+  smtp,
+}) => {
+  const earlier = newOwner(app);
+  const newEmail = earlier.email.replace(/^owner-/, "new-owner-");
+  await signInAdmin(page);
+  await page.goto(`/admin/domains/${earlier.domainId}`);
+  const ownerForm = page.getByRole("region", { name: "Owner" });
+  await expect(ownerForm.getByLabel("Owner email")).toHaveValue(earlier.email);
+  await ownerForm.getByLabel("Owner email").fill(newEmail);
+  await ownerForm.getByLabel("Tracking ID").fill("   ");
+  await ownerForm.getByRole("button", { name: "Save owner" }).click();
+  await expect(ownerForm.getByRole("alert")).toHaveText("Owner not saved: Tracking ID is required");
+  await expect(ownerForm.getByLabel("Tracking ID")).toHaveAttribute("aria-invalid", "true");
+  await expect(ownerForm.getByLabel("Owner email")).toHaveValue(newEmail);
+  await expectNoA11yViolations(page);
+
+  await ownerForm.getByLabel("Tracking ID").fill("new-seller");
+  await ownerForm.getByRole("button", { name: "Save owner" }).click();
+  await expect(page.getByRole("status")).toHaveText("Owner saved.");
+  await expect(ownerForm.getByLabel("Owner email")).toHaveValue(newEmail);
+  await expect(ownerForm.getByLabel("Tracking ID")).toHaveValue("new-seller");
+  expect(app.db().prepare("SELECT owner_email, tracking_id FROM domains WHERE id = ?").get(earlier.domainId)).toEqual({
+    owner_email: newEmail,
+    tracking_id: "new-seller",
+  });
+
+  // The name is the new owner's; its earlier buyer stays with the owner it was sent to.
+  const mail = await askForCode(page, smtp, newEmail);
+  await page.getByLabel("Code").fill(codeIn(mail));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your desk" })).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(earlier.name.replace(/\./g, "\\.")) })).toBeVisible();
+  await expect(page.getByText("No paid inquiries yet.")).toBeVisible();
+  await expect(page.getByText("Desk Buyer")).toHaveCount(0);
+});

@@ -50,8 +50,9 @@ export function insertPaidInquiry(
   const result = db
     .prepare(
       `INSERT INTO inquiries (public_id, domain_id, domain_name, name, email, phone, message, offer, amount_cents, currency,
-         status, provider, payment_intent_id, created_at, paid_at)
-       VALUES (?, ?, ?, ?, ?, '+1 555 0100', ?, '$5,000', ?, 'usd', 'paid', ?, ?, ?, ?)`,
+         status, provider, payment_intent_id, created_at, paid_at, owner_email)
+       VALUES (?, ?, ?, ?, ?, '+1 555 0100', ?, '$5,000', ?, 'usd', 'paid', ?, ?, ?, ?,
+         (SELECT trim(owner_email) FROM domains WHERE id = ?))`,
     )
     .run(
       randomUUID(),
@@ -65,6 +66,7 @@ export function insertPaidInquiry(
       inquiry.paymentId ?? null,
       paidAt,
       paidAt,
+      inquiry.domainId,
     );
   return Number(result.lastInsertRowid);
 }

@@ -1,7 +1,7 @@
 // The admin's view of the portfolio: stats and the paginated table, computed in SQL.
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
-import type { DomainEntry, DomainSort } from "../../lib/admin-forms";
+import type { DomainEntry, DomainOwner, DomainSort } from "../../lib/admin-forms";
 import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "../../lib/categories";
 import { asciiSearchTerm } from "../../lib/domain-name";
 import { MAX_SEARCH_LENGTH } from "../../lib/search";
@@ -158,6 +158,20 @@ export async function updateDomainPrice(id: number, askingPriceCents: number): P
   const result = await db
     .updateTable("domains")
     .set({ asking_price_cents: askingPriceCents, updated_at: nowIso() })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Sets a live domain's owner email and tracking ID; false when there is no such domain. Inquiries paid
+ * before keep the owner they were sent to (inquiries.owner_email); the next ones go to the new owner.
+ */
+export async function updateDomainOwner(id: number, owner: DomainOwner): Promise<boolean> {
+  const result = await db
+    .updateTable("domains")
+    .set({ owner_email: owner.ownerEmail, tracking_id: owner.trackingId, updated_at: nowIso() })
     .where("id", "=", id)
     .where("deleted_at", "is", null)
     .executeTakeFirst();

@@ -11,7 +11,7 @@ import { insertInBatches } from "../../../db/batch-insert";
 import { db } from "../db/database.server";
 import { inList, inTransaction, type Executor } from "../db/dialect.server";
 import { withoutNul } from "../db/strip-nul.server";
-import { ownerEmailIs } from "../catalog/domains.server";
+import { inquiryOwnerIs } from "../catalog/domains.server";
 
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 200_000;
@@ -349,7 +349,7 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
   );
 }
 
-/** Paid inquiries as CSV; with `ownerEmail` (normalized) only those on that owner's domains (an owner's desk). */
+/** Paid inquiries as CSV; with `ownerEmail` (normalized) only those sent to that owner (an owner's desk). */
 export function exportInquiriesCsv(ownerEmail?: string): ReadableStream<Uint8Array> {
   return csvStream(
     [
@@ -385,11 +385,7 @@ export function exportInquiriesCsv(ownerEmail?: string): ReadableStream<Uint8Arr
         ])
         .where("paid_at", "is not", null)
         .where("status", "in", ["paid", "refunded"])
-        .$if(ownerEmail !== undefined, (query) =>
-          query.where("domain_id", "in", (eb) =>
-            eb.selectFrom("domains").select("domains.id").where(ownerEmailIs(ownerEmail!)),
-          ),
-        )
+        .$if(ownerEmail !== undefined, (query) => query.where(inquiryOwnerIs(ownerEmail!)))
         .where("id", ">", afterId)
         .orderBy("id")
         .limit(CHUNK)

@@ -84,3 +84,11 @@ export async function insertDomain(input: NewDomainInput, executor: Executor = d
 export function ownerEmailIs(email: string, column = "domains.owner_email") {
   return sql<boolean>`lower(trim(${sql.ref(column)})) = ${email}`;
 }
+
+/**
+ * An inquiry sent to the owner `email` (normalized) when it was paid, matched as ownerEmailIs matches
+ * domains (index inquiries_owner_email, migration 0220): a domain's later owner never sees it.
+ */
+export function inquiryOwnerIs(email: string) {
+  return ownerEmailIs(email, "inquiries.owner_email");
+}

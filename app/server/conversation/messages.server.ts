@@ -4,7 +4,6 @@
 // transaction, so a reply racing the reply deadline's refund either counts or is refused, never both.
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database as Schema, Inquiry } from "../../../db/schema";
-import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import { queueEmail } from "../mail/mail.server";
@@ -30,13 +29,9 @@ const messageLimit = createRateLimit({
   windowMs: 60 * 60 * 1000,
 });
 
-export async function ownerAddressOf(inquiry: Inquiry, executor: Executor = db): Promise<string> {
-  const domain = await executor
-    .selectFrom("domains")
-    .select("owner_email")
-    .where("id", "=", inquiry.domain_id)
-    .executeTakeFirst();
-  return domain?.owner_email?.trim() || env.ADMIN_EMAIL || "";
+/** The owner the inquiry was sent to when paid (not the domain's owner now), else the admin. */
+export function ownerAddressOf(inquiry: Inquiry): string {
+  return inquiry.owner_email?.trim() || env.ADMIN_EMAIL || "";
 }
 
 /**
@@ -78,7 +73,7 @@ export async function postInquiryMessage(
       retryAfterSeconds,
     };
   }
-  const ownerAddress = await ownerAddressOf(inquiry);
+  const ownerAddress = ownerAddressOf(inquiry);
   const at = nowIso();
   const messageId = await inTransaction(async (trx) => {
     if (!(await admitMessage(trx, inquiry, sender, at))) return null;

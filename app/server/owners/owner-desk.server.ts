@@ -1,6 +1,7 @@
-// What an owner sees and may change on their desk. Every read and write is scoped to the domains whose
-// owner email matches the signed-in owner (trimmed, case-insensitive, as the reply-time signal groups
-// them): another owner's domain or inquiry is simply not found.
+// What an owner sees and may change on their desk. Every read and write is scoped to the signed-in owner
+// (trimmed, case-insensitive, as the reply-time signal groups them): domains by their owner email now,
+// inquiries by the owner they were sent to when paid (a domain's earlier buyers stay its earlier owner's).
+// Another owner's domain or inquiry is simply not found.
 import { sql } from "kysely";
 import type { Inquiry } from "../../../db/schema";
 import { db } from "../db/database.server";
@@ -10,7 +11,7 @@ import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquir
 import { markInquiryAnswered } from "../refunds/refund-promise.server";
 import { postInquiryMessage } from "../conversation/messages.server";
 import { parseMessage } from "../../lib/inquiry-message";
-import { ownerEmailIs } from "../catalog/domains.server";
+import { inquiryOwnerIs, ownerEmailIs } from "../catalog/domains.server";
 
 export interface OwnerDomainRow {
   id: number;
@@ -84,13 +85,13 @@ export async function updateOwnerPrices(
 
 export const OWNER_INQUIRIES_SHOWN = 100;
 
-/** The owner's paid inquiries, newest payment first (the newest 100; the CSV has them all). */
+/** The paid inquiries sent to the owner, newest payment first (the newest 100; the CSV has them all). */
 export async function listOwnerInquiries(email: string): Promise<{ rows: InboxRow[]; total: number }> {
   const query = db
     .selectFrom("inquiries")
     .where("paid_at", "is not", null)
     .where("status", "in", ["paid", "refunded"])
-    .where("domain_id", "in", (eb) => eb.selectFrom("domains").select("domains.id").where(ownerEmailIs(email)));
+    .where(inquiryOwnerIs(email));
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
   const found = await query
     .select(INBOX_COLUMNS)
@@ -105,11 +106,10 @@ export async function listOwnerInquiries(email: string): Promise<{ rows: InboxRo
 async function findOwnerInquiry(email: string, inquiryId: number): Promise<Inquiry | undefined> {
   return db
     .selectFrom("inquiries")
-    .selectAll("inquiries")
-    .innerJoin("domains", "domains.id", "inquiries.domain_id")
-    .where("inquiries.id", "=", inquiryId)
-    .where("inquiries.paid_at", "is not", null)
-    .where(ownerEmailIs(email))
+    .selectAll()
+    .where("id", "=", inquiryId)
+    .where("paid_at", "is not", null)
+    .where(inquiryOwnerIs(email))
     .executeTakeFirst();
 }
 

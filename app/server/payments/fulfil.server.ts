@@ -4,6 +4,7 @@
 // the domain's inquiry_count, fixes the reply deadline and queues the owner's email and the buyer's
 // receipt. The conditional UPDATE (status still 'pending') makes any number of concurrent calls, in
 // any number of processes, record one payment and one increment.
+import { sql } from "kysely";
 import type { Inquiry } from "../../../db/schema";
 import { asOneLine } from "../../lib/inquiry";
 import { formatUsd } from "../../lib/money";
@@ -51,6 +52,11 @@ async function markPaid(executor: Executor, inquiryId: number, paymentId: string
       paid_at: nowIso(),
       payment_intent_id: eb.fn.coalesce(eb.val(paymentId), eb.ref("payment_intent_id")),
       last_error: null,
+      // The owner it is sent to: theirs for good, whoever owns the domain later (issue 34 finding 3).
+      owner_email: eb
+        .selectFrom("domains")
+        .select(sql<string>`trim(domains.owner_email)`.as("owner_email"))
+        .whereRef("domains.id", "=", "inquiries.domain_id"),
     }))
     .where("id", "=", inquiryId)
     .where("status", "=", "pending")
@@ -189,12 +195,7 @@ export async function fulfilCreditInquiry(inquiry: Inquiry, windowDays: number, 
 }
 
 async function queueOwnerEmail(inquiry: Inquiry, executor: Executor): Promise<void> {
-  const owner = await executor
-    .selectFrom("domains")
-    .select("owner_email")
-    .where("id", "=", inquiry.domain_id)
-    .executeTakeFirst();
-  const to = owner?.owner_email || env.ADMIN_EMAIL || "";
+  const to = inquiry.owner_email || env.ADMIN_EMAIL || "";
   if (!to) {
     log("no owner address: inquiry kept, no email sent", { inquiryId: inquiry.id, domain: inquiry.domain_name });
     return;
