@@ -63,7 +63,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     values,
   });
   // "Edit details" on the payment step comes back here with the unpaid inquiry's values filled in.
-  if (!publicId) return formStep(null, (domain && (await editedValues(url.searchParams.get("edit"), domain.id))) || {});
+  if (!publicId)
+    return formStep(null, (domain && (await editedValues(request, url.searchParams.get("edit"), domain.id))) || {});
   const found = delistedInquiry ?? (await findInquiryByPublicId(publicId));
   if (!found || !domain || found.domain_id !== domain.id) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
@@ -161,9 +162,17 @@ async function successFacts(inquiry: Inquiry, fresh: boolean) {
   };
 }
 
-/** "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only while unpaid. */
-async function editedValues(publicId: string | null, domainId: number): Promise<Partial<InquiryValues> | null> {
-  const inquiry = publicId ? await findInquiryByPublicId(publicId) : null;
+/**
+ * "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only
+ * while unpaid, and only in the browser that started the inquiry (the reference alone opens nothing).
+ */
+async function editedValues(
+  request: Request,
+  publicId: string | null,
+  domainId: number,
+): Promise<Partial<InquiryValues> | null> {
+  if (!publicId || !(await isInquiryPayer(request, publicId))) return null;
+  const inquiry = await findInquiryByPublicId(publicId);
   if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
   return {
     name: inquiry.name,

@@ -61,6 +61,24 @@ async function payWithJavaScript(buyer: CookieJar, domain: { short: string }, em
   return { setCookie: created.headers.getSetCookie(), successPath: String(confirmed.json.redirect) };
 }
 
+describe("an unpaid inquiry's Edit details", () => {
+  it("fills the form with what the buyer typed in the buyer's browser only", async () => {
+    const domain = newDomain(harness.app, { prefix: "payeredit" });
+    const email = `edit-${domain.id}@buyer.example`;
+    const created = await postJson(harness.app, "/api/create-payment-intent", {
+      domain_name: domain.short,
+      customer_info: { ...BUYER, email },
+    });
+    const buyer = new CookieJar();
+    buyer.take(created.headers);
+    const editPath = `/payment/${domain.short}?edit=${created.json.inquiry_id}`;
+    expect((await get(editPath, buyer)).body).toContain(email);
+    const stranger = await get(editPath);
+    expect(stranger.body).toContain("Domain Inquiry");
+    expect(stranger.body).not.toContain(email);
+  });
+});
+
 describe.each([
   ["without JavaScript (Checkout)", payWithoutJavaScript],
   ["with JavaScript (PaymentIntent)", payWithJavaScript],
@@ -101,6 +119,7 @@ describe.each([
       }
       const data = await get(`/payment/${domain.short}.data?inquiry=${reference}`, stranger);
       expect(data.status).toBe(200);
+      expect(data.headers.get("cache-control")).toBe("no-store");
       expect(data.body).toContain("success");
       for (const secret of ["sig=", email, "receiptTo"]) expect(data.body).not.toContain(secret);
     }
