@@ -6,6 +6,7 @@ import { findDomainByParam } from "../server/catalog/domains.server";
 import { jsonObjectOrErrorResponse, jsonResponse } from "../server/http/json-api.server";
 import { createPaymentForInquiry, paymentPagePath, startInquiry } from "../server/payments/flow.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
+import { payerCookieFor } from "../server/payments/payer-cookie.server";
 import type { Route } from "./+types/api.create-payment-intent";
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -23,30 +24,35 @@ export async function action({ request, context }: Route.ActionArgs) {
     const below = started.belowMinimum ? { below_minimum: true } : {};
     return jsonResponse({ error: started.message, field_errors: started.fieldErrors, ...below }, started.status, retry);
   }
+  // This browser started the inquiry: its success step will show the inquiry's details and link.
+  const payer = { "Set-Cookie": await payerCookieFor(request, started.inquiry.public_id) };
   if (started.kind === "free") {
-    return jsonResponse({
-      ok: true,
-      free: true,
-      inquiry_id: started.inquiry.public_id,
-      redirect: paymentPagePath(started.inquiry),
-    });
+    return jsonResponse(
+      { ok: true, free: true, inquiry_id: started.inquiry.public_id, redirect: paymentPagePath(started.inquiry) },
+      200,
+      payer,
+    );
   }
   try {
     const payment = await createPaymentForInquiry(started.inquiry);
-    return jsonResponse({
-      client_secret: payment.clientSecret,
-      payment_intent_id: payment.paymentId,
-      inquiry_id: started.inquiry.public_id,
-      amount: started.inquiry.amount_cents,
-      currency: started.inquiry.currency,
-      redirect: paymentPagePath(started.inquiry),
-    });
+    return jsonResponse(
+      {
+        client_secret: payment.clientSecret,
+        payment_intent_id: payment.paymentId,
+        inquiry_id: started.inquiry.public_id,
+        amount: started.inquiry.amount_cents,
+        currency: started.inquiry.currency,
+        redirect: paymentPagePath(started.inquiry),
+      },
+      200,
+      payer,
+    );
   } catch (error) {
     requestValues(context).log.error(
       { inquiry: started.inquiry.id, error: (error as Error).message },
       "payment intent failed",
     );
-    return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502);
+    return jsonResponse({ error: PAYMENT_TEXTS.initFailedServer }, 502, payer);
   }
 }
 

@@ -24,6 +24,7 @@ import {
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
 import { inquiryPagePath } from "../server/refunds/reply-links.server";
+import { INQUIRY_LINK_ON_SUCCESS_MS, isInquiryPayer, payerCookieFor } from "../server/payments/payer-cookie.server";
 import { currentFeePromise, formatUtc, getSilencePolicy, promisedDays } from "../server/refunds/refund-promise.server";
 import { feePromiseText } from "../lib/response-window";
 import { formatUsd } from "../lib/money";
@@ -38,7 +39,6 @@ const PROCESSING_TEXT = "Payment processing: we will email you when it completes
 const DELISTED_TEXT = "This domain is no longer listed, so this inquiry cannot be paid. You have not been charged.";
 const EXPIRED_TEXT =
   "This inquiry was not paid within 24 hours and has expired. Your message is below: send it again at the current fee.";
-const INQUIRY_LINK_ON_SUCCESS_MS = 60 * 60 * 1000;
 const busyHeaders = (status: number) =>
   status === 503 ? { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) } : undefined;
 
@@ -63,7 +63,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     values,
   });
   // "Edit details" on the payment step comes back here with the unpaid inquiry's values filled in.
-  if (!publicId) return formStep(null, (domain && (await editedValues(url.searchParams.get("edit"), domain.id))) || {});
+  if (!publicId)
+    return formStep(null, (domain && (await editedValues(request, url.searchParams.get("edit"), domain.id))) || {});
   const found = delistedInquiry ?? (await findInquiryByPublicId(publicId));
   if (!found || !domain || found.domain_id !== domain.id) {
     if (!delistedInquiry) throw redirect(`/payment/${encodeURIComponent(view.short)}`);
@@ -86,19 +87,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   const { inquiry } = state;
   if (inquiry.status === "paid" || inquiry.status === "refunded") {
-    // The success step shows the inquiry's signed link for an hour after payment; the receipt keeps it.
+    // Anyone may know the reference (the owner does): only the browser that started the inquiry sees
+    // its details, and for an hour after payment the inquiry's signed link; the receipt keeps the link.
+    const payer = await isInquiryPayer(request, inquiry.public_id);
     const fresh =
-      inquiry.paid_at !== null && now().getTime() - Date.parse(inquiry.paid_at) < INQUIRY_LINK_ON_SUCCESS_MS;
-    const inquiryPath = fresh ? inquiryPagePath("buyer", inquiry.public_id) : null;
+      payer && inquiry.paid_at !== null && now().getTime() - Date.parse(inquiry.paid_at) < INQUIRY_LINK_ON_SUCCESS_MS;
     return {
       siteName,
       step: "success" as const,
       domain: view,
-      refunded: inquiry.status === "refunded",
+      refunded: payer && inquiry.status === "refunded",
       delisted: !domain,
-      inquiryPath,
+      inquiryPath: fresh ? inquiryPagePath("buyer", inquiry.public_id) : null,
       // The receipt's address only while the inquiry's link is shown too: a success URL passed on later shows neither.
-      facts: await successFacts(inquiry, fresh),
+      facts: payer ? await successFacts(inquiry, fresh) : undefined,
     };
   }
   if (state.processing) return { siteName, step: "processing" as const, domain: view };
@@ -160,9 +162,17 @@ async function successFacts(inquiry: Inquiry, fresh: boolean) {
   };
 }
 
-/** "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only while unpaid. */
-async function editedValues(publicId: string | null, domainId: number): Promise<Partial<InquiryValues> | null> {
-  const inquiry = publicId ? await findInquiryByPublicId(publicId) : null;
+/**
+ * "Edit details" (or Back) from the payment step: the form again, filled with what the buyer typed. Only
+ * while unpaid, and only in the browser that started the inquiry (the reference alone opens nothing).
+ */
+async function editedValues(
+  request: Request,
+  publicId: string | null,
+  domainId: number,
+): Promise<Partial<InquiryValues> | null> {
+  if (!publicId || !(await isInquiryPayer(request, publicId))) return null;
+  const inquiry = await findInquiryByPublicId(publicId);
   if (!inquiry || inquiry.domain_id !== domainId || inquiry.status !== "pending") return null;
   return {
     name: inquiry.name,
@@ -198,15 +208,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         { status: started.status, headers: busyHeaders(started.status) },
       );
     }
-    if (started.kind === "free") return redirect(paymentPagePath(started.inquiry), 303);
+    const headers = { "Set-Cookie": await payerCookieFor(request, started.inquiry.public_id) };
+    if (started.kind === "free") return redirect(paymentPagePath(started.inquiry), { status: 303, headers });
     try {
-      return redirect(await checkoutUrlForInquiry(request, started.inquiry), 303);
+      return redirect(await checkoutUrlForInquiry(request, started.inquiry), { status: 303, headers });
     } catch (error) {
       requestValues(context).log.error(
         { inquiry: started.inquiry.id, error: (error as Error).message },
         "checkout creation failed",
       );
-      return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, 303);
+      return redirect(`${paymentPagePath(started.inquiry)}&failed=1`, { status: 303, headers });
     }
   }
   if (form.intent === "checkout") {
@@ -216,7 +227,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (!(await mayCreatePayment(clientIp(context), inquiry.provider as ProviderName)))
       return redirect(`${paymentPagePath(inquiry)}&paused=1`, 303);
     try {
-      return redirect(await checkoutUrlForInquiry(request, inquiry), 303);
+      // The browser that pays an unpaid inquiry is its buyer's (the owner never sees an unpaid one).
+      const headers = { "Set-Cookie": await payerCookieFor(request, inquiry.public_id) };
+      return redirect(await checkoutUrlForInquiry(request, inquiry), { status: 303, headers });
     } catch (error) {
       requestValues(context).log.error(
         { inquiry: inquiry.id, error: (error as Error).message },

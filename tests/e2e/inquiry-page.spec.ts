@@ -1,5 +1,6 @@
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { setFeeCents } from "../support/http";
+import { CookieJar } from "../support/owner";
 import { newDomain, payInquiry } from "../support/refund-promise";
 
 // The buyer's inquiry page (issue 23 item 1), reached from the success step, with JavaScript on and off.
@@ -11,7 +12,13 @@ test("the success step links to the buyer's inquiry page, which shows where the 
 }) => {
   setFeeCents(app.db(), 1999);
   const domain = newDomain(app, { prefix: "buyerpage" });
-  const inquiry = await payInquiry(app, domain);
+  // Paid over HTTP: the browser then holds the cookie that marks it as the one that paid.
+  const buyer = new CookieJar();
+  const inquiry = await payInquiry(app, domain, {}, buyer);
+  const { hostname } = new URL(app.url);
+  await page
+    .context()
+    .addCookies([...buyer.cookies].map(([name, value]) => ({ name, value, domain: hostname, path: "/payment" })));
   await page.goto(`/payment/${domain.short}?inquiry=${inquiry.public_id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Payment Successful!" })).toBeVisible();
   await page.getByRole("link", { name: "View your inquiry" }).click();

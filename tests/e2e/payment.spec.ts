@@ -98,6 +98,44 @@ test("a buyer pays with 4242 and the owner gets the inquiry", async ({ page, app
   await expect(page.getByText("Premium Domain Acquisitions")).toBeVisible();
 });
 
+test("the success page's link and receipt address show only in the browser that paid", async ({
+  page,
+  app,
+  browser,
+  javaScriptOn,
+}) => {
+  // Issue #34 item 1: the reference in the URL is known to the owner; it alone must not open the buyer's page.
+  const domain = newDomain(app.db());
+  await page.goto(`/payment/${domain.short}`);
+  await fillInquiry(page);
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $19.99" }).click();
+  await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+  await expect(page.getByText(`A receipt was sent to ${BUYER.email}`)).toBeVisible();
+  const link = page.getByRole("link", { name: "View your inquiry" });
+  await expect(link).toHaveAttribute("href", /^\/inquiry\/[\w-]+\?sig=[\w-]+$/);
+
+  const other = await browser.newContext({ baseURL: app.url, javaScriptEnabled: javaScriptOn });
+  try {
+    const stranger = await other.newPage();
+    await stranger.goto(page.url());
+    await expect(stranger.getByRole("heading", { name: "Payment Successful!" })).toBeVisible();
+    await expect(stranger.getByText("The link to your inquiry is in your receipt email.")).toBeVisible();
+    await expect(stranger.getByRole("link", { name: "View your inquiry" })).toHaveCount(0);
+    await expect(stranger.getByText(BUYER.email)).toHaveCount(0);
+    expect(await stranger.content()).not.toContain("sig=");
+  } finally {
+    await other.close();
+  }
+
+  // The buyer's own browser still has it after a reload, and it opens the buyer's inquiry page.
+  await page.reload();
+  await page.getByRole("link", { name: "View your inquiry" }).click();
+  await expect(page).toHaveURL(/\/inquiry\//);
+  await expect(page.getByText(BUYER.message)).toBeVisible();
+});
+
 test("a declined card keeps the buyer on the payment step and records nothing", async ({ page, app }) => {
   const domain = newDomain(app.db());
   await page.goto(`/payment/${domain.short}`);

@@ -5,6 +5,7 @@ import { BUYER, request, waitFor } from "../support/http";
 import { DAY_MS, linkIn, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 import { usePromiseServer } from "../support/promise-server";
+import { CookieJar } from "../support/owner";
 
 // The buyer's inquiry page (issue 23 item 1) over HTTP: reached from the receipt email and the success
 // step, signed (a changed id or signature is a plain 404), its statuses in words, closed when it is over.
@@ -29,8 +30,9 @@ const statusOf = (body: string) =>
 async function paidWithLink(prefix = "page") {
   const domain = newDomain(harness.app, { prefix });
   const email = `${prefix}-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(harness.app, domain, { email });
-  return { domain, inquiry, link: linkIn(await receiptTo(email), "/inquiry/") };
+  const buyer = new CookieJar();
+  const inquiry = await payInquiry(harness.app, domain, { email }, buyer);
+  return { domain, inquiry, buyer, link: linkIn(await receiptTo(email), "/inquiry/") };
 }
 
 describe("the buyer's inquiry page", () => {
@@ -60,14 +62,15 @@ describe("the buyer's inquiry page", () => {
   });
 
   it('is linked as "View your inquiry" from the success step for an hour after payment', async () => {
-    const { domain, inquiry, link } = await paidWithLink("success");
-    const success = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
+    const { domain, inquiry, buyer, link } = await paidWithLink("success");
+    const asBuyer = { headers: { cookie: buyer.header() } };
+    const success = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`, asBuyer);
     expect(success.body).toContain("Payment Successful!");
     const href = /<a href="([^"]+)"[^>]*>View your inquiry<\/a>/.exec(success.body)?.[1]?.replace(/&amp;/g, "&");
     expect(href).toBe(link);
     await clock.set(61 * 60 * 1000);
     try {
-      const later = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`);
+      const later = await request(harness.app, `/payment/${domain.short}?inquiry=${inquiry.public_id}`, asBuyer);
       expect(later.body).toContain("Payment Successful!");
       expect(later.body).not.toContain("View your inquiry");
       expect(visibleText(later.body)).toContain("The link to your inquiry is in your receipt email.");

@@ -208,6 +208,47 @@ describe("no-JavaScript path: Checkout Session over HTTP", () => {
   });
 });
 
+describe("the buyer's link after a Stripe payment (issue #34 item 1)", () => {
+  const cookieOf = (reply: { headers: Headers }) =>
+    reply.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0])
+      .join("; ");
+  const expectBuyerOnly = async (path: string, buyerCookie: string) => {
+    const buyer = await request(app, path, { headers: { cookie: buyerCookie } });
+    expect(buyer.body).toContain("Payment Successful!");
+    expect(buyer.body).toMatch(/<a href="\/inquiry\/[^"]+\?sig=[^"]+"[^>]*>View your inquiry<\/a>/);
+    expect(buyer.body).toContain(`A receipt was sent to ${BUYER.email}`);
+    const stranger = await request(app, path);
+    expect(stranger.headers.get("cache-control")).toBe("no-store");
+    expect(stranger.body).toContain("Payment Successful!");
+    for (const secret of ["View your inquiry", "sig=", BUYER.email]) expect(stranger.body).not.toContain(secret);
+  };
+
+  it("shows it after Checkout's return (a top-level GET from Stripe) to the browser that started it only", async () => {
+    const domain = newDomain();
+    const started = await postForm(app, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER });
+    expect(started.headers.getSetCookie().join()).toMatch(/inquiry_payer=[^;]+;.*SameSite=Lax/i);
+    const paid = await request(app, started.headers.get("location")!);
+    const successUrl = new URL(paid.headers.get("location")!);
+    expect(successUrl.searchParams.get("session_id")).toMatch(/^cs_test_/);
+    await expectBuyerOnly(successUrl.pathname + successUrl.search, cookieOf(started));
+  });
+
+  it("shows it after a PaymentIntent confirmed by the page's script to the browser that started it only", async () => {
+    const domain = newDomain();
+    const created = await createIntent(domain);
+    expect(created.status).toBe(200);
+    fake.confirm(created.json.payment_intent_id, "pm_card_visa");
+    const confirmed = await postJson(app, "/api/confirm-payment", {
+      payment_intent_id: created.json.payment_intent_id,
+      domain_name: domain.short,
+    });
+    expect(confirmed.json.ok).toBe(true);
+    await expectBuyerOnly(confirmed.json.redirect, cookieOf(created));
+  });
+});
+
 describe("no-JavaScript path: Stripe unavailable", () => {
   it("keeps the inquiry and shows 'Failed to initialize payment' with a way to try again", async () => {
     const domain = newDomain();

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { AppServer } from "./app-server";
 import { insertDomain, uniqueDomainName } from "./data";
 import { BUYER, postForm, request } from "./http";
+import { CookieJar } from "./owner";
 import type { ReceivedMail } from "./smtp";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -41,10 +42,19 @@ export function newDomain(server: AppServer, options: { ownerEmail?: string; pre
   return { id, name, short: name.replace(/\.com$/, "") };
 }
 
-/** A buyer pays the inquiry fee with the test provider's checkout page; returns the paid inquiry row. */
-export async function payInquiry(server: AppServer, domain: { short: string }, buyer: Partial<typeof BUYER> = {}) {
+/**
+ * A buyer pays the inquiry fee with the test provider's checkout page; returns the paid inquiry row. The
+ * buyer's browser keeps its cookies in `jar` (the one naming the inquiry it started, for its success step).
+ */
+export async function payInquiry(
+  server: AppServer,
+  domain: { short: string },
+  buyer: Partial<typeof BUYER> = {},
+  jar = new CookieJar(),
+) {
   const started = await postForm(server, `/payment/${domain.short}`, { intent: "inquiry", ...BUYER, ...buyer });
   if (started.status !== 303) throw new Error(`inquiry form answered ${started.status}`);
+  jar.take(started.headers);
   // Locations may be absolute on PUBLIC_URL: follow them on the test server.
   const local = (location: string | null) => {
     const url = new URL(location!, server.url);
@@ -56,7 +66,7 @@ export async function payInquiry(server: AppServer, domain: { short: string }, b
     cvc: "123",
   });
   const back = local(paid.headers.get("location"));
-  const success = await request(server, back);
+  const success = await request(server, back, { headers: { cookie: jar.header() } });
   if (!success.body.includes("Payment Successful!")) throw new Error("payment did not succeed");
   const publicId = new URL(back, server.url).searchParams.get("inquiry")!;
   return inquiryRow(server, publicId);

@@ -50,6 +50,13 @@ describe("request log lines", () => {
       "/payment/x?session_id=%5Bredacted%5D&step=success",
     );
     expect(loggablePath("/?q=velora&page=2")).toBe("/?q=velora&page=2");
+    // An inquiry's reference and its signed link open its pages (issue #34 item 1): never kept in the log.
+    expect(
+      loggablePath("/payment/x.data?inquiry=AbC123xyz0AbC&session_id=cs_1&edit=Qq1&payment_intent=pi_1&_routes=r"),
+    ).toBe(
+      "/payment/x.data?inquiry=%5Bredacted%5D&session_id=%5Bredacted%5D&edit=%5Bredacted%5D&payment_intent=%5Bredacted%5D&_routes=r",
+    );
+    expect(loggablePath("/inquiry/AbC123xyz0AbC?sig=s3cr3t")).toBe("/inquiry/AbC123xyz0AbC?sig=%5Bredacted%5D");
     expect(loggablePath("/admin?password=hunter2&Email=a%40b.c&API_KEY=1")).not.toMatch(/hunter2|a%40b|=1/);
     expect(loggablePath(`/${"a".repeat(5000)}`).length).toBeLessThan(600);
   });

@@ -1,7 +1,9 @@
 // One JSON line per request. Never logs bodies, cookies, authorization headers or secret-looking query values.
 import { requestLog, writePendingRequestLines, writeRequestLine, type Logger } from "../runtime/log.server";
 
-const SECRET_QUERY_KEY = /pass|secret|token|key|card|cvc|cvv|session|auth|code|email|phone|sig|nonce|csrf/i;
+// inquiry, edit, payment_intent: an inquiry's or a payment's reference, which opened its page to whoever read the log.
+const SECRET_QUERY_KEY =
+  /pass|secret|token|key|card|cvc|cvv|session|auth|code|email|phone|sig|nonce|csrf|inquiry|edit|payment_intent/i;
 const MAX_LOGGED_PATH = 512;
 
 /** The path with every secret-looking query value replaced by "[redacted]". */
