@@ -24,6 +24,7 @@ export type PostMessageResult =
     };
 
 export const CLOSED_MESSAGE = "This inquiry is closed: your reply was not sent.";
+/** INQUIRY_MESSAGES_PER_HOUR per inquiry and side ("buyer" or "owner", the admin's replies as the owner included). */
 const messageLimit = createRateLimit({
   name: "inquiry-messages",
   limit: () => env.INQUIRY_MESSAGES_PER_HOUR,
@@ -37,6 +38,17 @@ export async function ownerAddressOf(inquiry: Inquiry, executor: Executor = db):
     .where("id", "=", inquiry.domain_id)
     .executeTakeFirst();
   return domain?.owner_email?.trim() || env.ADMIN_EMAIL || "";
+}
+
+async function hasOwnerMessage(inquiryId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("inquiry_messages")
+    .select("id")
+    .where("inquiry_id", "=", inquiryId)
+    .where("author", "=", "owner")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -68,8 +80,11 @@ export async function postInquiryMessage(
   sender: MessageAuthor,
   body: string,
 ): Promise<PostMessageResult> {
-  const key = String(inquiry.id);
-  if (!(await messageLimit.hit(key))) {
+  // Each side has its own count, so that one side's messages never silence the other; the owner's
+  // first reply (the one that keeps the fee) is never counted against them at all.
+  const key = `${inquiry.id}:${sender.author}`;
+  const limited = sender.author === "buyer" || (await hasOwnerMessage(inquiry.id));
+  if (limited && !(await messageLimit.hit(key))) {
     const retryAfterSeconds = await messageLimit.retryAfterSeconds(key);
     return {
       ok: false,
@@ -97,7 +112,7 @@ export async function postInquiryMessage(
     return row.id;
   });
   if (messageId === null) {
-    await messageLimit.undo(key);
+    if (limited) await messageLimit.undo(key);
     return { ok: false, reason: "closed", message: CLOSED_MESSAGE };
   }
   return { ok: true, messageId };
