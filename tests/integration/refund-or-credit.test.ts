@@ -265,6 +265,8 @@ describe('the admin\'s "Refund automatically"', () => {
 // Issue 34 items 4 and 5: what the buyer may choose, and when, between the deadline and the scheduler's
 // next pass. On this server a pass runs only when a process starts (the interval is an hour).
 describe("the choice's rules, between the deadline and the refund pass", () => {
+  // Each pass starts a server process: slow on PostgreSQL on a busy machine.
+  const SERVER_STARTS_MS = 180_000;
   const slow = usePromiseServer("fee-choice-rules", { REFUND_SCHEDULER_INTERVAL_MS: "3600000" });
   const slowMail = (to: string, subject: string) =>
     waitFor(
@@ -291,116 +293,128 @@ describe("the choice's rules, between the deadline and the refund pass", () => {
     };
   const offered = (body: string) => /Refund my fee|Take a credit instead|Take a new credit/.test(visibleText(body));
 
-  it("a choice is taken only once it was offered: before the offer the page offers nothing and a post is refused", async () => {
-    const s = await paid("early");
-    await slow.clock.set(PAST_DEADLINE);
-    try {
-      expect(offered((await request(slow.app, s.link)).body)).toBe(false);
-      const early = await choose(slow.app, s.link, "choose-credit");
-      expect(early.status).toBe(409);
-      expect(visibleText(early.body)).toContain("This choice is not available for this inquiry.");
-      expect(row(s.inquiry.public_id).credited_at).toBeNull();
-      await runPass();
-      await slowMail(s.email, "Refund or credit");
-      const page = visibleText((await request(slow.app, s.link)).body);
-      expect(page).toContain("Refund my fee");
-      expect(page).toContain("Take a credit instead");
-      expect((await choose(slow.app, s.link, "choose-credit")).status).toBe(303);
-    } finally {
-      await slow.clock.set(0);
-    }
-  });
-
-  it('under "Refund automatically" no choice is offered or taken, also one offered before the switch', async () => {
-    const cookie = await adminCookie(slow.app.url, slow.admin);
-    const save = (policy: string) =>
-      http(slow.app, "/admin", {
-        cookie,
-        form: { intent: "silence-policy", silencePolicy: policy },
-        headers: { Origin: slow.app.origin },
-      });
-    const before = [await paid("switched-a"), await paid("switched-b")];
-    await slow.clock.set(PAST_DEADLINE);
-    try {
-      await runPass();
-      for (const s of before) await slowMail(s.email, "Refund or credit");
-      expect((await save("refund")).location).toContain("notice=silence-policy-updated");
-      await slow.clock.set(0);
-      const after = await paid("switched-c");
+  it(
+    "a choice is taken only once it was offered: before the offer the page offers nothing and a post is refused",
+    async () => {
+      const s = await paid("early");
       await slow.clock.set(PAST_DEADLINE);
-      const REFUSED = "Your fee is refunded automatically on this site, so there is nothing to choose.";
-      for (const [s, intent] of [
-        [before[0]!, "choose-credit"],
-        [before[1]!, "choose-refund"],
-        [after, "choose-credit"],
-      ] as const) {
-        expect(offered((await request(slow.app, s.link)).body), s.email).toBe(false);
-        const refused = await choose(slow.app, s.link, intent);
-        expect(refused.status, s.email).toBe(409);
-        expect(visibleText(refused.body)).toContain(REFUSED);
-        expect(row(s.inquiry.public_id)).toMatchObject({ fee_choice: null, credited_at: null });
+      try {
+        expect(offered((await request(slow.app, s.link)).body)).toBe(false);
+        const early = await choose(slow.app, s.link, "choose-credit");
+        expect(early.status).toBe(409);
+        expect(visibleText(early.body)).toContain("This choice is not available for this inquiry.");
+        expect(row(s.inquiry.public_id).credited_at).toBeNull();
+        await runPass();
+        await slowMail(s.email, "Refund or credit");
+        const page = visibleText((await request(slow.app, s.link)).body);
+        expect(page).toContain("Refund my fee");
+        expect(page).toContain("Take a credit instead");
+        expect((await choose(slow.app, s.link, "choose-credit")).status).toBe(303);
+      } finally {
+        await slow.clock.set(0);
       }
-      await runPass();
-      for (const s of [...before, after]) expect(row(s.inquiry.public_id).status, s.email).toBe("refunded");
-      const credits = slow.app
-        .db()
-        .prepare("SELECT count(*) AS n FROM credits WHERE source_inquiry_id IN (?, ?, ?)")
-        .get(...[...before, after].map((s) => s.inquiry.id)) as { n: number };
-      expect(Number(credits.n)).toBe(0);
-    } finally {
-      await slow.clock.set(0);
-      await save("choose");
-    }
-  });
+    },
+    SERVER_STARTS_MS,
+  );
 
-  it("an inquiry paid with a credit offers and takes only a new credit, never a refund", async () => {
-    const earned = await paid("earned");
-    await slow.clock.set(PAST_DEADLINE);
-    let code = "";
-    try {
-      await runPass();
-      await slowMail(earned.email, "Refund or credit");
-      expect((await choose(slow.app, earned.link, "choose-credit")).status).toBe(303);
-      code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
-        mailText(await slowMail(earned.email, "Your credit for one inquiry")),
-      )![0];
-    } finally {
-      await slow.clock.set(0);
-    }
-    const domain = newDomain(slow.app, { prefix: "paidwithcredit" });
-    const email = `paidwithcredit-${domain.id}@buyer.example`;
-    const sent = await postForm(slow.app, `/payment/${domain.short}`, {
-      intent: "inquiry",
-      ...BUYER,
-      email,
-      credit_code: code,
-    });
-    expect(sent.status).toBe(303);
-    const publicId = new URL(sent.headers.get("location")!, slow.app.url).searchParams.get("inquiry")!;
-    const link = linkIn(await slowMail(email, "Receipt"), "/inquiry/");
-    await slow.clock.set(PAST_DEADLINE);
-    try {
-      const page = visibleText((await request(slow.app, link)).body);
-      expect(page).toContain("Take a new credit");
-      expect(page).not.toContain("Refund my fee");
-      const refused = await choose(slow.app, link, "choose-refund");
-      expect(refused.status).toBe(409);
-      expect(visibleText(refused.body)).toContain(
-        "You paid with a credit, so it comes back as a new credit, never as money.",
-      );
-      expect(row(publicId)).toMatchObject({ fee_choice: null, status: "paid" });
-      expect(visibleText((await request(slow.app, link)).body)).not.toContain("being refunded");
-      const taken = await choose(slow.app, link, "choose-credit");
-      expect(taken.status).toBe(303);
-      const shown = await request(slow.app, taken.headers.get("location")!);
-      expect(statusOf(shown.body)).toBe("Credited");
-      const fresh = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
-        mailText(await slowMail(email, "Your credit for one inquiry")),
-      )?.[0];
-      expect(fresh).toBeTruthy();
-      expect(fresh).not.toBe(code);
-    } finally {
-      await slow.clock.set(0);
-    }
-  });
+  it(
+    'under "Refund automatically" no choice is offered or taken, also one offered before the switch',
+    async () => {
+      const cookie = await adminCookie(slow.app.url, slow.admin);
+      const save = (policy: string) =>
+        http(slow.app, "/admin", {
+          cookie,
+          form: { intent: "silence-policy", silencePolicy: policy },
+          headers: { Origin: slow.app.origin },
+        });
+      const before = [await paid("switched-a"), await paid("switched-b")];
+      await slow.clock.set(PAST_DEADLINE);
+      try {
+        await runPass();
+        for (const s of before) await slowMail(s.email, "Refund or credit");
+        expect((await save("refund")).location).toContain("notice=silence-policy-updated");
+        await slow.clock.set(0);
+        const after = await paid("switched-c");
+        await slow.clock.set(PAST_DEADLINE);
+        const REFUSED = "Your fee is refunded automatically on this site, so there is nothing to choose.";
+        for (const [s, intent] of [
+          [before[0]!, "choose-credit"],
+          [before[1]!, "choose-refund"],
+          [after, "choose-credit"],
+        ] as const) {
+          expect(offered((await request(slow.app, s.link)).body), s.email).toBe(false);
+          const refused = await choose(slow.app, s.link, intent);
+          expect(refused.status, s.email).toBe(409);
+          expect(visibleText(refused.body)).toContain(REFUSED);
+          expect(row(s.inquiry.public_id)).toMatchObject({ fee_choice: null, credited_at: null });
+        }
+        await runPass();
+        for (const s of [...before, after]) expect(row(s.inquiry.public_id).status, s.email).toBe("refunded");
+        const credits = slow.app
+          .db()
+          .prepare("SELECT count(*) AS n FROM credits WHERE source_inquiry_id IN (?, ?, ?)")
+          .get(...[...before, after].map((s) => s.inquiry.id)) as { n: number };
+        expect(Number(credits.n)).toBe(0);
+      } finally {
+        await slow.clock.set(0);
+        await save("choose");
+      }
+    },
+    SERVER_STARTS_MS,
+  );
+
+  it(
+    "an inquiry paid with a credit offers and takes only a new credit, never a refund",
+    async () => {
+      const earned = await paid("earned");
+      await slow.clock.set(PAST_DEADLINE);
+      let code = "";
+      try {
+        await runPass();
+        await slowMail(earned.email, "Refund or credit");
+        expect((await choose(slow.app, earned.link, "choose-credit")).status).toBe(303);
+        code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+          mailText(await slowMail(earned.email, "Your credit for one inquiry")),
+        )![0];
+      } finally {
+        await slow.clock.set(0);
+      }
+      const domain = newDomain(slow.app, { prefix: "paidwithcredit" });
+      const email = `paidwithcredit-${domain.id}@buyer.example`;
+      const sent = await postForm(slow.app, `/payment/${domain.short}`, {
+        intent: "inquiry",
+        ...BUYER,
+        email,
+        credit_code: code,
+      });
+      expect(sent.status).toBe(303);
+      const publicId = new URL(sent.headers.get("location")!, slow.app.url).searchParams.get("inquiry")!;
+      const link = linkIn(await slowMail(email, "Receipt"), "/inquiry/");
+      await slow.clock.set(PAST_DEADLINE);
+      try {
+        const page = visibleText((await request(slow.app, link)).body);
+        expect(page).toContain("Take a new credit");
+        expect(page).not.toContain("Refund my fee");
+        const refused = await choose(slow.app, link, "choose-refund");
+        expect(refused.status).toBe(409);
+        expect(visibleText(refused.body)).toContain(
+          "You paid with a credit, so it comes back as a new credit, never as money.",
+        );
+        expect(row(publicId)).toMatchObject({ fee_choice: null, status: "paid" });
+        expect(visibleText((await request(slow.app, link)).body)).not.toContain("being refunded");
+        const taken = await choose(slow.app, link, "choose-credit");
+        expect(taken.status).toBe(303);
+        const shown = await request(slow.app, taken.headers.get("location")!);
+        expect(statusOf(shown.body)).toBe("Credited");
+        const fresh = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+          mailText(await slowMail(email, "Your credit for one inquiry")),
+        )?.[0];
+        expect(fresh).toBeTruthy();
+        expect(fresh).not.toBe(code);
+      } finally {
+        await slow.clock.set(0);
+      }
+    },
+    SERVER_STARTS_MS,
+  );
 });
