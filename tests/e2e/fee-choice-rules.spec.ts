@@ -20,9 +20,18 @@ const clock = testClock();
 test.use({ appEnv: { TEST_CLOCK_FILE: clock.file, REFUND_SCHEDULER_INTERVAL_MS: "3600000" } });
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
 
-async function runPass(app: AppServer) {
+/** A refund pass, as the scheduler runs it: a second server on the worker's database, until `offered` has its offer. */
+async function runPass(app: AppServer, offered: string) {
   const pass = await startAppServer({ dataDir: app.dataDir, env: app.env });
-  await pass.stop();
+  try {
+    await waitFor(
+      () => (inquiryRow(app, offered) as { credit_offered_at?: string | null }).credit_offered_at,
+      30_000,
+      "the offer",
+    );
+  } finally {
+    await pass.stop();
+  }
 }
 const mailWith = (app: AppServer, kind: string, needle: string) => {
   const mailDir = path.join(app.dataDir, "mail");
@@ -49,7 +58,7 @@ test('switched to "Refund automatically" after the offer: the choice is refused 
   const link = await linkOf(app, inquiry.public_id);
   try {
     await clock.set(PAST_DEADLINE);
-    await runPass(app);
+    await runPass(app, inquiry.public_id);
     await page.goto(link);
     await expect(page.getByRole("button", { name: "Refund my fee" })).toBeVisible();
     // Meanwhile the admin saves "Refund automatically".
@@ -77,7 +86,7 @@ test("an inquiry paid with a credit offers only a new credit", async ({ page, ap
   let code = "";
   try {
     await clock.set(PAST_DEADLINE);
-    await runPass(app);
+    await runPass(app, earned.public_id);
     expect((await postForm(app, earnedLink, { intent: "choose-credit" })).status).toBe(303);
     code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(await mailWith(app, "credit_issued", earned.email))![0];
   } finally {
