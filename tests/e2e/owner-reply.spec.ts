@@ -3,7 +3,7 @@ import path from "node:path";
 import type { AppServer } from "../support/app-server";
 import { signInAdmin } from "../support/admin";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
-import { setFeeCents, waitFor } from "../support/http";
+import { postForm, setFeeCents, waitFor } from "../support/http";
 import { DAY_MS, inquiryRow, linkIn, newDomain, payInquiry, testClock } from "../support/refund-promise";
 
 // The inquiry's conversation (issue 23), opened from the links in the emails (written as .eml files:
@@ -83,6 +83,23 @@ test("the owner replies from the email's link; the buyer reads it and answers; t
 
   await page.goto(linkIn(await mailFile(app, "message_to_owner", "Would you take $15,000?"), "/owner-reply/"));
   await expect(page.getByRole("listitem").filter({ hasText: "Would you take $15,000?" })).toContainText("Ada Buyer");
+});
+
+test("a buyer's many messages never keep the owner from replying (each side has its own limit)", async ({
+  page,
+  app,
+}) => {
+  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app);
+  // INQUIRY_MESSAGES_PER_HOUR is 20: the buyer uses up their side's.
+  for (let i = 1; i <= 20; i++)
+    expect((await postForm(app, buyerLink, { intent: "reply", message: `Question ${i}?` })).status).toBe(303);
+  expect((await postForm(app, buyerLink, { intent: "reply", message: "Question 21?" })).status).toBe(429);
+  await page.goto(ownerLink);
+  await page.getByLabel("Your reply to the buyer").fill("Here are my answers to all of your questions.");
+  await page.getByRole("button", { name: "Send reply" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your reply was sent.");
+  await expect(page.getByTestId("inquiry-status")).toHaveText("The owner replied");
+  expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ answered_via: "page" });
 });
 
 test('"I have replied by email" marks the inquiry answered; the conversation says so', async ({ page, app }) => {

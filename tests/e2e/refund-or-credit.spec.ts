@@ -33,6 +33,12 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
   let code = "";
   try {
     await clock.set(7 * DAY_MS + 60_000);
+    // The scheduler's pass at the deadline makes the offer (and emails it).
+    await waitFor(
+      () => (inquiryRow(app, inquiry.public_id) as { credit_offered_at?: string | null }).credit_offered_at,
+      10_000,
+      "the offer",
+    );
     await page.goto(link);
     await expect(page.getByTestId("inquiry-status")).toHaveText("Closed");
     await expect(page.getByRole("button", { name: "Refund my fee" })).toBeVisible();

@@ -3,10 +3,11 @@ import { adminCookie } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { setSilencePolicy } from "../support/refund-promise";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
-import { BUYER, postForm, postJson, setFeeCents, waitFor } from "../support/http";
+import { BUYER, postForm, postJson, request, setFeeCents, waitFor } from "../support/http";
 import {
   DAY_MS,
   inquiryRow,
+  linkIn,
   mailText,
   newDomain,
   onServer,
@@ -20,6 +21,7 @@ import { http, visibleText } from "./admin-helpers";
 // The refund scheduler against the real stripe SDK and a Stripe-compatible server, with a clock the
 // test moves (TEST_CLOCK_FILE) and the buyer's email on a real SMTP server.
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
+const STRIPE_TIMEOUT_MS = 1500;
 let fake: FakeStripe;
 let smtp: TestSmtp;
 let app: AppServer;
@@ -28,6 +30,7 @@ const env = () => ({
   STRIPE_SECRET_KEY: "sk_test_fake",
   STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
   STRIPE_API_BASE: fake.url,
+  STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
   SMTP_URL: smtp.url,
   MAIL_RETRY_BASE_MS: "100",
   TEST_CLOCK_FILE: clock.file,
@@ -181,6 +184,54 @@ describe("automatic refunds", () => {
       expect(refundsFor(inquiry.intentId)).toHaveLength(1);
       expect(refundMails(inquiry.buyerEmail)).toHaveLength(1);
     } finally {
+      await clock.set(0);
+    }
+  });
+
+  it("a refund whose outcome is unknown (a provider timeout) is retried, never offered or taken as a credit", async () => {
+    const inquiry = await payWithStripe(app);
+    const receipt = await waitFor(
+      () => smtp.messages.find((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Receipt")),
+      10_000,
+      "receipt",
+    );
+    const link = linkIn(receipt, "/inquiry/");
+    // Stripe makes the refund but its answer never arrives in time (nor to the SDK's own retries).
+    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 4 * STRIPE_TIMEOUT_MS, times: 3 });
+    try {
+      await clock.set(PAST_DEADLINE);
+      await waitFor(() => inquiryRow(app, inquiry.publicId).refund_next_attempt_at !== null, 20_000, "the timeout");
+      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+      // The admin now lets buyers choose: this fee may already be refunded, so it is no choice.
+      setSilencePolicy(app.db(), "choose");
+      await sleep(500);
+      expect(visibleText((await request(app, link)).body)).not.toContain("Take a credit instead");
+      const taken = await request(app, link, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: "null",
+          "Sec-Fetch-Site": "same-origin",
+        },
+        body: "intent=choose-credit",
+      });
+      expect(taken.status).toBe(409);
+      expect(visibleText(taken.body)).toMatch(/Your fee (is already being|has already been) refunded\./);
+      await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 20_000, "the retried refund");
+      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+      const credits = app
+        .db()
+        .prepare(
+          "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
+        )
+        .get(inquiry.publicId) as { n: number };
+      expect(Number(credits.n)).toBe(0);
+      expect(
+        smtp.messages.filter((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Refund or credit")),
+      ).toHaveLength(0);
+    } finally {
+      fake.clearDelays();
+      setSilencePolicy(app.db(), "refund");
       await clock.set(0);
     }
   });

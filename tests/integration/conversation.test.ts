@@ -149,36 +149,23 @@ describe("replies inside the product", () => {
     expect(ok.status).toBe(303);
   });
 
-  it("limits replies per inquiry, keeping the refused text; other inquiries are not affected", async () => {
+  it("limits each side's replies per inquiry apart: the buyer's never hold back the owner's reply", async () => {
     const c = await paidConversation("limit");
-    for (let i = 0; i < MESSAGES_PER_HOUR; i++) {
-      const side = i % 2 === 0 ? c.ownerLink : c.buyerLink;
-      expect(
-        (
-          await postFromPage(harness.app, side, {
-            intent: "reply",
-            message: `message ${i}`,
-          })
-        ).status,
-      ).toBe(303);
-    }
-    const refused = await postFromPage(harness.app, c.buyerLink, {
-      intent: "reply",
-      message: "one too many",
-    });
+    const post = (link: string, message: string) => postFromPage(harness.app, link, { intent: "reply", message });
+    for (let i = 0; i < MESSAGES_PER_HOUR; i++) expect((await post(c.buyerLink, `message ${i}`)).status).toBe(303);
+    const refused = await post(c.buyerLink, "one too many");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(visibleText(refused.body)).toContain("Too many replies on this inquiry for now.");
     expect(refused.body).toContain(">one too many</textarea>");
+    // The owner's side has its own count, and their first reply (the one that keeps the fee) is not counted.
+    const first = await post(c.ownerLink, "Thanks for all your questions, here are my answers.");
+    expect(first.status).toBe(303);
+    expect(inquiryRow(harness.app, c.inquiry.public_id).answered_via).toBe("page");
+    for (let i = 0; i < MESSAGES_PER_HOUR; i++) expect((await post(c.ownerLink, `answer ${i}`)).status).toBe(303);
+    expect((await post(c.ownerLink, "one too many")).status).toBe(429);
     const other = await paidConversation("limit-other");
-    expect(
-      (
-        await postFromPage(harness.app, other.buyerLink, {
-          intent: "reply",
-          message: "hello",
-        })
-      ).status,
-    ).toBe(303);
+    expect((await post(other.buyerLink, "hello")).status).toBe(303);
   });
 
   it("after the deadline without a reply, the conversation is closed: a reply is refused and kept", async () => {

@@ -38,6 +38,7 @@ async function earnCredit(prefix: string): Promise<string> {
   const link = linkIn(await mailTo(email, "Receipt"), "/inquiry/");
   await clock.set(7 * DAY_MS + 60_000);
   try {
+    await mailTo(email, "Refund or credit");
     const chosen = await request(harness.app, link, {
       method: "POST",
       headers: {

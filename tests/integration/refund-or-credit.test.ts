@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
 import { startAppServer, type AppServer } from "../support/app-server";
-import { request, waitFor } from "../support/http";
+import { BUYER, postForm, request, waitFor } from "../support/http";
 import { DAY_MS, inquiryRow, linkIn, mailText, newDomain, payInquiry, subjectOf } from "../support/refund-promise";
 import { http, visibleText } from "./admin-helpers";
 import { usePromiseServer } from "../support/promise-server";
@@ -62,6 +62,7 @@ describe("refund or credit (the default for a new site)", () => {
     const s = await silentInquiry("credit");
     await clock.set(PAST_DEADLINE);
     try {
+      await mailTo(s.email, "Refund or credit");
       const chosen = await choose(harness.app, s.link, "choose-credit");
       expect(chosen.status).toBe(303);
       const shown = await request(harness.app, chosen.headers.get("location")!);
@@ -108,6 +109,7 @@ describe("refund or credit (the default for a new site)", () => {
     const s = await silentInquiry("refund");
     await clock.set(PAST_DEADLINE);
     try {
+      await mailTo(s.email, "Refund or credit");
       const chosen = await choose(harness.app, s.link, "choose-refund");
       expect(chosen.status).toBe(303);
       // Refunded by this request, or by a scheduler pass (every 100 ms here) that claimed it a moment before.
@@ -145,6 +147,7 @@ describe("refund or credit (the default for a new site)", () => {
     const second = await startAppServer({ dataDir: harness.app.dataDir, env: env() });
     await clock.set(PAST_DEADLINE);
     try {
+      for (const s of silent) await mailTo(s.email, "Refund or credit");
       for (const s of silent) {
         const [a, b] = await Promise.all([
           choose(harness.app, s.link, "choose-credit"),
@@ -185,6 +188,7 @@ describe("refund or credit (the default for a new site)", () => {
     const silent = [await silentInquiry("race-a"), await silentInquiry("race-b"), await silentInquiry("race-c")];
     await clock.set(PAST_DEADLINE);
     try {
+      for (const s of silent) await mailTo(s.email, "Refund or credit");
       await Promise.all(
         silent.map(async (s) => {
           const form = { intent: "refund", id: String(s.inquiry.id), confirmed: "1" };
@@ -256,4 +260,167 @@ describe('the admin\'s "Refund automatically"', () => {
     }
     expect((await save("something")).status).toBe(400);
   });
+});
+
+// Issue 34 items 4 and 5: what the buyer may choose, and when, between the deadline and the scheduler's
+// next pass. On this server a pass runs only when a process starts (the interval is an hour).
+describe("the choice's rules, between the deadline and the refund pass", () => {
+  // Each pass starts a server process: slow on PostgreSQL on a busy machine.
+  const SERVER_STARTS_MS = 180_000;
+  const slow = usePromiseServer("fee-choice-rules", { REFUND_SCHEDULER_INTERVAL_MS: "3600000" });
+  const slowMail = (to: string, subject: string) =>
+    waitFor(
+      () => slow.smtp.messages.find((m) => m.to.includes(to) && subjectOf(m).startsWith(subject)),
+      10_000,
+      `${subject} to ${to}`,
+    );
+  /**
+   * A refund pass, as the scheduler runs it: a second process on the same database starts, until `done`
+   * (stopping a process ends its pass after the refund at hand).
+   */
+  async function runPass(done: () => boolean = () => true) {
+    const pass = await startAppServer({ dataDir: slow.app.dataDir, env: slow.env() });
+    try {
+      await waitFor(done, 30_000, "the pass");
+    } finally {
+      await pass.stop();
+    }
+  }
+  async function paid(prefix: string) {
+    const domain = newDomain(slow.app, { prefix });
+    const email = `${prefix}-${domain.id}@buyer.example`;
+    const inquiry = await payInquiry(slow.app, domain, { email });
+    return { email, inquiry, link: linkIn(await slowMail(email, "Receipt"), "/inquiry/") };
+  }
+  const row = (publicId: string) =>
+    inquiryRow(slow.app, publicId) as ReturnType<typeof inquiryRow> & {
+      credited_at: string | null;
+      fee_choice: string | null;
+      credit_offered_at: string | null;
+    };
+  const offered = (body: string) => /Refund my fee|Take a credit instead|Take a new credit/.test(visibleText(body));
+
+  it(
+    "a choice is taken only once it was offered: before the offer the page offers nothing and a post is refused",
+    async () => {
+      const s = await paid("early");
+      await slow.clock.set(PAST_DEADLINE);
+      try {
+        expect(offered((await request(slow.app, s.link)).body)).toBe(false);
+        const early = await choose(slow.app, s.link, "choose-credit");
+        expect(early.status).toBe(409);
+        expect(visibleText(early.body)).toContain("This choice is not available for this inquiry.");
+        expect(row(s.inquiry.public_id).credited_at).toBeNull();
+        await runPass();
+        await slowMail(s.email, "Refund or credit");
+        const page = visibleText((await request(slow.app, s.link)).body);
+        expect(page).toContain("Refund my fee");
+        expect(page).toContain("Take a credit instead");
+        expect((await choose(slow.app, s.link, "choose-credit")).status).toBe(303);
+      } finally {
+        await slow.clock.set(0);
+      }
+    },
+    SERVER_STARTS_MS,
+  );
+
+  it(
+    'under "Refund automatically" no choice is offered or taken, also one offered before the switch',
+    async () => {
+      const cookie = await adminCookie(slow.app.url, slow.admin);
+      const save = (policy: string) =>
+        http(slow.app, "/admin", {
+          cookie,
+          form: { intent: "silence-policy", silencePolicy: policy },
+          headers: { Origin: slow.app.origin },
+        });
+      const before = [await paid("switched-a"), await paid("switched-b")];
+      await slow.clock.set(PAST_DEADLINE);
+      try {
+        await runPass();
+        for (const s of before) await slowMail(s.email, "Refund or credit");
+        expect((await save("refund")).location).toContain("notice=silence-policy-updated");
+        await slow.clock.set(0);
+        const after = await paid("switched-c");
+        await slow.clock.set(PAST_DEADLINE);
+        const REFUSED = "Your fee is refunded automatically on this site, so there is nothing to choose.";
+        for (const [s, intent] of [
+          [before[0]!, "choose-credit"],
+          [before[1]!, "choose-refund"],
+          [after, "choose-credit"],
+        ] as const) {
+          expect(offered((await request(slow.app, s.link)).body), s.email).toBe(false);
+          const refused = await choose(slow.app, s.link, intent);
+          expect(refused.status, s.email).toBe(409);
+          expect(visibleText(refused.body)).toContain(REFUSED);
+          expect(row(s.inquiry.public_id)).toMatchObject({ fee_choice: null, credited_at: null });
+        }
+        await runPass(() => [...before, after].every((s) => row(s.inquiry.public_id).status === "refunded"));
+        const credits = slow.app
+          .db()
+          .prepare("SELECT count(*) AS n FROM credits WHERE source_inquiry_id IN (?, ?, ?)")
+          .get(...[...before, after].map((s) => s.inquiry.id)) as { n: number };
+        expect(Number(credits.n)).toBe(0);
+      } finally {
+        await slow.clock.set(0);
+        await save("choose");
+      }
+    },
+    SERVER_STARTS_MS,
+  );
+
+  it(
+    "an inquiry paid with a credit offers and takes only a new credit, never a refund",
+    async () => {
+      const earned = await paid("earned");
+      await slow.clock.set(PAST_DEADLINE);
+      let code = "";
+      try {
+        await runPass();
+        await slowMail(earned.email, "Refund or credit");
+        expect((await choose(slow.app, earned.link, "choose-credit")).status).toBe(303);
+        code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+          mailText(await slowMail(earned.email, "Your credit for one inquiry")),
+        )![0];
+      } finally {
+        await slow.clock.set(0);
+      }
+      const domain = newDomain(slow.app, { prefix: "paidwithcredit" });
+      const email = `paidwithcredit-${domain.id}@buyer.example`;
+      const sent = await postForm(slow.app, `/payment/${domain.short}`, {
+        intent: "inquiry",
+        ...BUYER,
+        email,
+        credit_code: code,
+      });
+      expect(sent.status).toBe(303);
+      const publicId = new URL(sent.headers.get("location")!, slow.app.url).searchParams.get("inquiry")!;
+      const link = linkIn(await slowMail(email, "Receipt"), "/inquiry/");
+      await slow.clock.set(PAST_DEADLINE);
+      try {
+        const page = visibleText((await request(slow.app, link)).body);
+        expect(page).toContain("Take a new credit");
+        expect(page).not.toContain("Refund my fee");
+        const refused = await choose(slow.app, link, "choose-refund");
+        expect(refused.status).toBe(409);
+        expect(visibleText(refused.body)).toContain(
+          "You paid with a credit, so it comes back as a new credit, never as money.",
+        );
+        expect(row(publicId)).toMatchObject({ fee_choice: null, status: "paid" });
+        expect(visibleText((await request(slow.app, link)).body)).not.toContain("being refunded");
+        const taken = await choose(slow.app, link, "choose-credit");
+        expect(taken.status).toBe(303);
+        const shown = await request(slow.app, taken.headers.get("location")!);
+        expect(statusOf(shown.body)).toBe("Credited");
+        const fresh = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(
+          mailText(await slowMail(email, "Your credit for one inquiry")),
+        )?.[0];
+        expect(fresh).toBeTruthy();
+        expect(fresh).not.toBe(code);
+      } finally {
+        await slow.clock.set(0);
+      }
+    },
+    SERVER_STARTS_MS,
+  );
 });

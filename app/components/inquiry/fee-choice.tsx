@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import type { FeeChoiceView } from "../../server/refunds/fee-choice.server";
 import { primaryButton, secondaryButton } from "../ui";
 
-/** After a silent deadline: refund or credit, the refund under way, or the credit (its code shown once). */
+/** After a silent deadline: refund or credit (a new credit only, when paid with one), the refund under way, or the credit (its code shown once). */
 export function FeeChoice({ choice, error }: { choice: FeeChoiceView; error: string | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -33,6 +33,19 @@ export function FeeChoice({ choice, error }: { choice: FeeChoiceView; error: str
             </button>
             <button type="submit" name="intent" value="choose-credit" className={secondaryButton} disabled={busy}>
               Take a credit instead
+            </button>
+          </Form>
+        </>
+      )}
+      {choice?.kind === "new-credit" && (
+        <>
+          <p className="mt-3 text-slate-200">
+            The owner did not reply in time. You paid with a credit, so you get a new one (never money): worth one
+            inquiry at any fee on this site, valid for a year, and emailed to you.
+          </p>
+          <Form method="post" className="mt-4">
+            <button type="submit" name="intent" value="choose-credit" className={primaryButton} disabled={busy}>
+              Take a new credit
             </button>
           </Form>
         </>

@@ -23,6 +23,7 @@ export type PostMessageResult =
     };
 
 export const CLOSED_MESSAGE = "This inquiry is closed: your reply was not sent.";
+/** INQUIRY_MESSAGES_PER_HOUR per inquiry and side ("buyer" or "owner", the admin's replies as the owner included). */
 const messageLimit = createRateLimit({
   name: "inquiry-messages",
   limit: () => env.INQUIRY_MESSAGES_PER_HOUR,
@@ -32,6 +33,17 @@ const messageLimit = createRateLimit({
 /** The owner the inquiry was sent to when paid (not the domain's owner now), else the admin. */
 export function ownerAddressOf(inquiry: Inquiry): string {
   return inquiry.owner_email?.trim() || env.ADMIN_EMAIL || "";
+}
+
+async function hasOwnerMessage(inquiryId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom("inquiry_messages")
+    .select("id")
+    .where("inquiry_id", "=", inquiryId)
+    .where("author", "=", "owner")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -63,8 +75,11 @@ export async function postInquiryMessage(
   sender: MessageAuthor,
   body: string,
 ): Promise<PostMessageResult> {
-  const key = String(inquiry.id);
-  if (!(await messageLimit.hit(key))) {
+  // Each side has its own count, so that one side's messages never silence the other; the owner's
+  // first reply (the one that keeps the fee) is never counted against them at all.
+  const key = `${inquiry.id}:${sender.author}`;
+  const limited = sender.author === "buyer" || (await hasOwnerMessage(inquiry.id));
+  if (limited && !(await messageLimit.hit(key))) {
     const retryAfterSeconds = await messageLimit.retryAfterSeconds(key);
     return {
       ok: false,
@@ -92,7 +107,7 @@ export async function postInquiryMessage(
     return row.id;
   });
   if (messageId === null) {
-    await messageLimit.undo(key);
+    if (limited) await messageLimit.undo(key);
     return { ok: false, reason: "closed", message: CLOSED_MESSAGE };
   }
   return { ok: true, messageId };

@@ -13,7 +13,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
-import { refundInquiry, refundLeaseFree, type RefundOutcome } from "./refunds.server";
+import { refundInquiry, refundLeaseFree, refundTried, type RefundOutcome } from "./refunds.server";
 import { offerChoices, recreditSilentCreditInquiries } from "./fee-choice.server";
 import { getSilencePolicy, type SilencePolicy } from "./refund-promise.server";
 
@@ -44,8 +44,9 @@ function isDue(eb: ExpressionBuilder<Schema, "inquiries">, at: string, policy: S
     eb("credited_at", "is", null),
     eb("provider", "!=", "credit"),
     eb.or([eb("fee_choice", "is", null), eb("fee_choice", "=", "refund")]),
+    // A refund once tried goes on under either policy: it may have been made, so it never becomes a choice.
     ...(policy === "choose"
-      ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded)])]
+      ? [eb.or([eb("fee_choice", "=", "refund"), eb("reply_deadline_at", "<=", choiceEnded), refundTried(eb)])]
       : []),
     eb.or([eb("refund_next_attempt_at", "is", null), eb("refund_next_attempt_at", "<=", at)]),
     refundLeaseFree(eb, at),

@@ -1,8 +1,10 @@
 // Refund or credit when the owner stays silent (issue 23 item 3). Under the "choose" policy an unanswered
 // paid inquiry is not refunded at its deadline: the buyer is emailed (once) and their page offers "Refund
 // my fee" or "Take a credit instead". Without a choice within CREDIT_CHOICE_DAYS the refund scheduler
-// refunds it as before. A choice is one conditional UPDATE (fee_choice IS NULL, no refund claimed), so of
-// two tabs or two processes one wins; the scheduler's claim excludes a credited inquiry the same way.
+// refunds it as before. A choice is one conditional UPDATE (fee_choice IS NULL, no refund claimed, tried or
+// under way, the policy read in the same statement), so of two tabs or two processes, or a choice and a
+// refund pass, one wins; the scheduler's claim excludes a credited inquiry the same way. An inquiry paid
+// with a credit is offered, and accepts, only a new credit, whatever the policy.
 import { randomInt } from "node:crypto";
 import type { ExpressionBuilder } from "kysely";
 import type { Database as Schema, Inquiry } from "../../../db/schema";
@@ -12,9 +14,9 @@ import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
-import { formatUtc, getSilencePolicy } from "./refund-promise.server";
+import { formatUtc, getSilencePolicy, SILENCE_POLICY_KEY, type SilencePolicy } from "./refund-promise.server";
 import { inquiryPageUrl } from "./reply-links.server";
-import { refundLeaseFree } from "./refunds.server";
+import { refundLeaseFree, refundTried } from "./refunds.server";
 
 export const FEE_CHOICE_EMAIL_KIND = "fee_choice";
 export const CREDIT_EMAIL_KIND = "credit_issued";
@@ -26,7 +28,12 @@ export function choiceEndsAt(inquiry: Pick<Inquiry, "reply_deadline_at">): Date 
   return new Date(Date.parse(inquiry.reply_deadline_at!) + env.CREDIT_CHOICE_DAYS * DAY_MS);
 }
 
-/** Paid with money, unanswered, past its deadline, no choice made, no refund under way or claimed. */
+/** The earliest reply deadline whose time to choose is still running at `at` (ISO). */
+function choiceOpenAfter(at: string): string {
+  return new Date(Date.parse(at) - env.CREDIT_CHOICE_DAYS * DAY_MS).toISOString();
+}
+
+/** Unanswered past its deadline, no choice made, no refund claimed, tried or under way (see refundTried). */
 export function isChoosable(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
   return eb.and([
     eb("status", "=", "paid"),
@@ -38,23 +45,50 @@ export function isChoosable(eb: ExpressionBuilder<Schema, "inquiries">, at: stri
     eb("credited_at", "is", null),
     eb("refund_state", "is", null),
     refundLeaseFree(eb, at),
+    eb.not(refundTried(eb)),
   ]);
 }
 
-export function canChooseNow(inquiry: Inquiry, at = now()): boolean {
+/**
+ * A fee paid in money may be refunded or credited only as offered: under "Let the buyer choose refund or
+ * credit" (read in the statement that records the choice, so that a switch to "Refund automatically" and
+ * a choice give one outcome), after the offer was made and before the time to choose ends.
+ */
+function isOfferOpen(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
+  const refundsAutomatically = eb
+    .selectFrom("settings")
+    .select("settings.key")
+    .where("settings.key", "=", SILENCE_POLICY_KEY)
+    .where("settings.value", "=", "refund" satisfies SilencePolicy);
+  return eb.and([
+    eb("provider", "!=", "credit"),
+    eb("credit_offered_at", "is not", null),
+    eb("reply_deadline_at", ">", choiceOpenAfter(at)),
+    eb.not(eb.exists(refundsAutomatically)),
+  ]);
+}
+
+/** What the buyer may choose now (the rules of isChoosable and isOfferOpen, for the page): both, only a credit, or nothing. */
+export function choicesNow(inquiry: Inquiry, policy: SilencePolicy, at = now()): "refund-or-credit" | "credit" | null {
   const iso = at.toISOString();
-  return (
+  const choosable =
     inquiry.status === "paid" &&
     !inquiry.answered_at &&
     inquiry.amount_cents > 0 &&
-    inquiry.provider !== "credit" &&
     !!inquiry.reply_deadline_at &&
     inquiry.reply_deadline_at <= iso &&
     !inquiry.fee_choice &&
     !inquiry.credited_at &&
     !inquiry.refund_state &&
-    (!inquiry.refund_lease_until || inquiry.refund_lease_until <= iso)
-  );
+    (!inquiry.refund_lease_until || inquiry.refund_lease_until <= iso) &&
+    inquiry.refund_attempts === 0 &&
+    !inquiry.refund_next_attempt_at &&
+    !inquiry.last_error;
+  if (!choosable) return null;
+  if (inquiry.provider === "credit") return "credit";
+  const offerOpen =
+    policy === "choose" && !!inquiry.credit_offered_at && inquiry.reply_deadline_at! > choiceOpenAfter(iso);
+  return offerOpen ? "refund-or-credit" : null;
 }
 
 /** Emails each buyer whose inquiry just became choosable, once (credit_offered_at, and the outbox's one per kind). */
@@ -67,6 +101,7 @@ export async function offerChoices(): Promise<number> {
     .where((eb) => isChoosable(eb, at))
     .where("credit_offered_at", "is", null)
     .where("provider", "!=", "credit")
+    .where("reply_deadline_at", ">", choiceOpenAfter(at))
     .orderBy("reply_deadline_at")
     .limit(100)
     .execute();
@@ -79,6 +114,7 @@ export async function offerChoices(): Promise<number> {
         .where("id", "=", id)
         .where("credit_offered_at", "is", null)
         .where("provider", "!=", "credit")
+        .where("reply_deadline_at", ">", choiceOpenAfter(at))
         .where((eb) => isChoosable(eb, at))
         .returningAll()
         .executeTakeFirst();
@@ -116,23 +152,31 @@ export async function offerChoices(): Promise<number> {
 
 export type ChoiceResult = { ok: true } | { ok: false; message: string };
 
+/** Why a choice was not recorded, in the buyer's words (the conditional UPDATE decided; this only explains). */
 async function refusal(inquiryId: number): Promise<ChoiceResult> {
   const inquiry = await db.selectFrom("inquiries").selectAll().where("id", "=", inquiryId).executeTakeFirstOrThrow();
-  if (inquiry.credited_at || inquiry.fee_choice === "credit")
-    return { ok: false, message: "You already took a credit for this fee." };
-  if (inquiry.status === "refunded") return { ok: false, message: "Your fee has already been refunded." };
-  if (inquiry.fee_choice === "refund" || inquiry.refund_state || inquiry.refund_lease_until) {
-    return { ok: false, message: "Your fee is already being refunded." };
+  const refuse = (message: string): ChoiceResult => ({ ok: false, message });
+  if (inquiry.credited_at || inquiry.fee_choice === "credit") return refuse("You already took a credit for this fee.");
+  if (inquiry.status === "refunded") return refuse("Your fee has already been refunded.");
+  const refunding =
+    inquiry.fee_choice === "refund" ||
+    inquiry.refund_state ||
+    inquiry.refund_lease_until ||
+    inquiry.refund_attempts > 0 ||
+    inquiry.refund_next_attempt_at ||
+    inquiry.last_error;
+  if (refunding) return refuse("Your fee is already being refunded.");
+  if (inquiry.answered_at) return refuse("The owner replied, so there is nothing to refund.");
+  if (inquiry.provider === "credit")
+    return refuse("You paid with a credit, so it comes back as a new credit, never as money.");
+  const at = nowIso();
+  if (inquiry.reply_deadline_at && inquiry.reply_deadline_at <= at) {
+    if ((await getSilencePolicy()) === "refund")
+      return refuse("Your fee is refunded automatically on this site, so there is nothing to choose.");
+    if (inquiry.reply_deadline_at <= choiceOpenAfter(at))
+      return refuse("The time to choose has ended: your fee will be refunded automatically.");
   }
-  if (inquiry.answered_at)
-    return {
-      ok: false,
-      message: "The owner replied, so there is nothing to refund.",
-    };
-  return {
-    ok: false,
-    message: "This choice is not available for this inquiry.",
-  };
+  return refuse("This choice is not available for this inquiry.");
 }
 
 /** "Refund my fee": recorded once; the caller then refunds it through the scheduler's path. */
@@ -142,7 +186,7 @@ export async function chooseRefund(inquiryId: number): Promise<ChoiceResult> {
     .updateTable("inquiries")
     .set({ fee_choice: "refund" })
     .where("id", "=", inquiryId)
-    .where((eb) => isChoosable(eb, at))
+    .where((eb) => eb.and([isChoosable(eb, at), isOfferOpen(eb, at)]))
     .executeTakeFirst();
   return result.numUpdatedRows === 1n ? { ok: true } : refusal(inquiryId);
 }
@@ -154,7 +198,10 @@ export function newCreditCode(): string {
   return `CR-${symbols.slice(0, 4)}-${symbols.slice(4, 8)}-${symbols.slice(8)}`;
 }
 
-/** "Take a credit instead": the choice, the code and its email in one transaction. */
+/**
+ * "Take a credit instead" (or a credit-paid inquiry's new credit, also the scheduler's): the choice, the
+ * code and its email in one transaction.
+ */
 export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
   const at = now();
   const iso = at.toISOString();
@@ -163,7 +210,7 @@ export async function chooseCredit(inquiryId: number): Promise<ChoiceResult> {
       .updateTable("inquiries")
       .set({ fee_choice: "credit", credited_at: iso })
       .where("id", "=", inquiryId)
-      .where((eb) => isChoosable(eb, iso))
+      .where((eb) => eb.and([isChoosable(eb, iso), eb.or([eb("provider", "=", "credit"), isOfferOpen(eb, iso)])]))
       .returningAll()
       .executeTakeFirst();
     if (!row) return false;
@@ -220,6 +267,7 @@ export async function revealCreditOnce(inquiryId: number): Promise<{ code: strin
 
 export type FeeChoiceView =
   | { kind: "offer"; fee: string; endsAt: string }
+  | { kind: "new-credit" }
   | { kind: "refunding" }
   | { kind: "credited"; credit: { code: string; expiresAt: string } | null }
   | null;
@@ -232,8 +280,9 @@ export async function feeChoiceView(inquiry: Inquiry, reveal: boolean): Promise<
       credit: reveal ? await revealCreditOnce(inquiry.id) : null,
     };
   if (inquiry.status === "paid" && inquiry.fee_choice === "refund") return { kind: "refunding" };
-  if (!canChooseNow(inquiry)) return null;
-  if (!inquiry.credit_offered_at && (await getSilencePolicy()) !== "choose") return null;
+  const choices = choicesNow(inquiry, await getSilencePolicy());
+  if (choices === "credit") return { kind: "new-credit" };
+  if (!choices) return null;
   return {
     kind: "offer",
     fee: formatUsd(inquiry.amount_cents),

@@ -22,6 +22,18 @@ export const REFUND_EMAIL_KIND = "refund";
 export function refundLeaseFree(eb: ExpressionBuilder<Schema, "inquiries">, at: string) {
   return eb.or([eb("refund_lease_until", "is", null), eb("refund_lease_until", "<=", at)]);
 }
+/**
+ * A refund of the inquiry was tried (by the scheduler or the admin) and it is not over: it failed or timed
+ * out and is retried, and after a timeout the provider may have made it. Such a fee never becomes a credit.
+ */
+export function refundTried(eb: ExpressionBuilder<Schema, "inquiries">) {
+  return eb.or([
+    eb("refund_attempts", ">", 0),
+    eb("refund_next_attempt_at", "is not", null),
+    eb("last_error", "is not", null),
+  ]);
+}
+
 /** Failed attempts after which a refund stops retrying by itself and waits for the admin. */
 export const MAX_REFUND_ATTEMPTS = 8;
 
