@@ -33,9 +33,20 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter(), reactDomServerWithoutAsyncHooks()],
   build: {
     target: "es2022",
-    rollupOptions: isSsrBuild
+    rolldownOptions: isSsrBuild
       ? undefined
-      : { output: { manualChunks: (id: string) => (PUBLIC_SHARED.test(id) ? "shared" : undefined) } },
+      : {
+          output: {
+            codeSplitting: {
+              // React and React Router, which every page loads, form their own chunk: otherwise the bundler
+              // pulls them into "shared" with the modules that import them.
+              groups: [
+                { name: "shared", test: PUBLIC_SHARED, priority: 1 },
+                { name: "react", test: /\/node_modules\/(?:react|react-dom|react-router|scheduler)\//, priority: 2 },
+              ],
+            },
+          },
+        },
   },
   ssr: { external: ["better-sqlite3"] },
 }));

@@ -386,7 +386,7 @@ async function main() {
   if (postgres) cleanups.push(postgres.stop);
   log(`Seeding ${fmt(DOMAINS)} domains into ${dataDir}...`);
   const seed = (databaseUrl: string) =>
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
+    execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", "scripts/seed-many.ts", String(DOMAINS)], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
       stdio: "inherit",
@@ -549,7 +549,7 @@ async function main() {
   const browsePlans = (
     flag("skip-filters") ? [] : [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])]
   ).map(([engine, databaseUrl]) => {
-    const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
+    const output = execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", "scripts/explain-browse.ts"], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
       encoding: "utf8",
