@@ -11,7 +11,7 @@ import type { ViteDevServer } from "vite";
 import type { RequestValues, ServerApp } from "./app/entry.server";
 import { createRequestOrigin } from "./app/server/http/proxy.server";
 
-// The project root: server.ts runs from it (tsx, development); its build runs as build/server.js.
+// The project root: server.ts runs from it (development); its build runs as build/server.js.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.basename(here) === "build" ? path.dirname(here) : here;
 /** `npm run dev`: the same server with Vite in middleware mode (hot reload) instead of the build. */
@@ -119,7 +119,6 @@ function responseSecurity(app: ServerApp) {
 function handlersOf(app: ServerApp, build: ServerBuild) {
   const mode = development ? "development" : "production";
   return {
-    directPage: app.createDirectPageHandler({ build, mode }),
     route: app.createRouteHandler({ build, mode, staticFiles: development ? null : path.join(root, "build/client") }),
   };
 }
@@ -163,18 +162,15 @@ async function main() {
   const secure = responseSecurity(app);
 
   const answer = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
-    const route = (made: ReturnType<typeof handlersOf>) => {
-      if (app.isDirectPageRequest(req)) return void made.directPage(req, res, values);
+    const route = (made: ReturnType<typeof handlersOf>) =>
       signInGuard(req, res, values, () => made.route(req, res, values));
-    };
     if (!vite) return route(initial);
     vite.middlewares(req, res, () =>
       handlersFor().then(route, (error: unknown) => app.answerError(req, res, values, error)),
     );
   };
-  // Cached public pages, the live fee stream and the public pages' first renders are answered before
-  // the routes' other work (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts,
-  // app/server/http/direct-page.server.ts).
+  // Cached public pages and the live fee stream are answered before the routes' other work
+  // (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts).
   httpServer.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const values = valuesOf(req, res);
     pageCache(req, res, values, () => {
@@ -214,8 +210,6 @@ async function main() {
       await app.stopApp();
       // What the page cache held at the end (npm run bench reports pages held per MB from it).
       log.info(pageCache.stats(), "page cache");
-      // Domain pages made from prepared shells against those rendered in full (app/server/http/domain-shell.server.ts).
-      log.info(initial.directPage.shellStats(), "page shells");
       log.info("stopped");
       app.flushLogs();
       process.exit(0);

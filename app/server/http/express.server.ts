@@ -1,4 +1,4 @@
-// Every request that is not a cached page, the live fee or a public page's first render (server.ts):
+// Every request that is not a cached page or the live fee (server.ts):
 // static files, compression, body limits, a content-type guard for page actions, and React Router (the
 // @react-router/express adapter's work, plus a pre-read body and a safe URL), on the raw Node request.
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
@@ -336,7 +336,11 @@ export function createRouteHandler(options: RouteHandlerOptions) {
 
   return (req: IncomingMessage, res: ServerResponse, values: RequestValues): void => {
     const fail = (error: unknown) => answerError(req, res, values, error);
-    compressStreamed(req, res, () =>
+    // A render the page cache keeps goes to it uncompressed: the cache makes each encoding once.
+    const compress = values.pageCacheCapture
+      ? (_req: unknown, _res: unknown, next: () => void) => next()
+      : compressStreamed;
+    compress(req, res, () =>
       staticFiles(req, res, (error) => {
         if (error) return fail(error);
         // A sign-in body the sign-in guard read already, within its own limit.
