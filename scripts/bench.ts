@@ -369,7 +369,7 @@ async function main() {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${loadAtStart} at the start; Node ${process.version}`;
   log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; ${machine}`);
   const build = (...args: string[]) =>
-    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], {
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build", ...args], {
       cwd: root,
       stdio: "ignore",
     });
@@ -439,7 +439,7 @@ async function main() {
   running.push(bodyCeilingServer);
   const stockPort = await freePort();
   const stockServer = await startProcess(
-    [path.join(root, "node_modules/@react-router/serve/bin.js"), "bench/stock-app/build/server/index.js"],
+    [path.join(root, "node_modules/@react-router/serve/bin.cjs"), "bench/stock-app/build/server/index.js"],
     {
       cwd: root,
       env: { PORT: String(stockPort), HOST: "127.0.0.1", NODE_ENV: "production" },
