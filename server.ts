@@ -104,15 +104,13 @@ function requestValuesMaker(app: ServerApp) {
  */
 function responseSecurity(app: ServerApp) {
   const security = { stripeApiBase: app.env.STRIPE_API_BASE };
-  return (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
-    const headers = app.securityHeaders(security, {
-      path: req.url ?? "/",
-      nonce: values.cspNonce,
-      https: values.protocol === "https",
-    });
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const headersFor = (req: http.IncomingMessage, values: RequestValues) =>
+    app.securityHeaders(security, { path: req.url ?? "/", nonce: values.cspNonce, https: values.protocol === "https" });
+  const secure = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
+    for (const [name, value] of Object.entries(headersFor(req, values))) res.setHeader(name, value);
     res.setHeader("X-Request-Id", values.requestId);
   };
+  return Object.assign(secure, { headersFor });
 }
 
 /** The handlers made from one build: once in production; again after a change in development. */
@@ -120,6 +118,7 @@ function handlersOf(app: ServerApp, build: ServerBuild) {
   const mode = development ? "development" : "production";
   return {
     route: app.createRouteHandler({ build, mode, staticFiles: development ? null : path.join(root, "build/client") }),
+    page: app.createPageRenderer({ build, mode }),
   };
 }
 
@@ -153,13 +152,27 @@ async function main() {
     return made;
   };
   const initial = await handlersFor();
-  // The page cache is off in development: an edited page shows at once.
-  const pageCache = app.createPageCache(development ? { enabled: false } : {});
+  const valuesOf = requestValuesMaker(app);
+  const secure = responseSecurity(app);
+  // The page cache is off in development: an edited page shows at once. It wraps a render of a public
+  // page into status, headers (the security headers, then the route's own) and body.
+  const pageCache = app.createPageCache(
+    development
+      ? { enabled: false }
+      : {
+          render: async (req, res, values) => {
+            const page = await initial.page(req, res, values);
+            const security: Record<string, string | string[] | number> = {};
+            for (const [name, value] of Object.entries(secure.headersFor(req, values)))
+              security[name.toLowerCase()] = value;
+            return { ...page, headers: { ...security, ...page.headers } };
+          },
+          onError: app.answerError,
+        },
+  );
   const feeStream = app.createFeeStream();
   // Sign-in floods are refused in a few bytes before the routes (app/server/http/sign-in-guard.server.ts).
   const signInGuard = app.createSignInGuard();
-  const valuesOf = requestValuesMaker(app);
-  const secure = responseSecurity(app);
 
   const answer = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
     const route = (made: ReturnType<typeof handlersOf>) =>

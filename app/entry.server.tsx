@@ -16,7 +16,7 @@ import { createFeeStream } from "./server/http/fee-stream.server";
 import { createSignInGuard } from "./server/http/sign-in-guard.server";
 import { closeAllStreams } from "./server/catalog/events.server";
 import { beginShutdown } from "./server/runtime/lifecycle.server";
-import { answerError, createRouteHandler } from "./server/http/express.server";
+import { answerError, createPageRenderer, createRouteHandler } from "./server/http/express.server";
 import { isCrawler } from "./server/http/crawlers.server";
 import { logRequest } from "./server/http/request-log.server";
 import { securityHeaders } from "./server/http/security.server";
@@ -139,6 +139,7 @@ export const serverApp = {
   createFeeStream,
   createSignInGuard,
   createRouteHandler,
+  createPageRenderer,
   answerError,
   requestValues: requestValuesFor,
   securityHeaders,

@@ -26,7 +26,7 @@ export interface RequestValues {
   log: Logger;
   /**
    * Set by the page cache while it keeps what this render makes: effects a loader registers with
-   * `repeatOnCacheHit` run again on each later hit. The render must not compress its body either.
+   * `repeatOnCacheHit` run again on each later hit.
    */
   pageCacheCapture?: { hitEffects: HitEffect[] };
   /** A sign-in body the sign-in guard read already, within its deadline and limit (sign-in-guard.server.ts). */
