@@ -9,10 +9,8 @@ export default {
     await buildServerEntry();
   },
   future: {
-    v8_trailingSlashAwareDataRequests: true,
-    v8_passThroughRequests: true,
-    // Loaders, actions and entry.server.tsx get a RouterContextProvider: a request's values travel in it
-    // (app/server/http/request-context.server.ts).
-    v8_middleware: true,
+    // `npm run dev`: Vite scans the routes for dependencies at start, so a first visit does not find new
+    // ones and reload the page.
+    unstable_optimizeDeps: true,
   },
 } satisfies Config;

@@ -11,7 +11,7 @@ import type { ViteDevServer } from "vite";
 import type { RequestValues, ServerApp } from "./app/entry.server";
 import { createRequestOrigin } from "./app/server/http/proxy.server";
 
-// The project root: server.ts runs from it (tsx, development); its build runs as build/server.js.
+// The project root: server.ts runs from it (development); its build runs as build/server.js.
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.basename(here) === "build" ? path.dirname(here) : here;
 /** `npm run dev`: the same server with Vite in middleware mode (hot reload) instead of the build. */
@@ -104,23 +104,21 @@ function requestValuesMaker(app: ServerApp) {
  */
 function responseSecurity(app: ServerApp) {
   const security = { stripeApiBase: app.env.STRIPE_API_BASE };
-  return (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
-    const headers = app.securityHeaders(security, {
-      path: req.url ?? "/",
-      nonce: values.cspNonce,
-      https: values.protocol === "https",
-    });
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const headersFor = (req: http.IncomingMessage, values: RequestValues) =>
+    app.securityHeaders(security, { path: req.url ?? "/", nonce: values.cspNonce, https: values.protocol === "https" });
+  const secure = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
+    for (const [name, value] of Object.entries(headersFor(req, values))) res.setHeader(name, value);
     res.setHeader("X-Request-Id", values.requestId);
   };
+  return Object.assign(secure, { headersFor });
 }
 
 /** The handlers made from one build: once in production; again after a change in development. */
 function handlersOf(app: ServerApp, build: ServerBuild) {
   const mode = development ? "development" : "production";
   return {
-    directPage: app.createDirectPageHandler({ build, mode }),
     route: app.createRouteHandler({ build, mode, staticFiles: development ? null : path.join(root, "build/client") }),
+    page: app.createPageRenderer({ build, mode }),
   };
 }
 
@@ -154,27 +152,38 @@ async function main() {
     return made;
   };
   const initial = await handlersFor();
-  // The page cache is off in development: an edited page shows at once.
-  const pageCache = app.createPageCache(development ? { enabled: false } : {});
+  const valuesOf = requestValuesMaker(app);
+  const secure = responseSecurity(app);
+  // The page cache is off in development: an edited page shows at once. It wraps a render of a public
+  // page into status, headers (the security headers, then the route's own) and body.
+  const pageCache = app.createPageCache(
+    development
+      ? { enabled: false }
+      : {
+          render: async (req, res, values) => {
+            const page = await initial.page(req, res, values);
+            const security: Record<string, string | string[] | number> = {};
+            for (const [name, value] of Object.entries(secure.headersFor(req, values)))
+              security[name.toLowerCase()] = value;
+            return { ...page, headers: { ...security, ...page.headers } };
+          },
+          onError: app.answerError,
+        },
+  );
   const feeStream = app.createFeeStream();
   // Sign-in floods are refused in a few bytes before the routes (app/server/http/sign-in-guard.server.ts).
   const signInGuard = app.createSignInGuard();
-  const valuesOf = requestValuesMaker(app);
-  const secure = responseSecurity(app);
 
   const answer = (req: http.IncomingMessage, res: http.ServerResponse, values: RequestValues) => {
-    const route = (made: ReturnType<typeof handlersOf>) => {
-      if (app.isDirectPageRequest(req)) return void made.directPage(req, res, values);
+    const route = (made: ReturnType<typeof handlersOf>) =>
       signInGuard(req, res, values, () => made.route(req, res, values));
-    };
     if (!vite) return route(initial);
     vite.middlewares(req, res, () =>
       handlersFor().then(route, (error: unknown) => app.answerError(req, res, values, error)),
     );
   };
-  // Cached public pages, the live fee stream and the public pages' first renders are answered before
-  // the routes' other work (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts,
-  // app/server/http/direct-page.server.ts).
+  // Cached public pages and the live fee stream are answered before the routes' other work
+  // (app/server/http/page-cache.server.ts, app/server/http/fee-stream.server.ts).
   httpServer.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     const values = valuesOf(req, res);
     pageCache(req, res, values, () => {
@@ -214,8 +223,6 @@ async function main() {
       await app.stopApp();
       // What the page cache held at the end (npm run bench reports pages held per MB from it).
       log.info(pageCache.stats(), "page cache");
-      // Domain pages made from prepared shells against those rendered in full (app/server/http/domain-shell.server.ts).
-      log.info(initial.directPage.shellStats(), "page shells");
       log.info("stopped");
       app.flushLogs();
       process.exit(0);

@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
@@ -16,8 +16,7 @@ import { createFeeStream } from "./server/http/fee-stream.server";
 import { createSignInGuard } from "./server/http/sign-in-guard.server";
 import { closeAllStreams } from "./server/catalog/events.server";
 import { beginShutdown } from "./server/runtime/lifecycle.server";
-import { createDirectPageHandler, isDirectPageRequest } from "./server/http/direct-page.server";
-import { answerError, createRouteHandler } from "./server/http/express.server";
+import { answerError, createPageRenderer, createRouteHandler } from "./server/http/express.server";
 import { isCrawler } from "./server/http/crawlers.server";
 import { logRequest } from "./server/http/request-log.server";
 import { securityHeaders } from "./server/http/security.server";
@@ -71,9 +70,8 @@ export default function handleRequest(
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
-    const whole = values.renderInto;
     const readyOption: keyof RenderToPipeableStreamOptions =
-      whole || isCrawler(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      isCrawler(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
     // Abort the rendering stream after the `streamTimeout` so it has time to
     // flush down the rejected boundaries
@@ -87,26 +85,6 @@ export default function handleRequest(
         nonce: nonce || undefined,
         [readyOption]() {
           shellRendered = true;
-          if (whole) {
-            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            const chunks: Buffer[] = [];
-            pipe(
-              new Writable({
-                write(chunk: Buffer, _encoding, callback) {
-                  chunks.push(chunk);
-                  callback();
-                },
-                final(callback) {
-                  clearTimeout(timeoutId);
-                  timeoutId = undefined;
-                  whole.body = Buffer.concat(chunks);
-                  callback();
-                  resolve(new Response(null, { headers: responseHeaders, status: responseStatusCode }));
-                },
-              }),
-            );
-            return;
-          }
           const body = new PassThrough({
             final(callback) {
               // Clear the timeout to prevent retaining the closure and memory leak
@@ -160,9 +138,8 @@ export const serverApp = {
   createPageCache,
   createFeeStream,
   createSignInGuard,
-  createDirectPageHandler,
-  isDirectPageRequest,
   createRouteHandler,
+  createPageRenderer,
   answerError,
   requestValues: requestValuesFor,
   securityHeaders,

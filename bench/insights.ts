@@ -1,7 +1,7 @@
 // The portfolio insights' bench row (issue 25 item 3): portfolioInsights over 100,000 names and a year of
 // views, for the whole portfolio and for one owner, on SQLite and PostgreSQL; target p95 < 100 ms.
 //   In `npm run bench`: insightsRows([...databases]) after the names are seeded (scripts/bench.ts).
-//   Alone: `npx tsx bench/insights.ts [--domains=100000] [--skip-postgres]` (or `npm run bench --
+//   Alone: `node --import=./scripts/ts-imports.mjs bench/insights.ts [--domains=100000] [--skip-postgres]` (or `npm run bench --
 //   --only=insights`) seeds its own databases.
 // The activity is added set-based (INSERT ... SELECT, a few statements) to the names seed-many made:
 //   views       every name on one day in each 30 (its own day of the cycle), 1-7 views, over 365 days
@@ -44,12 +44,16 @@ export function insightsRows(
 ): Array<[string, Timing]> {
   const rows: Array<[string, Timing]> = [];
   for (const { engine, url } of databases) {
-    const output = execFileSync(process.execPath, ["--import", "tsx", "bench/insights.ts", "--measure"], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: url, SESSION_SECRET: sessionSecret, LOG_LEVEL: "error" },
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const output = execFileSync(
+      process.execPath,
+      ["--import=./scripts/ts-imports.mjs", "bench/insights.ts", "--measure"],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: url, SESSION_SECRET: sessionSecret, LOG_LEVEL: "error" },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const result = JSON.parse(output.trim().split("\n").pop()!) as { whole: Timing; owner: Timing };
     const suffix = engine === "PostgreSQL" ? " [PostgreSQL]" : "";
     rows.push([`insights, whole portfolio${suffix}`, result.whole], [`insights, one owner${suffix}`, result.owner]);
@@ -130,7 +134,7 @@ async function measure(): Promise<void> {
 }
 
 /**
- * Alone (`npx tsx bench/insights.ts`, or `npm run bench -- --only=insights`): seeds names and activity into
+ * Alone (`node --import=./scripts/ts-imports.mjs bench/insights.ts`, or `npm run bench -- --only=insights`): seeds names and activity into
  * a fresh SQLite file and an embedded PostgreSQL, times both and prints the rows with their verdicts.
  */
 export async function benchInsightsAlone(): Promise<void> {
@@ -138,7 +142,7 @@ export async function benchInsightsAlone(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "domains-insights-bench-"));
   const secret = "bench-session-secret-0123456789";
   const seed = (url: string) =>
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(domains)], {
+    execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", "scripts/seed-many.ts", String(domains)], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: url, SESSION_SECRET: secret, LOG_LEVEL: "error" },
       stdio: "inherit",

@@ -193,7 +193,7 @@ export interface Writer {
 
 /** Starts bench/db-writer.ts on the database at `databaseUrl`: another process writing through the app's modules. */
 export function startWriter(cwd: string, env: Record<string, string>): Promise<Writer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/db-writer.ts"], {
+  const child = spawn(process.execPath, ["--import=./scripts/ts-imports.mjs", "bench/db-writer.ts"], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["pipe", "pipe", "pipe"],

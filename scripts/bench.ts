@@ -369,7 +369,7 @@ async function main() {
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load average ${loadAtStart} at the start; Node ${process.version}`;
   log(`Benchmark: ${CONNECTIONS} connections, ${DURATION} s per measurement, ${fmt(DOMAINS)} domains; ${machine}`);
   const build = (...args: string[]) =>
-    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.js"), "build", ...args], {
+    execFileSync(process.execPath, [path.join(root, "node_modules/@react-router/dev/bin.cjs"), "build", ...args], {
       cwd: root,
       stdio: "ignore",
     });
@@ -386,7 +386,7 @@ async function main() {
   if (postgres) cleanups.push(postgres.stop);
   log(`Seeding ${fmt(DOMAINS)} domains into ${dataDir}...`);
   const seed = (databaseUrl: string) =>
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/seed-many.ts", String(DOMAINS)], {
+    execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", "scripts/seed-many.ts", String(DOMAINS)], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
       stdio: "inherit",
@@ -439,7 +439,7 @@ async function main() {
   running.push(bodyCeilingServer);
   const stockPort = await freePort();
   const stockServer = await startProcess(
-    [path.join(root, "node_modules/@react-router/serve/bin.js"), "bench/stock-app/build/server/index.js"],
+    [path.join(root, "node_modules/@react-router/serve/bin.cjs"), "bench/stock-app/build/server/index.js"],
     {
       cwd: root,
       env: { PORT: String(stockPort), HOST: "127.0.0.1", NODE_ENV: "production" },
@@ -549,7 +549,7 @@ async function main() {
   const browsePlans = (
     flag("skip-filters") ? [] : [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])]
   ).map(([engine, databaseUrl]) => {
-    const output = execFileSync(process.execPath, ["--import", "tsx", "scripts/explain-browse.ts"], {
+    const output = execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", "scripts/explain-browse.ts"], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET },
       encoding: "utf8",

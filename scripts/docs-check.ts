@@ -17,7 +17,7 @@ const ENV_MODULE = "app/server/runtime/env.server.ts";
 /** Folders a repository path in a doc starts with. */
 const REPOSITORY_FOLDERS = ["app", "bench", "db", "deploy", "docs", "public", "scripts", "tests", ".ci"];
 /** npm's own commands a doc may use besides `npm run`. */
-const NPM_COMMANDS = new Set(["install", "ci", "exec", "ls", "outdated", "view"]);
+const NPM_COMMANDS = new Set(["install", "ci", "exec", "ls", "outdated", "pack", "view"]);
 const FENCE = /^(```|~~~)\s*([\w-]*)\s*$/;
 const SHELL_LANGUAGES = new Set(["", "sh", "bash", "shell", "console", "zsh"]);
 

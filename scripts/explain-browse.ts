@@ -1,5 +1,5 @@
 // Prints the query plans of the home page's filter combinations (bench/browse-rows.ts) on the database at
-// DATABASE_URL, and whether each uses an index: `node --import tsx scripts/explain-browse.ts`. The bench runs it.
+// DATABASE_URL, and whether each uses an index: `node --import=./scripts/ts-imports.mjs scripts/explain-browse.ts`. The bench runs it.
 import { sql } from "kysely";
 import { BROWSE_ROWS } from "../bench/browse-rows";
 import { readBrowseQuery } from "../app/lib/browse";

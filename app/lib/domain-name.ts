@@ -104,7 +104,6 @@ export function lookupCandidates(param: string): string[] {
 /**
  * A name as DomainName (app/components/domain-name.tsx) writes it: the shown labels, each but the last
  * with its dot (a line may break only after a dot), and the lengths its shrink-to-fit CSS divides by.
- * The prepared page shells (domain-shell.server.ts) put these strings back too.
  */
 export function domainNameLabels(name: string): string[] {
   const labels = displayDomainName(name).split(".");

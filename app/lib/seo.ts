@@ -11,7 +11,7 @@ export interface DomainPageData {
   canonicalUrl: string;
   /** The owner's typical reply time in whole days (trust signal), null until 3 inquiries are answered. */
   replyDays: number | null;
-  /** The name's categories (their links are part of the page's prepared shell: see domain-shell.server.ts). */
+  /** The name's categories (links on the page). */
   categories: Array<{ slug: string; name: string }>;
   /** The owner's short description of the name (plain text), or null. */
   pitch: string | null;

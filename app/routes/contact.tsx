@@ -7,10 +7,13 @@ import { findDomainByParam } from "../server/catalog/domains.server";
 import { env } from "../server/runtime/env.server";
 import type { Route } from "./+types/contact";
 
-/** The page names the domain and leads to its inquiry form; a name not listed is a 404 (the site's not-found page). */
+/**
+ * The spec's static "Payment Required" page. A listed name is named, with links to its inquiry form and
+ * its page; a name not listed keeps the page (404) without them.
+ */
 export async function loader({ params }: Route.LoaderArgs) {
   const domain = await findDomainByParam(params.domainName);
-  if (!domain) throw data({ siteName: env.SITE_NAME }, { status: 404 });
+  if (!domain) return data({ siteName: env.SITE_NAME, domainName: null }, { status: 404 });
   return { siteName: env.SITE_NAME, domainName: domain.domain_name };
 }
 
@@ -25,20 +28,27 @@ export default function ContactPage({ loaderData }: Route.ComponentProps) {
           All inquiries go through our secure payment system. A small one-time fee ensures serious buyers and protects
           owners from spam.
         </p>
-        <p className="mt-6 text-lg">
-          To contact the owner of{" "}
-          <strong className="block text-white">
-            <DomainName name={domainName} fit />
-          </strong>
-        </p>
-        <Link to={`/payment/${encodeURIComponent(shortDomainName(domainName))}`} className={`${primaryButton} mt-4`}>
-          Send an inquiry
-        </Link>
-        <p className="mt-2 text-sm">
-          <Link to={domainPagePath(domainName)} className="text-blue-300 underline underline-offset-4">
-            See the domain&apos;s page
-          </Link>
-        </p>
+        {domainName && (
+          <>
+            <p className="mt-6 text-lg">
+              To contact the owner of{" "}
+              <strong className="block text-white">
+                <DomainName name={domainName} fit />
+              </strong>
+            </p>
+            <Link
+              to={`/payment/${encodeURIComponent(shortDomainName(domainName))}`}
+              className={`${primaryButton} mt-4`}
+            >
+              Send an inquiry
+            </Link>
+            <p className="mt-2 text-sm">
+              <Link to={domainPagePath(domainName)} className="text-blue-300 underline underline-offset-4">
+                See the domain&apos;s page
+              </Link>
+            </p>
+          </>
+        )}
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <Link to="/#domains" className={primaryButton}>
             Browse Domains

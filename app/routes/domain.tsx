@@ -9,13 +9,7 @@ import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
 
-/**
- * The page's data: `page` is null for a name not listed (404). Prepared shells depend on its shape
- * (app/server/http/domain-shell.server.ts, SHELL_FIELDS): they put a page's own strings (its name, price
- * and canonical URL) back into a page rendered once from sample data, and take the rest as the shell's
- * shape. A field added, renamed or removed here fails the type check there, and
- * tests/integration/page-shell.test.ts at run time; the shells must then say what the field is.
- */
+/** The page's data: `page` is null for a name not listed (404). */
 export interface DomainRouteData {
   siteName: string;
   page: DomainPageData | null;

@@ -16,7 +16,7 @@ import { contentVersionStatus } from "../server/db/content-version.server";
  * checks fail), `statements`: statements this process sent to the database since it started.
  */
 export async function loader() {
-  let database = false;
+  let database: boolean;
   try {
     database = isDatabaseOpen() && (await sql`SELECT 1 AS ok`.execute(db)).rows.length === 1;
   } catch {

@@ -30,7 +30,7 @@ test("after a silent deadline the buyer takes a credit, sees its code once and p
     "receipt",
   );
   const link = linkIn({ raw: receipt, from: "", to: [] }, "/inquiry/");
-  let code = "";
+  let code: string;
   try {
     await clock.set(7 * DAY_MS + 60_000);
     // The scheduler's pass at the deadline makes the offer (and emails it).

@@ -4,10 +4,10 @@ import { insertDomain, uniqueDomainName } from "../support/data";
 import { request, waitFor } from "../support/http";
 import { useAppServer } from "../support/vitest-server";
 
-// React's server renderer keeps its request in an AsyncLocalStorage; in Node 20 that turns async hooks on
-// for every promise and socket of the process from the first render on (about 8% of an uncached page). The
-// production build gives the renderer a storage without them (vite.config.ts,
-// app/server/runtime/sync-local-storage.server.ts): these pages render in full and leave them off.
+// React's server renderer keeps its request in an AsyncLocalStorage. In Node 20 its first `run` turned
+// async hooks on for every promise and socket of the process (about 8% of an uncached page), so the build
+// once gave the renderer a storage of its own. Node 24's AsyncLocalStorage uses AsyncContextFrame and no
+// async hooks: with React's renderer as it ships, these pages render in full and leave them off.
 
 const probe = path.resolve(import.meta.dirname, "../support/async-hooks-probe.mjs");
 const app = useAppServer({ env: { PAGE_CACHE: "false", NODE_OPTIONS: `--import ${probe}` } });

@@ -197,6 +197,8 @@ describe("npm run dev and npm start", () => {
       // Vite's client opens its hot reload socket on the same server (connect-src 'self').
       expect(new URL((await socket).url()).host).toBe(new URL(development.url).host);
       await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+      // Vite serves the modules one by one: a click before they have all run would be a full page load.
+      await page.waitForLoadState("networkidle");
       await page
         .getByRole("link", { name: /velora/i })
         .first()

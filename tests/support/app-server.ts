@@ -9,7 +9,7 @@ import { createTestDatabase } from "./postgres";
 import { openPostgresSync } from "./postgres-sync";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
-const tsxBin = path.join(projectRoot, "node_modules/.bin/tsx");
+const tsImports = path.join(projectRoot, "scripts/ts-imports.mjs");
 
 export interface AppServer {
   url: string;
@@ -56,7 +56,7 @@ export interface StartOptions {
   /** The server's working directory (where it looks for `.env`); the project root by default. */
   cwd?: string;
   /**
-   * `npm run dev`'s server instead of the build: server.ts from source (tsx) with NODE_ENV=development,
+   * `npm run dev`'s server instead of the build: server.ts from source (Node's type stripping) with NODE_ENV=development,
    * Vite in middleware mode serving the app.
    */
   development?: boolean;
@@ -79,9 +79,10 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   // The production entry, as operators run it (`node build/server.js`, no tsx): one process, so a
   // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
   // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
-  // Development: `npm run dev`'s command (node --import tsx server.ts), run from the project root.
+  // Development: `npm run dev`'s command (node --import=./scripts/ts-imports.mjs server.ts), run from the
+  // project root.
   const args = options.development
-    ? ["--import", "tsx", path.join(projectRoot, "server.ts")]
+    ? [`--import=${tsImports}`, path.join(projectRoot, "server.ts")]
     : [path.join(projectRoot, "build/server.js")];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectRoot,
@@ -203,14 +204,14 @@ export function removeDataDir(server: AppServer): void {
   rmSync(server.dataDir, { recursive: true, force: true });
 }
 
-/** Runs a project script (tsx scripts/<name>.ts) against a server's database. */
+/** Runs a project script (`node --import=./scripts/ts-imports.mjs scripts/<name>.ts`) against a server's database. */
 export function runScript(
   server: Pick<AppServer, "env">,
   script: string,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsxBin, [path.join("scripts", script), ...args], {
+    const child = spawn(process.execPath, [`--import=${tsImports}`, path.join("scripts", script), ...args], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...server.env },
     });

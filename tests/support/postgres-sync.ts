@@ -23,12 +23,12 @@ interface Answer {
 }
 
 export class PostgresQueryError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-    readonly sql: string,
-  ) {
+  readonly code: string | undefined;
+  readonly sql: string;
+  constructor(message: string, code: string | undefined, sql: string) {
     super(`${message} (PostgreSQL ${code ?? "error"}) in: ${sql}`);
+    this.code = code;
+    this.sql = sql;
   }
 }
 

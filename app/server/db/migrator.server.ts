@@ -2,7 +2,8 @@
 // migrateToLatest) or one a script opened itself (scripts/migrate-to-postgres.ts). Safe when several
 // processes start at once: on PostgreSQL Kysely holds an advisory lock and migrates in one transaction,
 // so the others wait and then find nothing left to do; on SQLite the migration's write transaction does the same.
-import { Migrator, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { migrations } from "../../../db/migrations/index";
 import { log } from "../runtime/log.server";
 

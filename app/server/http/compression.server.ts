@@ -1,7 +1,7 @@
-// Compression, decided in one module: whole pages (the direct page path, the page cache's variants) are
+// Compression, decided in one module: whole pages (the page cache's variants) are
 // compressed here from their identity body; every other response streams through `compressStreamed`.
-// A render the page cache keeps is never compressed by the path that made it (RequestValues'
-// pageCacheCapture): the cache stores the identity page and makes each encoding once.
+// The page cache renders a page into memory uncompressed, stores the identity page and makes each
+// encoding once.
 import compression from "compression";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";

@@ -1,10 +1,10 @@
-// Every request that is not a cached page, the live fee or a public page's first render (server.ts):
+// Every request that is not a cached page or the live fee (server.ts):
 // static files, compression, body limits, a content-type guard for page actions, and React Router (the
 // @react-router/express adapter's work, plus a pre-read body and a safe URL), on the raw Node request.
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
 import { isSameOriginNullOrigin } from "./null-origin.server";
 import express from "express";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { createRequestHandler, matchRoutes, type ServerBuild } from "react-router";
@@ -12,6 +12,7 @@ import { env } from "../runtime/env.server";
 import { compressStreamed } from "./compression.server";
 import { routerContextFor, type RequestValues } from "./request-context.server";
 import { isPrivatePath } from "./security.server";
+import type { RenderedPage } from "./page-cache.server";
 import { mayUpload } from "./uploads.server";
 import { isUploadPath } from "./upload-path.server";
 
@@ -277,6 +278,30 @@ export function answerError(req: IncomingMessage, res: ServerResponse, values: R
   if (status >= 400 && status < 500) return refusePlain(res, status, "Bad request");
   values.log.error({ method: req.method, error }, "unhandled error");
   refusePlain(res, 500, "Internal Server Error");
+}
+
+/**
+ * A public page GET rendered by React Router into memory, for the page cache (page-cache.server.ts):
+ * its status, the route's headers (names in lower case) and its whole, uncompressed body.
+ */
+export function createPageRenderer(options: { build: ServerBuild; mode: "development" | "production" }) {
+  const handle = createRequestHandler(options.build, options.mode);
+  return async (req: IncomingMessage, res: ServerResponse, values: RequestValues): Promise<RenderedPage> => {
+    const request = fetchRequestFrom(req, res, values.protocol);
+    if (!request)
+      return {
+        status: 400,
+        headers: { "content-type": "text/plain; charset=utf-8" },
+        body: Buffer.from("Bad request\n"),
+      };
+    const response = await handle(request, routerContextFor(values));
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of response.headers.entries()) if (name !== "set-cookie") headers[name] = value;
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers["set-cookie"] = cookies;
+    if (isPrivatePath(req.url ?? "/")) headers["cache-control"] = "no-store";
+    return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+  };
 }
 
 export interface RouteHandlerOptions {

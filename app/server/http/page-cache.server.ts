@@ -27,6 +27,16 @@ import { requestValues, type CachedRequest, type HitEffect, type RequestValues }
  */
 
 type Next = (error?: unknown) => void;
+
+/** A page rendered into memory: what the page cache keeps and sends. */
+export interface RenderedPage {
+  status: number;
+  /** Every response header of the page, security headers included, names in lower case. */
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+/** Renders a public page GET into memory (server.ts: the security headers and React Router). */
+export type RenderPage = (req: IncomingMessage, res: ServerResponse, values: RequestValues) => Promise<RenderedPage>;
 // Loose shapes of ServerResponse methods, to call the saved originals with `call`.
 type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
 type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
@@ -88,10 +98,15 @@ function recentKeys(max: number) {
 
 /** Search results and 404s get this share of the cache's memory. */
 const MINOR_SHARE = 1 / 8;
-const MAX_CAPTURE_BYTES = 1024 * 1024;
+/** A larger page is sent, not kept. */
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 export interface PageCacheOptions {
   enabled?: boolean;
+  /** How a page not in the cache is made (required when enabled). */
+  render?: RenderPage;
+  /** A render that failed: answered as any unhandled error. */
+  onError?: (req: IncomingMessage, res: ServerResponse, values: RequestValues, error: unknown) => void;
   /** Memory budget for stored pages (all encodings); the least recently used go first. */
   maxBytes?: number;
 }
@@ -114,6 +129,8 @@ export type PageCacheMiddleware = ((
 };
 
 export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
+  const render = options.render ?? (() => Promise.reject(new Error("the page cache has no render function")));
+  const onError = options.onError ?? ((_req, res) => res.destroy());
   const enabled = options.enabled ?? env.PAGE_CACHE === "true";
   const maxBytes = options.maxBytes ?? env.PAGE_CACHE_MAX_MB * 1024 * 1024;
   const maxMinorBytes = Math.floor(maxBytes * MINOR_SHARE);
@@ -222,7 +239,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     writeHead.call(
       res,
       entry.status,
-      cacheState === "HIT" ? { ...headers, "x-request-id": values.requestId } : { ...headers, "x-cache": "MISS" },
+      cacheState === "HIT"
+        ? { ...headers, "x-request-id": values.requestId }
+        : { ...headers, "x-cache": "MISS", "x-request-id": values.requestId },
     );
     end.call(res, encoding === "identity" ? entry.identity : body);
   }
@@ -272,21 +291,32 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // it was asked for lately by a crawler or a script already (a monitor's page is, a sweep's are not),
     // so a sweep of the catalogue neither pushes out the pages people read nor spends work keeping its own.
     if (isCrawler(headers["user-agent"]) && !crawlerPages.seenAgain(key)) return next();
-    // The render keeps its body uncompressed and gives the effects to repeat on a hit.
+    // The render gives the effects to repeat on a hit.
     const hitEffects: HitEffect[] = [];
     values.pageCacheCapture = { hitEffects };
-    capture(req, res, next, async (status, storedHeaders, body, writeHead, end) => {
-      const entry = makeEntry(key, version, status, storedHeaders, body, hitEffects, false);
-      try {
-        // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
-        entry.minor = canonical.search || status === 404 || !(await isKnownHost(headers.host));
-        // A write landed while the page rendered: serve what was rendered, but do not keep it.
-        if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
-      } catch {
-        // The database cannot say now: serve the page without keeping it.
-      }
-      send(req, res, values, entry, "MISS", writeHead, end);
-    });
+    render(req, res, values).then(
+      async (page) => {
+        if (res.destroyed) return;
+        const storedHeaders = page.body.length <= MAX_PAGE_BYTES ? storableHeaders(page.status, page.headers) : null;
+        if (!storedHeaders) {
+          // Not for keeping (a redirect, a cookie, no-store...): sent as rendered.
+          res.writeHead(page.status, { ...page.headers, "x-request-id": values.requestId });
+          res.end(page.body);
+          return;
+        }
+        const entry = makeEntry(key, version, page.status, storedHeaders, page.body, hitEffects, false);
+        try {
+          // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
+          entry.minor = canonical.search || page.status === 404 || !(await isKnownHost(headers.host));
+          // A write landed while the page rendered: serve what was rendered, but do not keep it.
+          if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
+        } catch {
+          // The database cannot say now: serve the page without keeping it.
+        }
+        send(req, res, values, entry, "MISS", res.writeHead as WriteHead, res.end as End);
+      },
+      (error: unknown) => onError(req, res, values, error),
+    );
   }
 
   middleware.clear = clear;
@@ -352,91 +382,9 @@ function runHitEffects(req: IncomingMessage, entry: Entry) {
   }
 }
 
-type OnCaptured = (status: number, headers: OutgoingHttpHeaders, body: Buffer, writeHead: WriteHead, end: End) => void;
-
-/**
- * Lets the rest of the chain render the page into memory (uncompressed: RequestValues' pageCacheCapture);
- * the client gets its encoding from the stored variants. A response that may not be cached (a
- * compressed one included) is replayed unchanged.
- */
-function capture(req: IncomingMessage, res: ServerResponse, next: Next, onCaptured: OnCaptured) {
-  const originalWriteHead = res.writeHead as WriteHead;
-  const originalWrite = res.write as (this: ServerResponse, chunk: unknown) => boolean;
-  const originalEnd = res.end as End;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let passThrough = false;
-
-  const restore = () => {
-    res.writeHead = originalWriteHead as ServerResponse["writeHead"];
-    res.write = originalWrite as ServerResponse["write"];
-    res.end = originalEnd as ServerResponse["end"];
-  };
-  const toBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
-    Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === "string"
-        ? Buffer.from(chunk, (encoding as BufferEncoding) || "utf8")
-        : Buffer.from(chunk as Uint8Array);
-  const startPassThrough = () => {
-    // Too large to keep: send what was gathered and let the rest stream as usual.
-    passThrough = true;
-    originalWriteHead.call(res, res.statusCode);
-    for (const chunk of chunks) originalWrite.call(res, chunk);
-    chunks.length = 0;
-  };
-
-  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-    if (passThrough) return (originalWriteHead as (...args: unknown[]) => ServerResponse).call(this, status, ...rest);
-    res.statusCode = status;
-    const headers = rest.find((value) => typeof value === "object" && value !== null);
-    if (Array.isArray(headers))
-      for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1]);
-    else if (headers)
-      for (const [name, value] of Object.entries(headers))
-        if (value !== undefined) res.setHeader(name, value as string);
-    return res;
-  } as ServerResponse["writeHead"];
-
-  res.write = function (this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
-    if (passThrough) return (originalWrite as (...args: unknown[]) => boolean).call(this, chunk, encoding, callback);
-    const buffer = toBuffer(chunk, typeof encoding === "string" ? encoding : undefined);
-    chunks.push(buffer);
-    size += buffer.length;
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (typeof done === "function") queueMicrotask(() => (done as () => void)());
-    if (size > MAX_CAPTURE_BYTES) startPassThrough();
-    return true;
-  } as ServerResponse["write"];
-
-  res.end = function (this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
-    if (passThrough) {
-      restore();
-      return (originalEnd as (...args: unknown[]) => ServerResponse).call(this, chunk, encoding, callback);
-    }
-    if (chunk !== undefined && chunk !== null && typeof chunk !== "function")
-      chunks.push(toBuffer(chunk, typeof encoding === "string" ? encoding : undefined));
-    restore();
-    const body = Buffer.concat(chunks);
-    const stored = storableHeaders(res);
-    if (stored && !res.destroyed) {
-      onCaptured(res.statusCode, stored, body, originalWriteHead, originalEnd);
-    } else {
-      originalWriteHead.call(res, res.statusCode);
-      originalEnd.call(res, body);
-    }
-    const done = [chunk, encoding, callback].find((value) => typeof value === "function");
-    if (done) res.once("finish", done as () => void);
-    return res;
-  } as ServerResponse["end"];
-
-  next();
-}
-
 /** The headers to keep with a page, or null when the response must not be cached. */
-function storableHeaders(res: ServerResponse): OutgoingHttpHeaders | null {
-  if (res.statusCode !== 200 && res.statusCode !== 404) return null;
-  const headers = res.getHeaders();
+function storableHeaders(status: number, headers: OutgoingHttpHeaders): OutgoingHttpHeaders | null {
+  if (status !== 200 && status !== 404) return null;
   if (headers["set-cookie"] !== undefined) return null;
   if (headers["content-encoding"] !== undefined && headers["content-encoding"] !== "identity") return null;
   if (/no-store|private/i.test(String(headers["cache-control"] ?? ""))) return null;

@@ -37,7 +37,7 @@ export function parseTrustProxy(value: string): TrustFunction {
   try {
     return proxyaddr.compile(entries);
   } catch (error) {
-    throw new Error((error as Error).message);
+    throw new Error((error as Error).message, { cause: error });
   }
 }
 

@@ -1,11 +1,10 @@
 // One carrier for what server.ts works out about a request before anything answers it, and for the hooks
-// the page cache and the prepared shells give a render. server.ts makes one RequestValues per request
+// the page cache gives a render. server.ts makes one RequestValues per request
 // (requestValuesFor below) and hands it to every stage by argument: the page cache, the live-fee stream,
-// the sign-in guard, the direct page path and the React Router handler. React Router's loaders, actions
+// the sign-in guard and the React Router handler. React Router's loaders, actions
 // and entry.server.tsx read it from their typed context (`requestValues(context)`, `clientIp(context)`).
 import { createContext, RouterContextProvider } from "react-router";
 import { log, type Logger } from "../runtime/log.server";
-import type { LoaderResult } from "./page-shell.server";
 
 /** What a hit effect may read of the request a cached page answers (a subset of a fetch Request). */
 export interface CachedRequest {
@@ -27,19 +26,9 @@ export interface RequestValues {
   log: Logger;
   /**
    * Set by the page cache while it keeps what this render makes: effects a loader registers with
-   * `repeatOnCacheHit` run again on each later hit. The render must not compress its body either.
+   * `repeatOnCacheHit` run again on each later hit.
    */
   pageCacheCapture?: { hitEffects: HitEffect[] };
-  /**
-   * Set by the direct page path (app/server/http/direct-page.server.ts): the page is rendered whole
-   * into `body` and the Response carries no stream (the page goes out in one write anyway).
-   */
-  renderInto?: { body?: Buffer };
-  /**
-   * Loader results already known (by route id): the route's loader gives these instead of running
-   * again. A request whose loaders ran before React Router (for a shell) renders from them.
-   */
-  givenLoaderResults?: Record<string, LoaderResult>;
   /** A sign-in body the sign-in guard read already, within its deadline and limit (sign-in-guard.server.ts). */
   signInBody?: Buffer;
 }
@@ -60,8 +49,6 @@ class Values implements RequestValues {
   clientAddress: string;
   protocol: "http" | "https";
   pageCacheCapture?: RequestValues["pageCacheCapture"];
-  renderInto?: RequestValues["renderInto"];
-  givenLoaderResults?: RequestValues["givenLoaderResults"];
   signInBody?: Buffer;
   #nonce: string | (() => string);
   #log: Logger | undefined;

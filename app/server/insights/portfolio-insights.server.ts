@@ -8,7 +8,7 @@
 // reply-time signal groups them (owner-reply-time.server.ts; index domains_owner_email). Deleted names
 // keep counting in the fees and the daily series (the money and the views were real) but are left out of
 // the lists of names. Every date is UTC; months and days without anything are zeros.
-// Speed (100,000 names, a year of views: `npx tsx bench/insights.ts`, target under 100 ms):
+// Speed (100,000 names, a year of views: `node --import=./scripts/ts-imports.mjs bench/insights.ts`, target under 100 ms):
 //   - an owner's names are a few hundred at most in practice: their day rows of the 90 days are read once
 //     by the primary key (domain_id, day) and added up here, per day and per name;
 //   - the whole portfolio's views per day come from portfolio_daily_views (kept by triggers, 0180), and

@@ -46,12 +46,12 @@ export interface RefundResult {
  * same key is used again. `permanent`: retrying cannot help (e.g. the charge is disputed).
  */
 export class RefundError extends Error {
-  constructor(
-    message: string,
-    readonly definite: boolean,
-    readonly permanent: boolean,
-  ) {
+  readonly definite: boolean;
+  readonly permanent: boolean;
+  constructor(message: string, definite: boolean, permanent: boolean) {
     super(message);
+    this.definite = definite;
+    this.permanent = permanent;
   }
 }
 

@@ -50,7 +50,7 @@ async function applyAdminFromEnv(email: string, password: string): Promise<void>
     if (changed) log.info({ email, sessionsEnded }, "admin password set from ADMIN_PASSWORD");
   } catch (error) {
     if (error instanceof PasswordPolicyError)
-      throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`);
+      throw new Error(`Invalid configuration:\n  ADMIN_PASSWORD: ${error.message}`, { cause: error });
     throw error;
   }
 }
