@@ -236,6 +236,71 @@ describe("automatic refunds", () => {
     }
   });
 
+  it("the admin's Refund cut off by a crash at the provider is retried, never offered or taken as a credit", async () => {
+    setSilencePolicy(app.db(), "choose");
+    const inquiry = await payWithStripe(app);
+    const receipt = await waitFor(
+      () => smtp.messages.find((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Receipt")),
+      10_000,
+      "receipt",
+    );
+    const link = linkIn(receipt, "/inquiry/");
+    const cookie = await adminCookie(app.url, { email: "refund-admin@example.test", password: "refund-password" });
+    const id = String(inquiryRow(app, inquiry.publicId).id);
+    // Stripe makes the refund, but the server dies before its answer arrives.
+    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 60_000, times: 3 });
+    try {
+      const clicked = http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id, confirmed: "1" } });
+      clicked.catch(() => {});
+      await waitFor(() => refundsFor(inquiry.intentId).length === 1, 10_000, "the refund at Stripe");
+      await app.stop("SIGKILL");
+      fake.clearDelays();
+      // Past the deadline, and the admin's lease long run out, under "Let the buyer choose".
+      await clock.set(PAST_DEADLINE);
+      app = await startAppServer({ dataDir: app.dataDir, env: env() });
+      // The scheduler's first pass either retries the refund or (were the attempt not on the row) offers the choice.
+      await waitFor(
+        () => {
+          const row = inquiryRow(app, inquiry.publicId);
+          return row.status === "refunded" || row.credit_offered_at !== null;
+        },
+        20_000,
+        "the scheduler's pass",
+      );
+      const taken = await request(app, link, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: "null",
+          "Sec-Fetch-Site": "same-origin",
+        },
+        body: "intent=choose-credit",
+      });
+      expect(taken.status).toBe(409);
+      await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 20_000, "the retried refund");
+      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+      const keys = fake
+        .requestsTo("POST", "/v1/refunds")
+        .filter((r) => r.body.payment_intent === inquiry.intentId)
+        .map((r) => r.headers["idempotency-key"]);
+      expect(new Set(keys)).toEqual(new Set([`refund-${inquiry.publicId}`]));
+      const credits = app
+        .db()
+        .prepare(
+          "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
+        )
+        .get(inquiry.publicId) as { n: number };
+      expect(Number(credits.n)).toBe(0);
+      expect(
+        smtp.messages.filter((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Refund or credit")),
+      ).toHaveLength(0);
+    } finally {
+      fake.clearDelays();
+      setSilencePolicy(app.db(), "refund");
+      await clock.set(0);
+    }
+  });
+
   it("two servers on one database refund each inquiry once", async () => {
     const inquiries = [await payWithStripe(app), await payWithStripe(app), await payWithStripe(app)];
     const second = await startAppServer({ dataDir: app.dataDir, env: env() });
