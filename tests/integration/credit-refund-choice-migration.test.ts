@@ -1,42 +1,25 @@
-import Database from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrations } from "../../db/migrations/index";
-import { createTestDatabase } from "../support/postgres";
+import { openMigrationTestDatabase, type MigrationTestDatabase } from "../support/migrations";
 
 // Migration 0230 (issue 34 item 4) on the engine of the run: an inquiry paid with a credit on which the old
 // code accepted "Refund my fee" (never refunded, never re-credited) loses that choice, so the refund pass
 // gives it its new credit; every other choice stays.
-let db: Kysely<any>;
-let folder: string | undefined;
+let test: MigrationTestDatabase;
+let db: MigrationTestDatabase["db"];
 
 beforeAll(async () => {
-  if (process.env.TEST_DATABASE === "postgres") {
-    db = new Kysely({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: await createTestDatabase() }) }),
-    });
-  } else {
-    folder = mkdtempSync(path.join(tmpdir(), "credit-refund-choice-"));
-    db = new Kysely({ dialect: new SqliteDialect({ database: new Database(path.join(folder, "app.db")) }) });
-  }
+  test = await openMigrationTestDatabase("credit-refund-choice");
+  db = test.db;
 }, 60_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  if (folder) rmSync(folder, { recursive: true, force: true });
+  await test?.close();
 });
 
 describe("migration 0230", () => {
   it("clears the refund choice of credit-paid inquiries never re-credited, and no other choice", async () => {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => migrations },
-      allowUnorderedMigrations: true,
-    });
+    const { migrator } = test;
     expect((await migrator.migrateTo("0220_inquiry_owner_email")).error).toBeUndefined();
     await sql`INSERT INTO domains (id, domain_name, asking_price_cents, owner_email, created_at, updated_at)
               VALUES (80, 'silent.com', 100, 'seller@owners.example', 't', 't')`.execute(db);
