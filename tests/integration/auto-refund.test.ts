@@ -86,6 +86,43 @@ const refundMails = (buyerEmail: string) =>
   smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).includes("has been refunded"));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The buyer's page, from the receipt's link. */
+async function buyerPageLink(buyerEmail: string): Promise<string> {
+  const receipt = await waitFor(
+    () => smtp.messages.find((m) => m.to.includes(buyerEmail) && subjectOf(m).startsWith("Receipt")),
+    10_000,
+    "receipt",
+  );
+  return linkIn(receipt, "/inquiry/");
+}
+/** "Take a credit instead" posted from the buyer's page without JavaScript. */
+const takeCredit = (link: string) =>
+  request(app, link, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "null", "Sec-Fetch-Site": "same-origin" },
+    body: "intent=choose-credit",
+  });
+const creditsFrom = (publicId: string) =>
+  Number(
+    (
+      app
+        .db()
+        .prepare(
+          "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
+        )
+        .get(publicId) as { n: number }
+    ).n,
+  );
+const choiceMails = (buyerEmail: string) =>
+  smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).startsWith("Refund or credit"));
+/** The fee went back once, in money: refunded, one refund at Stripe, no credit and no offer of one. */
+async function expectRefundedOnceNotCredited(inquiry: { publicId: string; intentId: string; buyerEmail: string }) {
+  await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 20_000, "the retried refund");
+  expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+  expect(creditsFrom(inquiry.publicId)).toBe(0);
+  expect(choiceMails(inquiry.buyerEmail)).toHaveLength(0);
+}
+
 describe("automatic refunds", () => {
   it("refunds an unanswered inquiry once after the window, emails the buyer, and never refunds an answered one", async () => {
     const unanswered = await payWithStripe(app);
@@ -190,12 +227,7 @@ describe("automatic refunds", () => {
 
   it("a refund whose outcome is unknown (a provider timeout) is retried, never offered or taken as a credit", async () => {
     const inquiry = await payWithStripe(app);
-    const receipt = await waitFor(
-      () => smtp.messages.find((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Receipt")),
-      10_000,
-      "receipt",
-    );
-    const link = linkIn(receipt, "/inquiry/");
+    const link = await buyerPageLink(inquiry.buyerEmail);
     // Stripe makes the refund but its answer never arrives in time (nor to the SDK's own retries).
     fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 4 * STRIPE_TIMEOUT_MS, times: 3 });
     try {
@@ -206,29 +238,51 @@ describe("automatic refunds", () => {
       setSilencePolicy(app.db(), "choose");
       await sleep(500);
       expect(visibleText((await request(app, link)).body)).not.toContain("Take a credit instead");
-      const taken = await request(app, link, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/x-www-form-urlencoded",
-          Origin: "null",
-          "Sec-Fetch-Site": "same-origin",
-        },
-        body: "intent=choose-credit",
-      });
+      const taken = await takeCredit(link);
       expect(taken.status).toBe(409);
       expect(visibleText(taken.body)).toMatch(/Your fee (is already being|has already been) refunded\./);
-      await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 20_000, "the retried refund");
-      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
-      const credits = app
-        .db()
-        .prepare(
-          "SELECT count(*) AS n FROM credits c JOIN inquiries i ON i.id = c.source_inquiry_id WHERE i.public_id = ?",
-        )
-        .get(inquiry.publicId) as { n: number };
-      expect(Number(credits.n)).toBe(0);
-      expect(
-        smtp.messages.filter((m) => m.to.includes(inquiry.buyerEmail) && subjectOf(m).startsWith("Refund or credit")),
-      ).toHaveLength(0);
+      await expectRefundedOnceNotCredited(inquiry);
+    } finally {
+      fake.clearDelays();
+      setSilencePolicy(app.db(), "refund");
+      await clock.set(0);
+    }
+  });
+
+  it("the admin's Refund cut off by a crash at the provider is retried, never offered or taken as a credit", async () => {
+    setSilencePolicy(app.db(), "choose");
+    const inquiry = await payWithStripe(app);
+    const link = await buyerPageLink(inquiry.buyerEmail);
+    const cookie = await adminCookie(app.url, { email: "refund-admin@example.test", password: "refund-password" });
+    const id = String(inquiryRow(app, inquiry.publicId).id);
+    // Stripe makes the refund, but the server dies before its answer arrives.
+    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 60_000, times: 3 });
+    try {
+      const clicked = http(app, "/admin/inquiries", { cookie, form: { intent: "refund", id, confirmed: "1" } });
+      clicked.catch(() => {});
+      await waitFor(() => refundsFor(inquiry.intentId).length === 1, 10_000, "the refund at Stripe");
+      await app.stop("SIGKILL");
+      fake.clearDelays();
+      // Past the deadline, and the admin's lease long run out, under "Let the buyer choose".
+      await clock.set(PAST_DEADLINE);
+      app = await startAppServer({ dataDir: app.dataDir, env: env() });
+      // The scheduler's first pass either retries the refund or (were the attempt not on the row) offers the choice.
+      await waitFor(
+        () => {
+          const row = inquiryRow(app, inquiry.publicId);
+          return row.status === "refunded" || row.credit_offered_at !== null;
+        },
+        20_000,
+        "the scheduler's pass",
+      );
+      const taken = await takeCredit(link);
+      expect(taken.status).toBe(409);
+      await expectRefundedOnceNotCredited(inquiry);
+      const keys = fake
+        .requestsTo("POST", "/v1/refunds")
+        .filter((r) => r.body.payment_intent === inquiry.intentId)
+        .map((r) => r.headers["idempotency-key"]);
+      expect(new Set(keys)).toEqual(new Set([`refund-${inquiry.publicId}`]));
     } finally {
       fake.clearDelays();
       setSilencePolicy(app.db(), "refund");

@@ -1,41 +1,24 @@
-import Database from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import pg from "pg";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrations } from "../../db/migrations/index";
-import { createTestDatabase } from "../support/postgres";
+import { openMigrationTestDatabase, type MigrationTestDatabase } from "../support/migrations";
 
 // Migration 0220 (issue 34 finding 3) on the engine of the run: inquiries paid before it take the owner
 // their domain has then, the best known; unpaid ones wait for their payment to set it.
-let db: Kysely<any>;
-let folder: string | undefined;
+let test: MigrationTestDatabase;
+let db: MigrationTestDatabase["db"];
 
 beforeAll(async () => {
-  if (process.env.TEST_DATABASE === "postgres") {
-    db = new Kysely({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: await createTestDatabase() }) }),
-    });
-  } else {
-    folder = mkdtempSync(path.join(tmpdir(), "inquiry-owner-"));
-    db = new Kysely({ dialect: new SqliteDialect({ database: new Database(path.join(folder, "app.db")) }) });
-  }
+  test = await openMigrationTestDatabase("inquiry-owner");
+  db = test.db;
 }, 60_000);
 
 afterAll(async () => {
-  await db?.destroy();
-  if (folder) rmSync(folder, { recursive: true, force: true });
+  await test?.close();
 });
 
 describe("migration 0220", () => {
   it("gives the paid inquiries their domain's owner email, trimmed, and the unpaid ones none", async () => {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => migrations },
-      allowUnorderedMigrations: true,
-    });
+    const { migrator } = test;
     expect((await migrator.migrateTo("0210_inquiry_asking_price")).error).toBeUndefined();
     await sql`INSERT INTO domains (id, domain_name, asking_price_cents, owner_email, created_at, updated_at)
               VALUES (70, 'kept.com', 100, '  Seller@Owners.example ', 't', 't')`.execute(db);

@@ -85,6 +85,7 @@ export interface InquiryRow {
   refund_attempts: number;
   refund_next_attempt_at: string | null;
   refund_last_error: string | null;
+  credit_offered_at: string | null;
   payment_intent_id: string | null;
 }
 

@@ -4,6 +4,7 @@
 // transaction, so a reply racing the reply deadline's refund either counts or is refused, never both.
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Database as Schema, Inquiry } from "../../../db/schema";
+import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { createRateLimit } from "../http/rate-limit.server";
 import { queueEmail } from "../mail/mail.server";

@@ -157,15 +157,24 @@ export async function refundChosenInquiry(id: number): Promise<"refunded" | "fai
 /**
  * The admin's Refund: the inquiry's lease is claimed first, as the scheduler claims it, so that the buyer's
  * "Take a credit instead" (which needs the inquiry unleased) cannot land while the refund is at the
- * provider, and a credit already taken keeps the claim from being made. The lease is let go after.
+ * provider, and a credit already taken keeps the claim from being made. The lease is let go after. The
+ * claim counts the attempt too (refund_attempts, see refundTried), as the scheduler's does: if the process
+ * dies during the provider's call, the fee (perhaps refunded) is never offered or taken as a credit once the
+ * lease runs out; the scheduler retries it past the deadline, or the admin's next Refund, with the same
+ * idempotency key. A credit-paid inquiry is not claimed: it is never refunded, and a count would keep it
+ * from its new credit.
  */
 export async function refundByAdmin(id: number): Promise<RefundOutcome> {
   const at = now();
   const claimed = await db
     .updateTable("inquiries")
-    .set({ refund_lease_until: new Date(at.getTime() + LEASE_MS).toISOString() })
+    .set((eb) => ({
+      refund_lease_until: new Date(at.getTime() + LEASE_MS).toISOString(),
+      refund_attempts: eb("refund_attempts", "+", 1),
+    }))
     .where("id", "=", id)
     .where("status", "=", "paid")
+    .where("provider", "!=", "credit")
     .where("credited_at", "is", null)
     .where((eb) => refundLeaseFree(eb, at.toISOString()))
     .executeTakeFirst();
