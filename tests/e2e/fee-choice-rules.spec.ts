@@ -83,7 +83,7 @@ test("an inquiry paid with a credit offers only a new credit", async ({ page, ap
   setFeeCents(app.db(), 1999);
   const earned = await payInquiry(app, newDomain(app, { prefix: "earned" }));
   const earnedLink = await linkOf(app, earned.public_id);
-  let code = "";
+  let code: string;
   try {
     await clock.set(PAST_DEADLINE);
     await runPass(app, earned.public_id);

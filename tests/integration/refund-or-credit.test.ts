@@ -374,7 +374,7 @@ describe("the choice's rules, between the deadline and the refund pass", () => {
     async () => {
       const earned = await paid("earned");
       await slow.clock.set(PAST_DEADLINE);
-      let code = "";
+      let code: string;
       try {
         await runPass();
         await slowMail(earned.email, "Refund or credit");
