@@ -41,8 +41,10 @@ async function whileFeeChangesTo<T>(cents: number, send: () => Promise<T>): Prom
   holder.exec("BEGIN IMMEDIATE");
   setFeeCents(holder, cents);
   const reply = send();
-  // Long enough for the server to read the old fee and queue behind the lock; well within busy_timeout (5 s).
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  // Long enough for the server to read the old fee and queue behind the lock, even on a loaded CI machine
+  // (1.5 s was once too short there); well within busy_timeout (5 s). A fixed wait: nothing here tells
+  // when the server reached the lock.
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
   holder.exec("COMMIT");
   holder.close();
   return reply;
