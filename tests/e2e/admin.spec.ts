@@ -477,7 +477,7 @@ test("CSV import: a file with a bad row imports nothing and says which line; the
   ]);
   expect(download.suggestedFilename()).toMatch(/^portfolio-\d{4}-\d{2}-\d{2}\.csv$/);
   const { readFile } = await import("node:fs/promises");
-  expect(await readFile((await download.path())!, "utf8")).toContain(`${good},1200.00,csv-seller,`);
+  expect(await readFile((await download.path())!, "utf8")).toContain(`"${good}",1200.00,"csv-seller","",0,`);
 });
 
 test("CSV round trip: a downloaded export imports back unchanged, formula-like cells and accents included", async ({
