@@ -9,6 +9,8 @@ const PUBLIC_SHARED =
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
+  // The server build's entry is the app's request handler (server/app.ts), which imports the routes.
+  environments: { ssr: { build: { rollupOptions: { input: "./server/app.ts" } } } },
   build: {
     target: "es2022",
     rolldownOptions: isSsrBuild

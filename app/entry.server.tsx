@@ -7,19 +7,8 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceContext } from "./components/nonce";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "./server/db/database.server";
-import { requestValues, requestValuesFor, type RequestValues } from "./server/http/request-context.server";
-import { flushLogs, log } from "./server/runtime/log.server";
-import { startApp, stopApp } from "./server/runtime/startup.server";
-import { env } from "./server/runtime/env.server";
-import { createPageCache } from "./server/http/page-cache.server";
-import { createFeeStream } from "./server/http/fee-stream.server";
-import { createSignInGuard } from "./server/http/sign-in-guard.server";
-import { closeAllStreams } from "./server/catalog/events.server";
-import { beginShutdown } from "./server/runtime/lifecycle.server";
-import { answerError, createPageRenderer, createRouteHandler } from "./server/http/express.server";
+import { requestValues } from "./server/http/request-context.server";
 import { isCrawler } from "./server/http/crawlers.server";
-import { logRequest } from "./server/http/request-log.server";
-import { securityHeaders } from "./server/http/security.server";
 
 export const streamTimeout = 5_000;
 
@@ -122,29 +111,3 @@ export default function handleRequest(
     );
   });
 }
-
-// server.ts reaches the app's start-up, shutdown and request handling through `serverApp`, so it shares
-// the one database connection, event bus and logger that the routes use. server.ts imports its type
-// only (the compiler checks every use); tests/unit/server-boundary.test.ts keeps server.ts's own imports
-// free of state.
-export const serverApp = {
-  env,
-  log,
-  flushLogs,
-  startApp,
-  stopApp,
-  beginShutdown,
-  closeAllStreams,
-  createPageCache,
-  createFeeStream,
-  createSignInGuard,
-  createRouteHandler,
-  createPageRenderer,
-  answerError,
-  requestValues: requestValuesFor,
-  securityHeaders,
-  logRequest,
-};
-
-export type ServerApp = typeof serverApp;
-export type { RequestValues };

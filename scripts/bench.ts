@@ -143,7 +143,7 @@ const sqliteUrl = `file:${path.join(dataDir, "app.db")}`;
 const SESSION_SECRET = "bench-session-secret-0123456789";
 
 async function startApp(extraEnv: Record<string, string> = {}): Promise<Running> {
-  const app = await startProcess(["build/server.js"], {
+  const app = await startProcess(["server.ts"], {
     cwd: root,
     env: {
       PORT: "0",

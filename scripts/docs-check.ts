@@ -259,7 +259,7 @@ function checkConfigTable(root: string, markdown: string, problems: DocProblem[]
 }
 
 /** Folders and files whose `process.env.NAME` reads make NAME a variable a doc may name. */
-const SOURCES = ["app", "bench", "db", "scripts", "tests/support", "server.ts", "server-env.ts"];
+const SOURCES = ["app", "bench", "db", "scripts", "tests/support", "server.ts", "server"];
 
 /** Names read as process.env.NAME (or process.env["NAME"]) anywhere in the sources. */
 function variablesReadBySources(root: string): Set<string> {
@@ -309,7 +309,7 @@ export function checkDocs(root: string): DocProblem[] {
     const { code, prose } = codeOf(markdown);
     for (const { line, text, block } of code) {
       const report = (message: string) => problems.push({ file, line, message });
-      // Inline code in prose is a command only when it starts as one (`npm run bench`, `node build/server.js`).
+      // Inline code in prose is a command only when it starts as one (`npm run bench`, `node server.ts`).
       if (block || /^(?:sudo\s+)?(?:npm|npx|node|tsx)\s/.test(text)) {
         for (const words of commandsOf(text)) checkCommand(project, words, report);
       }

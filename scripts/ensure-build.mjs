@@ -3,7 +3,7 @@ import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const builtFiles = ["build/server/index.js", "build/server.js"];
+const builtFiles = ["build/server/index.js"];
 
 function newestMtime(entry) {
   const stat = statSync(entry);
@@ -13,7 +13,7 @@ function newestMtime(entry) {
   return newest;
 }
 
-const sources = ["app", "db", "public", "server.ts", "server-env.ts"].filter(existsSync);
+const sources = ["app", "db", "public", "server"].filter(existsSync);
 const stale =
   !builtFiles.every(existsSync) ||
   Math.max(...sources.map(newestMtime)) > Math.min(...builtFiles.map((file) => statSync(file).mtimeMs));

@@ -62,7 +62,7 @@ export interface StartOptions {
   development?: boolean;
 }
 
-/** Starts the built production server (`build/server.js`) on a free port with its own database. */
+/** Starts the built production server (`node server.ts`) on a free port with its own database. */
 export async function startAppServer(options: StartOptions = {}): Promise<AppServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "domains-test-"));
   const dbPath = path.join(dataDir, "app.db");
@@ -76,14 +76,12 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     ENV_FILE: "/dev/null",
     ...options.env,
   };
-  // The production entry, as operators run it (`node build/server.js`, no tsx): one process, so a
-  // signal, SIGKILL included, reaches the server itself. The absolute path keeps the command line apart
-  // from a developer's own server. ENV_FILE: a developer's .env must not leak into the tests.
-  // Development: `npm run dev`'s command (node --import=./scripts/ts-imports.mjs server.ts), run from the
-  // project root.
-  const args = options.development
-    ? [`--import=${tsImports}`, path.join(projectRoot, "server.ts")]
-    : [path.join(projectRoot, "build/server.js")];
+  // The server as operators run it (`node server.ts` on the build): one process, so a signal, SIGKILL
+  // included, reaches the server itself. The absolute path keeps the command line apart from a
+  // developer's own server. ENV_FILE: a developer's .env must not leak into the tests. Development is
+  // `npm run dev`'s command, run from the project root: NODE_ENV=development, and the "development"
+  // condition, so the packages Node loads (@react-router/express) and those Vite loads share one React Router.
+  const args = [...(options.development ? ["--conditions=development"] : []), path.join(projectRoot, "server.ts")];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectRoot,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },

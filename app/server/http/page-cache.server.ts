@@ -35,8 +35,8 @@ export interface RenderedPage {
   headers: OutgoingHttpHeaders;
   body: Buffer;
 }
-/** Renders a public page GET into memory (server.ts: the security headers and React Router). */
-export type RenderPage = (req: IncomingMessage, res: ServerResponse, values: RequestValues) => Promise<RenderedPage>;
+/** Renders a public page GET into memory (server/app.ts: the security headers and React Router). */
+export type RenderPage = (req: IncomingMessage, values: RequestValues) => Promise<RenderedPage>;
 // Loose shapes of ServerResponse methods, to call the saved originals with `call`.
 type WriteHead = (this: ServerResponse, status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
 type End = (this: ServerResponse, chunk?: unknown) => ServerResponse;
@@ -294,7 +294,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // The render gives the effects to repeat on a hit.
     const hitEffects: HitEffect[] = [];
     values.pageCacheCapture = { hitEffects };
-    render(req, res, values).then(
+    render(req, values).then(
       async (page) => {
         if (res.destroyed) return;
         const storedHeaders = page.body.length <= MAX_PAGE_BYTES ? storableHeaders(page.status, page.headers) : null;
