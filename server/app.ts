@@ -144,23 +144,22 @@ app.use((error: unknown, req: express.Request, res: express.Response, _next: exp
   answerError(req, res, valuesOf(res), error),
 );
 
-// The page cache is off in development: an edited page shows at once. It keeps public pages rendered by
-// React Router with the security headers (then the route's own) they went out with.
+// A public page is rendered by React Router into status, headers (the security headers, then the
+// route's own) and body, compressed once and kept while its content is current (PAGE_CACHE). In
+// development every request goes to express: an edited page shows at once.
 const renderPage = createPageRenderer(build, mode);
-const pageCache = createPageCache(
-  development
-    ? { enabled: false }
-    : {
-        render: async (req, values) => {
-          const page = await renderPage(req, values);
-          const headers: Record<string, string | string[] | number> = {};
-          for (const [name, value] of Object.entries(securityHeadersFor(req, values)))
-            headers[name.toLowerCase()] = value;
-          return { ...page, headers: { ...headers, ...page.headers } };
-        },
-        onError: answerError,
+const pageCache = createPageCache({
+  render: development
+    ? undefined
+    : async (req, values) => {
+        const page = await renderPage(req, values);
+        const headers: Record<string, string | string[] | number> = {};
+        for (const [name, value] of Object.entries(securityHeadersFor(req, values)))
+          headers[name.toLowerCase()] = value;
+        return { ...page, headers: { ...headers, ...page.headers } };
       },
-);
+  onError: answerError,
+});
 const feeStream = createFeeStream();
 // Sign-in floods are refused in a few bytes before the routes (app/server/http/sign-in-guard.server.ts).
 const signInGuard = createSignInGuard();

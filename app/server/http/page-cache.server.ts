@@ -102,9 +102,13 @@ const MINOR_SHARE = 1 / 8;
 const MAX_PAGE_BYTES = 1024 * 1024;
 
 export interface PageCacheOptions {
-  enabled?: boolean;
-  /** How a page not in the cache is made (required when enabled). */
+  /**
+   * How a public page is made. Without it (development) every request goes on to the routes; with it a
+   * public page is rendered into memory and compressed once, whether it is kept or not.
+   */
   render?: RenderPage;
+  /** Whether rendered pages are kept (PAGE_CACHE); `false` renders every request. */
+  keep?: boolean;
   /** A render that failed: answered as any unhandled error. */
   onError?: (req: IncomingMessage, res: ServerResponse, values: RequestValues, error: unknown) => void;
   /** Memory budget for stored pages (all encodings); the least recently used go first. */
@@ -129,9 +133,9 @@ export type PageCacheMiddleware = ((
 };
 
 export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddleware {
-  const render = options.render ?? (() => Promise.reject(new Error("the page cache has no render function")));
+  const render = options.render;
   const onError = options.onError ?? ((_req, res) => res.destroy());
-  const enabled = options.enabled ?? env.PAGE_CACHE === "true";
+  const keep = options.keep ?? env.PAGE_CACHE === "true";
   const maxBytes = options.maxBytes ?? env.PAGE_CACHE_MAX_MB * 1024 * 1024;
   const maxMinorBytes = Math.floor(maxBytes * MINOR_SHARE);
   // Two least-recently-used lists: pages, and the search results and 404s (the "minor" ones).
@@ -202,7 +206,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     res: ServerResponse,
     values: RequestValues,
     entry: Entry,
-    cacheState: "HIT" | "MISS",
+    /** PASS: a page rendered and not kept (no X-Cache). */
+    cacheState: "HIT" | "MISS" | "PASS",
     writeHead: WriteHead,
     end: End,
   ) {
@@ -220,11 +225,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     }
     let encoding =
       entry.identity.length < MIN_COMPRESS_BYTES ? "identity" : chooseEncoding(req.headers["accept-encoding"]);
-    if (cacheState === "MISS" && encoding === "br" && acceptsGzip(req.headers["accept-encoding"])) encoding = "gzip";
+    const firstRender = cacheState !== "HIT";
+    if (firstRender && encoding === "br" && acceptsGzip(req.headers["accept-encoding"])) encoding = "gzip";
     const body =
-      encoding === "identity"
-        ? entry.identity
-        : (entry.variants[encoding] ?? addVariant(entry, encoding, cacheState === "MISS"));
+      encoding === "identity" ? entry.identity : (entry.variants[encoding] ?? addVariant(entry, encoding, firstRender));
     if (encoding !== "identity" && body.length >= entry.identity.length) encoding = "identity";
     let headers = entry.headers[encoding];
     if (!headers) {
@@ -236,35 +240,39 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
       if (encoding !== "identity") headers["content-encoding"] = encoding;
       entry.headers[encoding] = headers;
     }
+    const { "x-cache": _hit, ...passed } = headers;
     writeHead.call(
       res,
       entry.status,
       cacheState === "HIT"
         ? { ...headers, "x-request-id": values.requestId }
-        : { ...headers, "x-cache": "MISS", "x-request-id": values.requestId },
+        : cacheState === "MISS"
+          ? { ...headers, "x-cache": "MISS", "x-request-id": values.requestId }
+          : { ...passed, "x-request-id": values.requestId },
     );
     end.call(res, encoding === "identity" ? entry.identity : body);
   }
 
   const middleware = ((req, res, values, next) => {
-    if (!enabled || req.method !== "GET") return next();
+    if (!render || req.method !== "GET") return next();
     const url = req.url ?? "";
     const queryAt = url.indexOf("?");
     if (!CACHEABLE_PATH.test(queryAt === -1 ? url : url.slice(0, queryAt))) return next();
     const headers = req.headers;
     if (headers.cookie !== undefined || headers.authorization !== undefined || !headers.host) return next();
 
+    if (!keep) return renderAndSend(req, res, values, null);
     // The version is kept in memory (content-version.server.ts): a hit asks the database nothing.
     const known = knownContentVersion();
-    if (known !== undefined) return answer(req, res, values, next, known);
+    if (known !== undefined) return answer(req, res, values, known);
     currentContentVersion().then(
-      (version) => answer(req, res, values, next, version),
+      (version) => answer(req, res, values, version),
       // The database cannot say (busy, closing): render afresh, and keep nothing.
-      () => next(),
+      () => renderAndSend(req, res, values, null),
     );
   }) as PageCacheMiddleware;
 
-  function answer(req: IncomingMessage, res: ServerResponse, values: RequestValues, next: Next, version: number) {
+  function answer(req: IncomingMessage, res: ServerResponse, values: RequestValues, version: number) {
     const headers = req.headers as IncomingMessage["headers"] & { host: string };
     const url = req.url ?? "";
     if (version > seenVersion) {
@@ -290,11 +298,24 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
     // A crawler goes through every name, each once in a long while: a page it asks for is kept only when
     // it was asked for lately by a crawler or a script already (a monitor's page is, a sweep's are not),
     // so a sweep of the catalogue neither pushes out the pages people read nor spends work keeping its own.
-    if (isCrawler(headers["user-agent"]) && !crawlerPages.seenAgain(key)) return next();
+    if (isCrawler(headers["user-agent"]) && !crawlerPages.seenAgain(key)) return renderAndSend(req, res, values, null);
+    renderAndSend(req, res, values, { key, version, search: canonical.search });
+  }
+
+  /**
+   * Renders a public page into memory and sends it, compressed once; keeps it when `keepAs` says under
+   * which key and content version. A page not kept goes out the same way (it is a first render too).
+   */
+  function renderAndSend(
+    req: IncomingMessage,
+    res: ServerResponse,
+    values: RequestValues,
+    keepAs: { key: string; version: number; search: boolean } | null,
+  ) {
     // The render gives the effects to repeat on a hit.
     const hitEffects: HitEffect[] = [];
     values.pageCacheCapture = { hitEffects };
-    render(req, values).then(
+    render!(req, values).then(
       async (page) => {
         if (res.destroyed) return;
         const storedHeaders = page.body.length <= MAX_PAGE_BYTES ? storableHeaders(page.status, page.headers) : null;
@@ -304,12 +325,21 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
           res.end(page.body);
           return;
         }
-        const entry = makeEntry(key, version, page.status, storedHeaders, page.body, hitEffects, false);
+        const entry = makeEntry(
+          keepAs?.key ?? "",
+          keepAs?.version ?? -1,
+          page.status,
+          storedHeaders,
+          page.body,
+          hitEffects,
+          false,
+        );
+        if (!keepAs) return send(req, res, values, entry, "PASS", res.writeHead as WriteHead, res.end as End);
         try {
           // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
-          entry.minor = canonical.search || page.status === 404 || !(await isKnownHost(headers.host));
+          entry.minor = keepAs.search || page.status === 404 || !(await isKnownHost(req.headers.host ?? ""));
           // A write landed while the page rendered: serve what was rendered, but do not keep it.
-          if ((await currentContentVersion()) === version && version === seenVersion) remember(entry);
+          if ((await currentContentVersion()) === keepAs.version && keepAs.version === seenVersion) remember(entry);
         } catch {
           // The database cannot say now: serve the page without keeping it.
         }
