@@ -699,7 +699,7 @@ async function main() {
   );
   if (pgApps)
     log(
-      "[PostgreSQL]: the same seeded names in an embedded PostgreSQL 17 on this machine (fsync off), measured in the same rounds",
+      "[PostgreSQL]: the same seeded names in an embedded PostgreSQL 18 on this machine (fsync off), measured in the same rounds",
     );
   if (!admin) log("/admin: not measured (no admin login form on this build)");
 

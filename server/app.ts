@@ -51,7 +51,7 @@ function nextNonce(): string {
 }
 
 const originOf = createRequestOrigin({ trustProxy: env.TRUST_PROXY, publicUrl: env.PUBLIC_URL });
-/** Each response's request values, for the stages inside express (keyed by the response: see withBody). */
+/** The request values of each response that goes on to express (keyed by the response: see withBody). */
 const valuesByResponse = new WeakMap<ServerResponse, RequestValues>();
 
 /**
@@ -80,9 +80,7 @@ function requestValuesOf(req: IncomingMessage, res: ServerResponse): RequestValu
     );
   }
   // The nonce is made when first used: a page from the page cache carries its own.
-  const values = requestValuesFor({ ...origin, requestId, cspNonce: nextNonce });
-  valuesByResponse.set(res, values);
-  return values;
+  return requestValuesFor({ ...origin, requestId, cspNonce: nextNonce });
 }
 
 function valuesOf(res: ServerResponse): RequestValues {
@@ -170,7 +168,12 @@ export function handleRequest(req: IncomingMessage, res: ServerResponse): void {
   pageCache(req, res, values, () => {
     for (const [name, value] of Object.entries(securityHeadersFor(req, values))) res.setHeader(name, value);
     res.setHeader("X-Request-Id", values.requestId);
-    feeStream(req, res, values, () => signInGuard(req, res, values, () => app(req, res)));
+    feeStream(req, res, values, () =>
+      signInGuard(req, res, values, () => {
+        valuesByResponse.set(res, values);
+        app(req, res);
+      }),
+    );
   });
 }
 
