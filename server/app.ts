@@ -23,7 +23,7 @@ import { createPageRenderer, reactRouterRequest, withBody } from "../app/server/
 import { createRequestOrigin } from "../app/server/http/proxy.server";
 import { logRequest } from "../app/server/http/request-log.server";
 import { requestValuesFor, routerContextFor, type RequestValues } from "../app/server/http/request-context.server";
-import { securityHeaders } from "../app/server/http/security.server";
+import { isPrivatePath, securityHeaders } from "../app/server/http/security.server";
 import { createSignInGuard } from "../app/server/http/sign-in-guard.server";
 import { mayUpload } from "../app/server/http/uploads.server";
 import { env } from "../app/server/runtime/env.server";
@@ -102,13 +102,15 @@ function securityHeadersFor(req: IncomingMessage, values: RequestValues): Record
  * React Router behind express. The adapter appends a route's headers to the response; here a route's
  * own header replaces the server-wide default set before it (a Referrer-Policy, a Cache-Control) and
  * goes out as the route wrote it (Headers already joins each name's values into one); only Set-Cookie
- * adds up.
+ * adds up. Admin and payment pages keep their `no-store`, whatever a route says.
  */
 export const app = express();
 app.disable("x-powered-by");
 const append = app.response.append;
 app.response.append = function replaceOrAppend(field: string, value?: string | string[]) {
-  if (field.toLowerCase() === "set-cookie") return append.call(this, field, value);
+  const name = field.toLowerCase();
+  if (name === "set-cookie") return append.call(this, field, value);
+  if (name === "cache-control" && isPrivatePath(this.req.url)) return this;
   if (value !== undefined) this.setHeader(field, value);
   return this;
 };
