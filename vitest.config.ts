@@ -15,7 +15,15 @@ const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          // Unit tests open no database: a test that imports a module which does (env.server.ts, database.server.ts)
+          // fails at once on this unusable folder instead of making ./data/app.db.
+          env: { DATABASE_URL: "file:/dev/null/unit-tests-open-no-database/app.db" },
+        },
+      },
       {
         test: {
           name: "integration",
