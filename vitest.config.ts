@@ -25,6 +25,26 @@ export default defineConfig({
         },
       },
       {
+        // Loaders, actions and server modules called in the test's process (tests/support/in-process/): a
+        // template database migrated and seeded once per run, copied for each file. No server, no build.
+        test: {
+          name: "in-process",
+          include: ["tests/in-process/**/*.test.ts"],
+          globalSetup: ["tests/support/in-process/sqlite-template-setup.ts"],
+          setupFiles: ["tests/support/in-process/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "in-process-postgres",
+          include: ["tests/in-process/**/*.test.ts"],
+          env: { TEST_DATABASE: "postgres" },
+          globalSetup: ["tests/support/postgres-setup.ts", "tests/support/in-process/postgres-template-setup.ts"],
+          setupFiles: ["tests/support/in-process/setup.ts"],
+          hookTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
