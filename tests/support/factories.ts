@@ -7,10 +7,10 @@ import { DomainEntrySchema } from "../../app/lib/admin-forms";
 import { addDomain } from "../../app/server/admin/admin-domains.server";
 import { createUserSession } from "../../app/server/admin/session.server";
 import { upsertAdmin } from "../../app/server/admin/users.server";
+import { insertDomain } from "../../app/server/catalog/domains.server";
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { postInquiryMessage } from "../../app/server/conversation/messages.server";
 import { createOwnerSession } from "../../app/server/owners/owner-session.server";
-import { setOwnerSignIn } from "../../app/server/owners/owner-settings.server";
 import { createPaymentForInquiry, startInquiry } from "../../app/server/payments/flow.server";
 import { fulfilPayment } from "../../app/server/payments/fulfil.server";
 import { getPaymentProvider, getTestProvider } from "../../app/server/payments/index.server";
@@ -41,6 +41,11 @@ export async function createDomain(
     trackingId?: string;
     categories?: string[];
     pitch?: string;
+    /**
+     * An owner email stored as given, not as the form cleans it (spaces, capitals): as domains imported
+     * before the form's rules kept it.
+     */
+    storedOwnerEmail?: string;
   } = {},
 ): Promise<Domain & { short: string }> {
   const domainName = options.name ?? `${letterTag(options.prefix ?? "test", 10)}.com`;
@@ -53,7 +58,10 @@ export async function createDomain(
     categories: (options.categories ?? []).join(", "),
     pitch: options.pitch ?? "",
   });
-  const domain = await addDomain(entry);
+  const domain =
+    options.storedOwnerEmail === undefined
+      ? await addDomain(entry)
+      : await insertDomain({ ...entry, askingPriceCents: entry.askingPrice, ownerEmail: options.storedOwnerEmail });
   return { ...domain, short: domainName.replace(/\.com$/, "") };
 }
 
@@ -72,9 +80,8 @@ export async function createAdmin(options: { email?: string; password?: string }
   return { email, password, cookie: cookieFrom(await createUserSession(requestFor("/admin"), user.id)) };
 }
 
-/** A signed-in owner's Cookie header (owner sign-in turned on, as the admin does). */
+/** A signed-in owner's Cookie header (a session as the emailed code or link starts one). */
 export async function signInOwner(email: string): Promise<string> {
-  await setOwnerSignIn(true);
   return cookieFrom(await createOwnerSession(requestFor("/owner"), email));
 }
 
