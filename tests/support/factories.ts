@@ -66,9 +66,10 @@ export async function createDomain(
 }
 
 export interface TestAdmin {
+  id: number;
   email: string;
   password: string;
-  /** The Cookie header of a signed-in session of this admin. */
+  /** The Cookie header of a signed-in session of this admin, made with the account. */
   cookie: string;
 }
 
@@ -77,7 +78,15 @@ export async function createAdmin(options: { email?: string; password?: string }
   const email = options.email ?? `${letterTag("admin", 8)}@example.test`;
   const password = options.password ?? `correct horse ${randomBytes(6).toString("hex")}`;
   const { user } = await upsertAdmin(email, password);
-  return { email, password, cookie: cookieFrom(await createUserSession(requestFor("/admin"), user.id)) };
+  return { id: user.id, email, password, cookie: await adminSession(user.id) };
+}
+
+/**
+ * Another signed-in session of an admin, as a sign-in makes one at the clock's time now (a session made
+ * before the test moved the clock weeks ahead has expired by then).
+ */
+export async function adminSession(adminId: number): Promise<string> {
+  return cookieFrom(await createUserSession(requestFor("/admin"), adminId));
 }
 
 /** A signed-in owner's Cookie header (a session as the emailed code or link starts one). */
