@@ -119,12 +119,20 @@ export interface Page {
  * Origin), answered by React Router as the server's handler answers it: a page, a redirect, a resource.
  * With a `jar`, its cookies are sent and the answer's Set-Cookie headers kept in it.
  */
-export async function render(path: string, call: RouteCall & { jar?: CookieJar } = {}): Promise<Page> {
+export async function render(
+  path: string,
+  call: RouteCall & {
+    jar?: CookieJar;
+    /** The Origin header of a post: this site's by default, another site's, or null for none. */
+    origin?: string | null;
+  } = {},
+): Promise<Page> {
   const headers = new Headers(call.headers);
   if (call.jar) headers.set("Cookie", call.jar.header());
   if (!headers.has("user-agent")) headers.set("User-Agent", BROWSER_USER_AGENT);
   const posting = call.form !== undefined || call.json !== undefined || call.body !== undefined;
-  if (posting && !headers.has("origin")) headers.set("Origin", TEST_ORIGIN);
+  const origin = call.origin === undefined ? TEST_ORIGIN : call.origin;
+  if (posting && origin !== null && !headers.has("origin")) headers.set("Origin", origin);
   const request = requestFor(path, { ...call, headers });
   const response = await (await (handler ??= makeHandler()))(request, contextFor(call) as never);
   call.jar?.take(response.headers);
