@@ -1,7 +1,7 @@
 import type { AppServer } from "../support/app-server";
 import { BROWSER_USER_AGENT } from "../support/raw-http";
 
-export { visibleText } from "../support/visible-text";
+export { visibleText, withoutSpans } from "../support/visible-text";
 
 export interface HttpResult {
   status: number;
@@ -50,12 +50,4 @@ export function uploadPortfolioCsv(app: AppServer, cookie: string, text: string 
   const body = new FormData();
   body.set("file", new Blob([text as BlobPart], { type: "text/csv" }), name);
   return http(app, "/admin/portfolio", { cookie, body });
-}
-
-/**
- * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
- * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
- */
-export function withoutSpans(html: string): string {
-  return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
 }

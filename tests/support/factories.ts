@@ -8,6 +8,7 @@ import { addDomain } from "../../app/server/admin/admin-domains.server";
 import { createUserSession } from "../../app/server/admin/session.server";
 import { upsertAdmin } from "../../app/server/admin/users.server";
 import { insertDomain } from "../../app/server/catalog/domains.server";
+import { flushDomainViews, recordDomainView } from "../../app/server/catalog/domain-views.server";
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { postInquiryMessage } from "../../app/server/conversation/messages.server";
 import { createOwnerSession } from "../../app/server/owners/owner-session.server";
@@ -18,6 +19,7 @@ import { findInquiryByPublicId } from "../../app/server/payments/inquiries.serve
 import { setSilencePolicy, type SilencePolicy } from "../../app/server/refunds/refund-promise.server";
 import type { Domain, Inquiry } from "../../db/schema";
 import { letterTag } from "./data";
+import { BROWSER_USER_AGENT } from "./raw-http";
 import { requestFor } from "./in-process/routes";
 
 export const BUYER = {
@@ -142,4 +144,25 @@ export async function createPaidInquiry(
   }
   inquiry = (await findInquiryByPublicId(inquiry.public_id))!;
   return inquiry;
+}
+
+/**
+ * `views` visits of a domain's page by a browser `daysAgo` days ago, counted and written as the page counts
+ * them (recordDomainView, then the flush); the test's clock is moved back for them and set again after.
+ */
+export async function recordViews(
+  clock: { offsetMs: number; set(offsetMs: number): void },
+  domainId: number,
+  views: number,
+  daysAgo = 0,
+): Promise<void> {
+  const offset = clock.offsetMs;
+  clock.set(offset - daysAgo * 24 * 60 * 60 * 1000);
+  try {
+    const visit = requestFor(`/domain/${domainId}`, { headers: { "User-Agent": BROWSER_USER_AGENT } });
+    for (let view = 0; view < views; view++) recordDomainView(domainId, visit);
+  } finally {
+    clock.set(offset);
+  }
+  await flushDomainViews();
 }

@@ -14,3 +14,11 @@ export function visibleText(html: string): string {
       .replace(/\s+/g, " ")
   );
 }
+
+/**
+ * The HTML without its spans and word-break points: a domain name (app/components/domain-name.tsx) is
+ * written one span per label, so that it breaks only at its dots; this joins it back (`>velora.com</a>`).
+ */
+export function withoutSpans(html: string): string {
+  return html.replace(/<\/?span\b[^>]*>|<wbr\s*\/?>/g, "");
+}
