@@ -38,7 +38,6 @@ if (postgres) {
     DATABASE_URL: url.toString(),
     SESSION_SECRET: randomBytes(24).toString("hex"),
     DATA_DIR: dataDir,
-    DATABASE_POOL_SIZE: "4",
   });
 } else {
   const file = path.join(dataDir, "app.db");
