@@ -8,12 +8,14 @@ vi.hoisted(() => {
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { db } from "../../app/server/db/database.server";
 import { BUYER, createDomain } from "../support/factories";
+import { useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { sentMail } from "../support/in-process/mail";
 
 // The embedded test provider, as a browser without JavaScript (forms, 303s) and with it (JSON), its pages
 // and resource routes rendered in process.
 const feeCents = 1999;
+const clock = useTestClock();
 beforeAll(async () => {
   await setInquiryFee(feeCents);
 });
@@ -238,6 +240,8 @@ describe("JSON routes with the test provider (the JavaScript path)", () => {
       cvc: "123",
     });
     expect(declined).toMatchObject({ status: 402, json: { error: "Your card was declined." } });
+    // A while later: one payment is asked about at most once per 2 s of the app's clock.
+    clock.advance(2_100);
     const declinedConfirm = await postJson("/api/confirm-payment", {
       payment_intent_id: paymentId,
       domain_name: domain.short,
@@ -252,6 +256,7 @@ describe("JSON routes with the test provider (the JavaScript path)", () => {
       cvc: "123",
     });
     expect(approved.json).toMatchObject({ status: "succeeded", payment_intent_id: paymentId });
+    clock.advance(2_100);
     const confirms = await Promise.all(
       [1, 2, 3].map(() =>
         postJson("/api/confirm-payment", {
