@@ -6,6 +6,8 @@
 import { join, resolve } from "node:path";
 import {
   createRequestHandler,
+  matchRoutes,
+  type RouteObject,
   UNSAFE_withComponentProps as withComponentProps,
   UNSAFE_withErrorBoundaryProps as withErrorBoundaryProps,
   type ServerBuild,
@@ -53,11 +55,37 @@ function asBuilt(module: RouteModule): RouteModule {
   return built;
 }
 
-let handler: Promise<ReturnType<typeof createRequestHandler>> | undefined;
+type Handler = ReturnType<typeof createRequestHandler>;
 
-async function makeHandler() {
-  const root = asBuilt(await import("../../../app/root"));
-  const entry = await import("../../../app/entry.server");
+/**
+ * The routes imported so far: a file's requests import only the route modules they reach (and the root
+ * and entry), not all of them, since importing them is most of what a file's first render costs. The
+ * route a path reaches is the one React Router would choose among all of app/routes.ts (matchRoutes over
+ * the same list), so a build holding it and others answers that path as the full build would.
+ */
+const loaded = new Map<string, { route: (typeof routeConfig)[number]; module: RouteModule }>();
+const matchable: RouteObject[] = routeConfig.map((route) => {
+  const id = route.id ?? route.file.replace(/\.tsx?$/, "");
+  return route.index ? { id, index: true } : { id, path: route.path };
+});
+let shell: Promise<{ root: RouteModule; entry: unknown }> | undefined;
+let handler: { routes: number; answer: Handler } | undefined;
+
+async function handlerFor(pathname: string): Promise<Handler> {
+  const id = matchRoutes(matchable, pathname)?.at(-1)?.route.id;
+  const route = routeConfig.find((entry) => (entry.id ?? entry.file.replace(/\.tsx?$/, "")) === id);
+  if (route && id && !loaded.has(id))
+    loaded.set(id, { route, module: asBuilt(await import(/* @vite-ignore */ join(appDirectory, route.file))) });
+  shell ??= (async () => ({
+    root: asBuilt(await import("../../../app/root")),
+    entry: await import("../../../app/entry.server"),
+  }))();
+  const { root, entry } = await shell;
+  if (handler?.routes !== loaded.size) handler = { routes: loaded.size, answer: makeHandler(root, entry) };
+  return handler.answer;
+}
+
+function makeHandler(root: RouteModule, entry: unknown): Handler {
   const routes: ServerBuild["routes"] = {
     root: {
       id: "root",
@@ -71,9 +99,7 @@ async function makeHandler() {
   const manifestRoutes: Record<string, ReturnType<typeof manifestEntry>> = {
     root: manifestEntry("root", undefined, "", undefined, root),
   };
-  for (const route of routeConfig) {
-    const id = route.id ?? route.file.replace(/\.tsx?$/, "");
-    const module = asBuilt(await import(/* @vite-ignore */ join(appDirectory, route.file)));
+  for (const [id, { route, module }] of loaded) {
     routes[id] = {
       id,
       parentId: "root",
@@ -134,7 +160,8 @@ export async function render(
   const origin = call.origin === undefined ? TEST_ORIGIN : call.origin;
   if (posting && origin !== null && !headers.has("origin")) headers.set("Origin", origin);
   const request = requestFor(path, { ...call, headers });
-  const response = await (await (handler ??= makeHandler()))(request, contextFor(call) as never);
+  const answer = await handlerFor(new URL(request.url).pathname.replace(/\.data$/, ""));
+  const response = await answer(request, contextFor(call) as never);
   call.jar?.take(response.headers);
   return {
     status: response.status,
