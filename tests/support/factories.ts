@@ -4,10 +4,13 @@
 // functions open the file's database, ./in-process/setup.ts).
 import { randomBytes } from "node:crypto";
 import { DomainEntrySchema } from "../../app/lib/admin-forms";
+import { formatCategoryList } from "../../app/lib/categories";
 import { addDomain } from "../../app/server/admin/admin-domains.server";
 import { createUserSession } from "../../app/server/admin/session.server";
 import { upsertAdmin } from "../../app/server/admin/users.server";
+import { setDomainCategories } from "../../app/server/catalog/categories.server";
 import { insertDomain } from "../../app/server/catalog/domains.server";
+import { db } from "../../app/server/db/database.server";
 import { flushDomainViews, recordDomainView } from "../../app/server/catalog/domain-views.server";
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { postInquiryMessage } from "../../app/server/conversation/messages.server";
@@ -57,13 +60,20 @@ export async function createDomain(
     askingPrice: ((options.priceCents ?? 250_000) / 100).toFixed(2),
     trackingId: options.trackingId ?? "tracker",
     ownerEmail: options.ownerEmail ?? "owner@example.test",
-    categories: (options.categories ?? []).join(", "),
+    categories: formatCategoryList(options.categories ?? []),
     pitch: options.pitch ?? "",
   });
-  const domain =
-    options.storedOwnerEmail === undefined
-      ? await addDomain(entry)
-      : await insertDomain({ ...entry, askingPriceCents: entry.askingPrice, ownerEmail: options.storedOwnerEmail });
+  let domain: Domain;
+  if (options.storedOwnerEmail === undefined) domain = await addDomain(entry);
+  else {
+    // addDomain's two steps, with the owner email as given.
+    domain = await insertDomain({
+      ...entry,
+      askingPriceCents: entry.askingPrice,
+      ownerEmail: options.storedOwnerEmail,
+    });
+    await setDomainCategories(db, domain.id, entry.categories);
+  }
   return { ...domain, short: domainName.replace(/\.com$/, "") };
 }
 
