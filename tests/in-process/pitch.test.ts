@@ -4,6 +4,7 @@ import { db } from "../../app/server/db/database.server";
 import { letterTag } from "../support/data";
 import { createAdmin, type TestAdmin } from "../support/factories";
 import { render } from "../support/in-process/document";
+import { uploadPortfolioCsv as uploadCsv } from "../support/in-process/portfolio";
 import { visibleText } from "../support/visible-text";
 
 // Issue 24 item 3: a pitch per name, given by the admin, shown to buyers and searched.
@@ -22,12 +23,7 @@ const live = (name: string) =>
     .executeTakeFirstOrThrow();
 const pitchOf = async (name: string) => (await live(name)).pitch;
 const asAdmin = (path: string, form?: Record<string, string>) => render(path, { cookie: admin.cookie, form });
-/** Uploads `text` as the portfolio CSV, as the Import / Export form does. */
-function uploadPortfolioCsv(text: string) {
-  const form = new FormData();
-  form.set("file", new Blob([text], { type: "text/csv" }), "portfolio.csv");
-  return render("/admin/portfolio", { cookie: admin.cookie, form });
-}
+const uploadPortfolioCsv = (text: string) => uploadCsv(admin.cookie, text);
 
 describe("pitch", () => {
   const pitch = `The "${tag}" name for <coffee> & tea lovers \u2615`;
