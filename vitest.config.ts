@@ -1,4 +1,15 @@
-import { defineConfig } from "vitest/config";
+import { defineConfig, type Plugin } from "vitest/config";
+
+/**
+ * The in-process projects render pages without React Router's Vite plugin or Tailwind: the stylesheet
+ * app/root.tsx links gets a URL of its own (React refuses an empty one), as the build gives it one.
+ */
+const stylesheetUrl: Plugin = {
+  name: "in-process-stylesheet-url",
+  enforce: "pre",
+  resolveId: (id) => (id.endsWith(".css?url") ? `\0stylesheet-url:${id}` : undefined),
+  load: (id) => (id.startsWith("\0stylesheet-url:") ? 'export default "/assets/app.css";' : undefined),
+};
 
 const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
   "backup.test.ts",
@@ -15,7 +26,40 @@ const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          // Unit tests open no database: a test that imports a module which does (env.server.ts, database.server.ts)
+          // fails at once on this unusable folder instead of making ./data/app.db.
+          env: { DATABASE_URL: "file:/dev/null/unit-tests-open-no-database/app.db" },
+        },
+      },
+      {
+        // Loaders, actions and server modules called in the test's process (tests/support/in-process/): a
+        // template database migrated and seeded once per run, copied for each file. No server, no build.
+        plugins: [stylesheetUrl],
+        test: {
+          name: "in-process",
+          // Not skipped as other CSS is, so the stylesheet plugin above gives its URL.
+          css: { include: [/app\.css/] },
+          include: ["tests/in-process/**/*.test.ts"],
+          globalSetup: ["tests/support/in-process/sqlite-template-setup.ts"],
+          setupFiles: ["tests/support/in-process/setup.ts"],
+        },
+      },
+      {
+        plugins: [stylesheetUrl],
+        test: {
+          name: "in-process-postgres",
+          css: { include: [/app\.css/] },
+          include: ["tests/in-process/**/*.test.ts"],
+          env: { TEST_DATABASE: "postgres" },
+          globalSetup: ["tests/support/postgres-setup.ts", "tests/support/in-process/postgres-template-setup.ts"],
+          setupFiles: ["tests/support/in-process/setup.ts"],
+          hookTimeout: 60_000,
+        },
+      },
       {
         test: {
           name: "integration",

@@ -47,4 +47,17 @@ export function hostNamesFromConfig(publicUrl: string | undefined, extraHosts: s
   return names;
 }
 
+/**
+ * Where absolute links point: the public URL's origin when one is set, else the origin the request came
+ * in on when its Host is sane, else http://localhost.
+ */
+export function siteOriginFor(request: Request, publicUrl: string | undefined): string {
+  if (publicUrl) return new URL(publicUrl).origin;
+  if (!hostNameFromHeader(request.headers.get("host"))) return "http://localhost";
+  // A Request's url is a parsed URL's href, with a path and never a user: an http(s) origin is what comes
+  // before the path.
+  const url = request.url;
+  return /^https?:\/\//.test(url) ? url.slice(0, url.indexOf("/", url.indexOf("//") + 2)) : new URL(url).origin;
+}
+
 export const LOCAL_HOST_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];

@@ -3,23 +3,15 @@ import { adminCookie } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { setSilencePolicy } from "../support/refund-promise";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
-import { BUYER, postForm, postJson, request, setFeeCents, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  mailText,
-  newDomain,
-  onServer,
-  replyLinkIn,
-  subjectOf,
-  testClock,
-} from "../support/refund-promise";
+import { BUYER, postJson, request, setFeeCents, waitFor } from "../support/http";
+import { DAY_MS, inquiryRow, linkIn, newDomain, subjectOf, testClock } from "../support/refund-promise";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { http, visibleText } from "./admin-helpers";
+import { http } from "./admin-helpers";
 
-// The refund scheduler against the real stripe SDK and a Stripe-compatible server, with a clock the
-// test moves (TEST_CLOCK_FILE) and the buyer's email on a real SMTP server.
+// The refund scheduler where it takes processes, against the real stripe SDK and a Stripe-compatible
+// server, with a clock the test moves across them (TEST_CLOCK_FILE) and the buyer's email on a real SMTP
+// server: a refund cut off by a crash, two servers on one database, a restart. The scheduler's pass
+// itself (the window, retries, a provider timeout) is tested in process (tests/in-process/auto-refund.test.ts).
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
 const STRIPE_TIMEOUT_MS = 1500;
 let fake: FakeStripe;
@@ -124,131 +116,6 @@ async function expectRefundedOnceNotCredited(inquiry: { publicId: string; intent
 }
 
 describe("automatic refunds", () => {
-  it("refunds an unanswered inquiry once after the window, emails the buyer, and never refunds an answered one", async () => {
-    const unanswered = await payWithStripe(app);
-    const answered = await payWithStripe(app);
-    const ownerMail = await waitFor(
-      () =>
-        smtp.messages.find((m) => subjectOf(m).startsWith("New inquiry") && mailText(m).includes(answered.publicId)),
-      10_000,
-      "owner email",
-    );
-    expect((await postForm(app, onServer(replyLinkIn(ownerMail)), { intent: "replied-by-email" })).status).toBe(303);
-
-    // Within the window nothing happens, however many passes run.
-    await clock.set(7 * DAY_MS - 60_000);
-    await sleep(600);
-    expect(inquiryRow(app, unanswered.publicId).status).toBe("paid");
-    expect(refundsFor(unanswered.intentId)).toHaveLength(0);
-
-    try {
-      await clock.set(PAST_DEADLINE);
-      const refunded = await waitFor(
-        () => inquiryRow(app, unanswered.publicId).status === "refunded" && inquiryRow(app, unanswered.publicId),
-        10_000,
-        "refund",
-      );
-      expect(refunded.refunded_at).toBeTruthy();
-      expect(refunded.refund_attempts).toBe(1);
-      const [mail] = await waitFor(
-        () => refundMails(unanswered.buyerEmail).length > 0 && refundMails(unanswered.buyerEmail),
-        10_000,
-        "refund email",
-      );
-      expect(subjectOf(mail!)).toBe(`Your inquiry fee for ${unanswered.domain.name} has been refunded`);
-      expect(mailText(mail!)).toContain("your inquiry fee of $19.99 has been refunded in full");
-
-      // More passes later: still one refund at the provider, one email; the answered inquiry is untouched.
-      await sleep(1_000);
-      expect(refundsFor(unanswered.intentId)).toHaveLength(1);
-      expect(
-        fake.requestsTo("POST", "/v1/refunds").filter((r) => r.body.payment_intent === unanswered.intentId)[0]!.headers[
-          "idempotency-key"
-        ],
-      ).toBe(`refund-${unanswered.publicId}`);
-      expect(refundMails(unanswered.buyerEmail)).toHaveLength(1);
-      expect(inquiryRow(app, answered.publicId)).toMatchObject({
-        status: "paid",
-        refund_attempts: 0,
-        refunded_at: null,
-      });
-      expect(refundsFor(answered.intentId)).toHaveLength(0);
-      expect(refundMails(answered.buyerEmail)).toHaveLength(0);
-    } finally {
-      await clock.set(0);
-    }
-  });
-
-  it("a provider failure is retried with backoff, shown in the inbox, and refunded once in the end", async () => {
-    const inquiry = await payWithStripe(app);
-    // The fake refuses the next two refunds (a 400 is not retried by the SDK itself).
-    fake.failNext({
-      method: "POST",
-      path: "/v1/refunds",
-      status: 400,
-      times: 2,
-      error: { type: "invalid_request_error", message: "Refunds are unavailable (test outage)" },
-    });
-    try {
-      await clock.set(PAST_DEADLINE);
-      // The claim counts the attempt before the provider answers; the failure is recorded after it.
-      const failed = await waitFor(
-        () => {
-          const row = inquiryRow(app, inquiry.publicId);
-          return row.refund_attempts >= 1 && row.refund_last_error !== null && row;
-        },
-        10_000,
-        "first failure",
-      );
-      expect(failed.status).toBe("paid");
-      expect(failed.refund_last_error).toContain("Refunds are unavailable (test outage)");
-      expect(Date.parse(failed.refund_next_attempt_at!)).toBeGreaterThan(Date.parse(failed.reply_deadline_at!));
-
-      const cookie = await adminCookie(app.url, { email: "refund-admin@example.test", password: "refund-password" });
-      const inbox = visibleText((await http(app, `/admin/inquiries?domain=${inquiry.domain.name}`, { cookie })).body);
-      expect(inbox).toContain("Refunds are unavailable (test outage)");
-      expect(inbox, inbox).toMatch(/Automatic refund: [12] failed attempts?, next attempt/);
-
-      const refunded = await waitFor(
-        () => inquiryRow(app, inquiry.publicId).status === "refunded" && inquiryRow(app, inquiry.publicId),
-        20_000,
-        "refund after retries",
-      );
-      expect(refunded.refund_attempts).toBe(3);
-      expect(refunded.refund_last_error).toBeNull();
-      await waitFor(() => refundMails(inquiry.buyerEmail).length > 0, 10_000, "refund email");
-      await sleep(800);
-      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
-      expect(refundMails(inquiry.buyerEmail)).toHaveLength(1);
-    } finally {
-      await clock.set(0);
-    }
-  });
-
-  it("a refund whose outcome is unknown (a provider timeout) is retried, never offered or taken as a credit", async () => {
-    const inquiry = await payWithStripe(app);
-    const link = await buyerPageLink(inquiry.buyerEmail);
-    // Stripe makes the refund but its answer never arrives in time (nor to the SDK's own retries).
-    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 4 * STRIPE_TIMEOUT_MS, times: 3 });
-    try {
-      await clock.set(PAST_DEADLINE);
-      await waitFor(() => inquiryRow(app, inquiry.publicId).refund_next_attempt_at !== null, 20_000, "the timeout");
-      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
-      // The admin now lets buyers choose: this fee may already be refunded, so it is no choice.
-      setSilencePolicy(app.db(), "choose");
-      await sleep(500);
-      expect(visibleText((await request(app, link)).body)).not.toContain("Take a credit instead");
-      const taken = await takeCredit(link);
-      expect(taken.status).toBe(409);
-      expect(visibleText(taken.body)).toMatch(/Your fee (is already being|has already been) refunded\./);
-      await expectRefundedOnceNotCredited(inquiry);
-    } finally {
-      fake.clearDelays();
-      setSilencePolicy(app.db(), "refund");
-      await clock.set(0);
-    }
-  });
-
   it("the admin's Refund cut off by a crash at the provider is retried, never offered or taken as a credit", async () => {
     setSilencePolicy(app.db(), "choose");
     const inquiry = await payWithStripe(app);

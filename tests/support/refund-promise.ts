@@ -7,7 +7,10 @@ import type { AppServer } from "./app-server";
 import { insertDomain, uniqueDomainName } from "./data";
 import { BUYER, postForm, request } from "./http";
 import { CookieJar } from "./owner";
+import { mailText } from "./mail-text";
 import type { ReceivedMail } from "./smtp";
+
+export { mailText, subjectOf } from "./mail-text";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -91,28 +94,6 @@ export interface InquiryRow {
 
 export function inquiryRow(server: AppServer, publicId: string): InquiryRow {
   return server.db().prepare("SELECT * FROM inquiries WHERE public_id = ?").get(publicId) as InquiryRow;
-}
-
-/** The text part as a mail program shows it: headers dropped, quoted-printable decoded. */
-export function mailText(mail: ReceivedMail): string {
-  const split = mail.raw.indexOf("\r\n\r\n") >= 0 ? mail.raw.indexOf("\r\n\r\n") : mail.raw.indexOf("\n\n");
-  const headers = mail.raw.slice(0, split);
-  let body = mail.raw.slice(split).trim();
-  if (/Content-Transfer-Encoding:\s*quoted-printable/i.test(headers)) {
-    body = Buffer.from(
-      body
-        .replace(/=\r?\n/g, "")
-        .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-      "latin1",
-    ).toString("utf8");
-  } else if (/Content-Transfer-Encoding:\s*base64/i.test(headers)) {
-    body = Buffer.from(body, "base64").toString("utf8");
-  }
-  return body.replace(/\r\n/g, "\n");
-}
-
-export function subjectOf(mail: ReceivedMail): string {
-  return /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(mail.raw)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
 }
 
 /** The owner's "I have replied" link in an owner email. */

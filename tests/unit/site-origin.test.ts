@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { siteOrigin } from "../../app/server/catalog/landers.server";
+import { siteOriginFor } from "../../app/lib/host";
 
-describe("siteOrigin", () => {
+// The rule behind landers.server.ts's siteOrigin (which adds env.PUBLIC_URL): pure, so importing it opens no database.
+describe("siteOriginFor", () => {
   it("is the request URL's origin when the Host is sane, as URL parses it", () => {
     for (const url of [
       "http://example.com/domain/velora",
@@ -12,11 +13,18 @@ describe("siteOrigin", () => {
       "http://example.com",
     ]) {
       const request = new Request(url, { headers: { host: "example.com" } });
-      expect(siteOrigin(request), url).toBe(new URL(url).origin);
+      expect(siteOriginFor(request, undefined), url).toBe(new URL(url).origin);
     }
   });
 
   it("is http://localhost for a Host that is not a host name", () => {
-    expect(siteOrigin(new Request("http://example.com/", { headers: { host: "a b" } }))).toBe("http://localhost");
+    expect(siteOriginFor(new Request("http://example.com/", { headers: { host: "a b" } }), undefined)).toBe(
+      "http://localhost",
+    );
+  });
+
+  it("is PUBLIC_URL's origin when one is set, whatever the request's Host", () => {
+    const request = new Request("http://127.0.0.1:3000/domain/velora", { headers: { host: "a b" } });
+    expect(siteOriginFor(request, "https://names.example/shop/")).toBe("https://names.example");
   });
 });

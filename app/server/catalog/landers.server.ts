@@ -1,5 +1,5 @@
 import type { Domain } from "../../../db/schema";
-import { hostNameFromHeader } from "../../lib/host";
+import { hostNameFromHeader, siteOriginFor } from "../../lib/host";
 import type { DomainPageData } from "../../lib/seo";
 import { domainPagePath } from "../../lib/domain-name";
 import { findLiveDomainByName } from "./domains.server";
@@ -36,12 +36,7 @@ export async function servesHostName(value: string | null): Promise<boolean> {
 
 /** Where absolute links point: PUBLIC_URL when set, else the origin the request came in on (when its Host is sane). */
 export function siteOrigin(request: Request): string {
-  if (env.PUBLIC_URL) return new URL(env.PUBLIC_URL).origin;
-  if (!hostNameFromHeader(request.headers.get("host"))) return "http://localhost";
-  // A Request's url is a parsed URL's href, with a path and never a user: an http(s) origin is what comes
-  // before the path.
-  const url = request.url;
-  return /^https?:\/\//.test(url) ? url.slice(0, url.indexOf("/", url.indexOf("//") + 2)) : new URL(url).origin;
+  return siteOriginFor(request, env.PUBLIC_URL);
 }
 
 // What a domain page shows besides the domain changes only with the content version (settings, categories

@@ -8,7 +8,7 @@
 //     ASK_INTERVAL_MS: calls in between share one answer (throttledAsk). Each has its own key, so the
 //     buyer's confirm right after the page loaded is not held back.
 import type { Inquiry } from "../../../db/schema";
-import { now } from "../runtime/clock.server";
+import { now, nowMs } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { createRateLimit } from "../http/rate-limit.server";
@@ -89,25 +89,25 @@ export const TOO_MANY_CHECKS_TEXT = "Too many payment checks from your address. 
 const asks = new Map<string, { at: number; pending: Promise<unknown> | null }>();
 
 /**
- * One provider question per key (a payment or checkout id) per ASK_INTERVAL_MS: a call during a
- * question shares its answer; one soon after waits for the interval, then asks afresh (never stale).
+ * One provider question per key (a payment or checkout id) per ASK_INTERVAL_MS of the app's clock: a call
+ * during a question shares its answer; one soon after waits for the interval, then asks afresh (never stale).
  */
 export function throttledAsk<T>(key: string, ask: () => Promise<T>): Promise<T> {
   const entry = asks.get(key);
   if (entry?.pending) return entry.pending as Promise<T>;
   if (asks.size > 10_000) {
-    const cutoff = Date.now() - ASK_INTERVAL_MS;
+    const cutoff = nowMs() - ASK_INTERVAL_MS;
     for (const [k, v] of asks) if (!v.pending && v.at < cutoff) asks.delete(k);
   }
-  const wait = entry ? entry.at + ASK_INTERVAL_MS - Date.now() : 0;
+  const wait = entry ? entry.at + ASK_INTERVAL_MS - nowMs() : 0;
   const pending = (async () => {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     try {
       return await ask();
     } finally {
-      asks.set(key, { at: Date.now(), pending: null });
+      asks.set(key, { at: nowMs(), pending: null });
     }
   })();
-  asks.set(key, { at: Date.now() + Math.max(wait, 0), pending });
+  asks.set(key, { at: nowMs() + Math.max(wait, 0), pending });
   return pending;
 }

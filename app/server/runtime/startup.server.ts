@@ -55,10 +55,15 @@ async function applyAdminFromEnv(email: string, password: string): Promise<void>
   }
 }
 
-export async function startApp(): Promise<void> {
+/** The database part of a start: the migrations, then the demo domains on a brand-new database (SEED_DEMO). */
+export async function prepareDatabase(): Promise<void> {
   const brandNew = await isBrandNewDatabase();
   await migrateToLatest();
   if (brandNew && env.SEED_DEMO === "true" && (await claimDemoSeed())) await seedDemoDomains(db, env.ADMIN_EMAIL ?? "");
+}
+
+export async function startApp(): Promise<void> {
+  await prepareDatabase();
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await applyAdminFromEnv(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   await watchForExternalFeeChanges();
   await startContentVersion();

@@ -1,67 +1,68 @@
 import { parse } from "csv-parse/sync";
-import { describe, expect, it } from "vitest";
-import { useAdminAppServer } from "../support/vitest-server";
-import { insertDomain, letterTag } from "../support/data";
-import { http, uploadPortfolioCsv, visibleText } from "./admin-helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { categoriesOfDomain } from "../../app/server/catalog/categories.server";
+import { db } from "../../app/server/db/database.server";
+import { letterTag } from "../support/data";
+import { createAdmin, createDomain, type TestAdmin } from "../support/factories";
+import { render } from "../support/in-process/document";
+import { uploadPortfolioCsv as uploadCsv } from "../support/in-process/portfolio";
+import { visibleText } from "../support/visible-text";
 
 // Issue 24 item 2: categories given by the admin, offered by the home page's filter, each with a page.
-const { app, cookie } = useAdminAppServer();
+let admin: TestAdmin;
+beforeAll(async () => {
+  admin = await createAdmin();
+});
 
 const tag = letterTag("ct", 4);
-
-const idOf = (name: string) =>
-  (app.db().prepare("SELECT id FROM domains WHERE domain_name = ? AND deleted_at IS NULL").get(name) as { id: number })
-    .id;
-const categoriesOf = (name: string) =>
+const idOf = async (name: string) =>
   (
-    app
-      .db()
-      .prepare(
-        "SELECT c.name FROM domain_categories dc JOIN categories c ON c.id = dc.category_id WHERE dc.domain_id = ? ORDER BY c.name",
-      )
-      .all(idOf(name)) as { name: string }[]
-  ).map((row) => row.name);
+    await db
+      .selectFrom("domains")
+      .select("id")
+      .where("domain_name", "=", name)
+      .where("deleted_at", "is", null)
+      .executeTakeFirstOrThrow()
+  ).id;
+const categoriesOf = async (name: string) =>
+  (await categoriesOfDomain(await idOf(name))).map((category) => category.name).sort();
+const asAdmin = (path: string, form?: Record<string, string>) => render(path, { cookie: admin.cookie, form });
+const uploadPortfolioCsv = (text: string) => uploadCsv(admin.cookie, text);
 
 describe("categories", () => {
   it("are given in the Add Domain dialog and shown on the domain page, the home filter and their own page", async () => {
     const name = `${tag}alpha.com`;
-    const added = await http(app, "/admin?add=1", {
-      cookie: cookie(),
-      form: {
-        intent: "add",
-        domainName: name,
-        askingPrice: "5000",
-        trackingId: "t",
-        ownerEmail: "",
-        categories: ` Food & Drink | ${tag} Tech |food & drink `,
-      },
+    const added = await asAdmin("/admin?add=1", {
+      intent: "add",
+      domainName: name,
+      askingPrice: "5000",
+      trackingId: "t",
+      ownerEmail: "",
+      categories: ` Food & Drink | ${tag} Tech |food & drink `,
     });
     expect(added.status).toBe(303);
-    expect(categoriesOf(name)).toEqual(["Food & Drink", `${tag} Tech`]);
+    expect(await categoriesOf(name)).toEqual(["Food & Drink", `${tag} Tech`]);
     const techSlug = `${tag}-tech`;
 
-    const domainPage = await http(app, `/domain/${tag}alpha`);
+    const domainPage = await render(`/domain/${tag}alpha`);
     expect(domainPage.body).toContain(`href="/category/${techSlug}"`);
     expect(domainPage.body).toMatch(/href="\/category\/food-drink"[^>]*>Food &amp; Drink</);
 
-    insertDomain(app.db(), { name: `${tag}beta.io`, priceCents: 100_00 });
-    await http(app, `/admin/domains/${idOf(`${tag}beta.io`)}`, {
-      cookie: cookie(),
-      form: { intent: "listing", categories: `${tag} Tech` },
-    });
-    const home = await http(app, "/");
+    const beta = await createDomain({ name: `${tag}beta.io`, priceCents: 100_00 });
+    await asAdmin(`/admin/domains/${beta.id}`, { intent: "listing", categories: `${tag} Tech` });
+    const home = await render("/");
     expect(home.body).toContain(`<option value="${techSlug}">${tag} Tech (2)</option>`);
-    const filtered = await http(app, `/?cat=${techSlug}&sort=name`);
+    const filtered = await render(`/?cat=${techSlug}&sort=name`);
     expect([...filtered.body.matchAll(/href="\/domain\/([^"]+)"/g)].map((m) => m[1])).toEqual([
       `${tag}alpha`,
       `${tag}beta.io`,
     ]);
     expect(visibleText(filtered.body)).toContain("2 names");
-    const unknown = await http(app, "/?cat=no-such-category");
+    const unknown = await render("/?cat=no-such-category");
     expect(unknown.status).toBe(200);
     expect(visibleText(unknown.body)).toContain('There is no category "no-such-category", so it was ignored.');
 
-    const page = await http(app, `/category/${techSlug}`);
+    const page = await render(`/category/${techSlug}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain(`<title>${tag} Tech domains for sale | DomainVault</title>`);
     expect(page.body).toMatch(
@@ -78,39 +79,31 @@ describe("categories", () => {
       [2, `${tag}alpha.com`],
     ]);
     expect(page.body).not.toContain("noindex");
-    expect((await http(app, "/category/no-such-category")).status).toBe(404);
+    expect((await render("/category/no-such-category")).status).toBe(404);
 
-    const sitemap = await http(app, "/sitemap.xml");
+    const sitemap = await render("/sitemap.xml");
     expect(sitemap.body).toMatch(new RegExp(`<loc>http://[^<]+/category/${techSlug}</loc>`));
   });
 
   it("are set in the domain's edit form, and a category without live names has no page", async () => {
     const name = `${tag}gamma.com`;
-    const id = insertDomain(app.db(), { name, priceCents: 100_00 });
-    const saved = await http(app, `/admin/domains/${id}`, {
-      cookie: cookie(),
-      form: { intent: "listing", categories: `Solo ${tag}` },
-    });
+    const { id } = await createDomain({ name, priceCents: 100_00 });
+    const saved = await asAdmin(`/admin/domains/${id}`, { intent: "listing", categories: `Solo ${tag}` });
     expect(saved.status).toBe(303);
     expect(saved.location).toBe(`/admin/domains/${id}?notice=listing-saved`);
-    const edit = await http(app, `/admin/domains/${id}`, { cookie: cookie() });
+    const edit = await asAdmin(`/admin/domains/${id}`);
     expect(edit.body).toMatch(new RegExp(`id="categories"[^>]*value="Solo ${tag}"`));
-    expect((await http(app, `/category/solo-${tag}`)).status).toBe(200);
-    const tooLong = await http(app, `/admin/domains/${id}`, {
-      cookie: cookie(),
-      form: { intent: "listing", categories: "x".repeat(41) },
-    });
+    expect((await render(`/category/solo-${tag}`)).status).toBe(200);
+    const tooLong = await asAdmin(`/admin/domains/${id}`, { intent: "listing", categories: "x".repeat(41) });
     expect(tooLong.status).toBe(400);
     expect(visibleText(tooLong.body)).toContain("is longer than 40 characters");
-    await http(app, `/admin/domains/${id}`, { cookie: cookie(), form: { intent: "listing", categories: "" } });
-    expect(categoriesOf(name)).toEqual([]);
-    expect((await http(app, `/category/solo-${tag}`)).status).toBe(404);
+    await asAdmin(`/admin/domains/${id}`, { intent: "listing", categories: "" });
+    expect(await categoriesOf(name)).toEqual([]);
+    expect((await render(`/category/solo-${tag}`)).status).toBe(404);
   });
 
   it("round-trip through the CSV's categories column", async () => {
     const imported = await uploadPortfolioCsv(
-      app,
-      cookie(),
       [
         "domain,price,tracking_id,owner_email,categories",
         `${tag}csv1.com,100,t1,,'=Formula | Travel`,
@@ -119,10 +112,10 @@ describe("categories", () => {
       ].join("\n"),
     );
     expect(imported.location).toBe("/admin/portfolio?added=3&updated=0");
-    expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
-    expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Travel"]);
+    expect(await categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
+    expect(await categoriesOf(`${tag}csv3.org`)).toEqual(["Travel"]);
 
-    const exported = (await http(app, "/admin/export/domains.csv", { cookie: cookie() })).body;
+    const exported = (await asAdmin("/admin/export/domains.csv")).body;
     const rows = parse(exported, { bom: true, columns: true }) as Array<Record<string, string>>;
     const mine = rows.filter((row) => row.domain!.startsWith(`${tag}csv`));
     expect(mine.map((row) => [row.domain, row.categories])).toEqual([
@@ -134,23 +127,21 @@ describe("categories", () => {
     // The export imported back changes nothing; an edited cell changes that name's categories only.
     const header = exported.replace(/^\uFEFF/, "").split("\n")[0]!;
     const lines = exported.split("\n").filter((line) => line.startsWith(`"${tag}csv`));
-    expect((await uploadPortfolioCsv(app, cookie(), [header, ...lines].join("\n"))).location).toBe(
+    expect((await uploadPortfolioCsv([header, ...lines].join("\n"))).location).toBe(
       "/admin/portfolio?added=0&updated=3",
     );
-    expect(categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
+    expect(await categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
     const edited = lines.map((line) =>
       line.startsWith(`"${tag}csv3`) ? line.replace(/"Travel",""$/, '"Travel | Beach",""') : line,
     );
-    await uploadPortfolioCsv(app, cookie(), [header, ...edited].join("\n"));
-    expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
-    expect(categoriesOf(`${tag}csv2.net`)).toEqual([]);
+    await uploadPortfolioCsv([header, ...edited].join("\n"));
+    expect(await categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
+    expect(await categoriesOf(`${tag}csv2.net`)).toEqual([]);
 
     // A file without the column keeps every name's categories.
-    await uploadPortfolioCsv(app, cookie(), `${tag}csv3.org,350,t3,`);
-    expect(categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
+    await uploadPortfolioCsv(`${tag}csv3.org,350,t3,`);
+    expect(await categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);
     const bad = await uploadPortfolioCsv(
-      app,
-      cookie(),
       ["domain,price,tracking_id,owner_email,categories", `${tag}csv4.com,1,t,,${"y".repeat(50)}`].join("\n"),
     );
     expect(visibleText(bad.body + (bad.location ?? ""))).not.toContain("added=1");

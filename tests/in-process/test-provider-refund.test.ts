@@ -1,31 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { getPaymentProvider, getTestProvider } from "../../app/server/payments/index.server";
 
 // The refund contract the admin inbox relies on: getPaymentProvider().refund(paymentId, idempotencyKey),
-// run in-process against a real SQLite file (the test provider needs no server).
-const dataDir = mkdtempSync(path.join(tmpdir(), "refund-test-"));
-let modules: {
-  payments: typeof import("../../app/server/payments/index.server");
-  db: typeof import("../../app/server/db/database.server");
-};
-
-beforeAll(async () => {
-  process.env.DATABASE_URL = `file:${path.join(dataDir, "app.db")}`;
-  delete process.env.STRIPE_SECRET_KEY;
-  const db = await import("../../app/server/db/database.server");
-  await db.migrateToLatest();
-  modules = { db, payments: await import("../../app/server/payments/index.server") };
-});
-afterAll(() => {
-  modules.db.closeDatabase();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
+// on the test provider (it needs no server).
 describe("test provider refunds", () => {
   it("refunds a succeeded payment once, idempotently, and reports it refunded", async () => {
-    const { getPaymentProvider, getTestProvider } = modules.payments;
     const provider = getPaymentProvider();
     expect(provider.name).toBe("test");
     const request = {

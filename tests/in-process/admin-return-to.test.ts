@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { adminCookie, TEST_ADMIN } from "../support/admin";
-import { useAppServer } from "../support/vitest-server";
-import { insertDomain, uniqueDomainName } from "../support/data";
-import { http } from "./admin-helpers";
+import { createAdmin, createDomain, type TestAdmin } from "../support/factories";
+import { act } from "../support/in-process/routes";
 
 // A form's returnTo is resolved before it is judged: only a path under /admin is a place to go back to.
-const app = useAppServer({ env: { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADMIN.password } });
-let cookie: string;
+let admin: TestAdmin;
 beforeAll(async () => {
-  cookie = await adminCookie(app.url);
+  admin = await createAdmin();
 });
 
 const OFFSITE = [
@@ -21,9 +18,12 @@ const OFFSITE = [
 
 describe("returnTo after an admin's form post", () => {
   it("on /admin: back to the admin page asked for, never to another site", async () => {
-    const id = insertDomain(app.db(), { name: uniqueDomainName("returnto"), priceCents: 100_000 });
+    const domain = await createDomain({ prefix: "returnto" });
     const post = (returnTo: string) =>
-      http(app, "/admin", { cookie, form: { intent: "price", id: String(id), price: "1000", returnTo } });
+      act("/admin", {
+        cookie: admin.cookie,
+        form: { intent: "price", id: String(domain.id), price: "1000", returnTo },
+      });
     expect((await post("/admin?q=returnto")).location).toBe("/admin?q=returnto&notice=price-updated");
     for (const returnTo of OFFSITE) {
       const answer = await post(returnTo);
@@ -34,7 +34,7 @@ describe("returnTo after an admin's form post", () => {
 
   it("on /admin/inquiries: the same, with the inbox as the fallback", async () => {
     const post = (returnTo: string) =>
-      http(app, "/admin/inquiries", { cookie, form: { intent: "answer", id: "999999999", returnTo } });
+      act("/admin/inquiries", { cookie: admin.cookie, form: { intent: "answer", id: "999999999", returnTo } });
     expect((await post("/admin/inquiries?status=paid")).location).toBe(
       "/admin/inquiries?status=paid&notice=inquiry-answer-refused",
     );
