@@ -22,16 +22,12 @@ import { findInquiryByPublicId } from "../../app/server/payments/inquiries.serve
 import { setSilencePolicy, type SilencePolicy } from "../../app/server/refunds/refund-promise.server";
 import type { Domain, Inquiry } from "../../db/schema";
 import { letterTag } from "./data";
+import { BUYER } from "./http";
 import { BROWSER_USER_AGENT } from "./raw-http";
 import { requestFor } from "./in-process/routes";
 
-export const BUYER = {
-  name: "Ada Buyer",
-  email: "ada@buyer.example",
-  phone: "+1 555 0100",
-  offer: "$12,500",
-  message: "I would like to buy this domain for my startup.",
-};
+// The buyer the HTTP tests use too.
+export { BUYER };
 
 /** A card the test provider accepts. */
 export const GOOD_CARD = { number: "4242424242424242", expiry: "12/40", cvc: "123" };
