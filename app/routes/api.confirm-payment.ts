@@ -11,7 +11,7 @@ import {
   findInquiryByPaymentId,
   findInquiryByPublicId,
   findInquiryForDelistedDomain,
-} from "../server/payments/inquiries.server";
+} from "../server/inquiries/inquiries.server";
 import {
   countDecline,
   providerAskRateLimit,

@@ -2,9 +2,9 @@ import { InquirySummary } from "../components/inquiry/inquiry-summary";
 import { revalidateAfterConflict, signedPageHeaders } from "../components/inquiry/inquiry-page-route";
 import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { card, PageShell } from "../components/ui";
-import { inquiryPageView } from "../server/conversation/inquiry-page.server";
-import { replyAction, signedInquiryPage } from "../server/conversation/reply-action.server";
-import { feeChoiceView } from "../server/refunds/fee-choice.server";
+import { inquiryPageView } from "../server/inquiries/inquiry-page.server";
+import { replyAction, signedInquiryPage } from "../server/inquiries/reply-action.server";
+import { feeChoiceView } from "../server/inquiries/fee-choice.server";
 import { FeeChoice } from "../components/inquiry/fee-choice";
 import type { Route } from "./+types/inquiry";
 

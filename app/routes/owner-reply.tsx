@@ -5,9 +5,9 @@ import { RepliedByEmailForm } from "../components/inquiry/replied-by-email";
 import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { ErrorAlert } from "../components/admin/notice";
 import { card, PageShell } from "../components/ui";
-import { inquiryPageView } from "../server/conversation/inquiry-page.server";
-import { replyAction, signedInquiryPage } from "../server/conversation/reply-action.server";
-import { inquiryPagePath, verifyReplyLink } from "../server/refunds/reply-links.server";
+import { inquiryPageView } from "../server/inquiries/inquiry-page.server";
+import { replyAction, signedInquiryPage } from "../server/inquiries/reply-action.server";
+import { inquiryPagePath, verifyReplyLink } from "../server/inquiries/signed-links.server";
 import type { Route } from "./+types/owner-reply";
 
 // The owner's side of an inquiry, at the signed link in the owner's emails (no sign-in): the buyer's

@@ -12,7 +12,7 @@ import { findDomainByParam } from "../server/catalog/domains.server";
 import { env } from "../server/runtime/env.server";
 import { activeProviderName } from "../server/payments/index.server";
 import { checkoutUrlForInquiry, paymentPagePath, reconcileInquiry, startInquiry } from "../server/payments/flow.server";
-import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/payments/inquiries.server";
+import { findInquiryByPublicId, findInquiryForDelistedDomain } from "../server/inquiries/inquiries.server";
 import { getInquiryFeeCents } from "../server/catalog/settings.server";
 import {
   mayCreatePayment,
@@ -23,9 +23,14 @@ import {
 } from "../server/payments/card-testing.server";
 import type { ProviderName } from "../server/payments/index.server";
 import { clientIp, requestValues } from "../server/http/request-context.server";
-import { inquiryPagePath } from "../server/refunds/reply-links.server";
+import { inquiryPagePath } from "../server/inquiries/signed-links.server";
 import { INQUIRY_LINK_ON_SUCCESS_MS, isInquiryPayer, payerCookieFor } from "../server/payments/payer-cookie.server";
-import { currentFeePromise, formatUtc, getSilencePolicy, promisedDays } from "../server/refunds/refund-promise.server";
+import {
+  currentFeePromise,
+  formatUtc,
+  getSilencePolicy,
+  promisedDays,
+} from "../server/inquiries/refund-promise.server";
 import { feePromiseText } from "../lib/response-window";
 import { formatUsd } from "../lib/money";
 import type { Inquiry } from "../../db/schema";
@@ -157,7 +162,7 @@ async function successFacts(inquiry: Inquiry, fresh: boolean) {
     testPayment: inquiry.provider === "test",
     replyBy: inquiry.reply_deadline_at ? formatUtc(inquiry.reply_deadline_at) : null,
     promise,
-    // A receipt is sent only for a fee (app/server/refunds/refund-promise.server.ts, queueBuyerReceipt).
+    // A receipt is sent only for a fee (app/server/inquiries/refund-promise.server.ts, queueBuyerReceipt).
     receiptTo: fresh && inquiry.amount_cents > 0 ? inquiry.email : null,
   };
 }

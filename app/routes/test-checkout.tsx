@@ -9,7 +9,7 @@ import { getTestProvider, testPaymentsEnabled } from "../server/payments/index.s
 import { cardAttemptRateLimit } from "../server/payments/test-provider.server";
 import { clientIp } from "../server/http/request-context.server";
 import { countDecline } from "../server/payments/card-testing.server";
-import { currentFeePromise } from "../server/refunds/refund-promise.server";
+import { currentFeePromise } from "../server/inquiries/refund-promise.server";
 import type { Route } from "./+types/test-checkout";
 
 // The test provider's hosted checkout page (the no-JavaScript path): like Stripe Checkout, it is

@@ -18,9 +18,9 @@ const { fake, STRIPE_TIMEOUT_MS } = await vi.hoisted(async () => {
 
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { db } from "../../app/server/db/database.server";
-import { findInquiryByPaymentId, findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPaymentId, findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { runRefundPass } from "../../app/server/refunds/auto-refund.server";
-import { setSilencePolicy } from "../../app/server/refunds/refund-promise.server";
+import { setSilencePolicy } from "../../app/server/inquiries/refund-promise.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
 import { BUYER, createAdmin, createDomain, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";

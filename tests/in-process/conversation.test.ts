@@ -11,7 +11,7 @@ const { MESSAGES_PER_HOUR } = vi.hoisted(() => {
   return { MESSAGES_PER_HOUR };
 });
 
-import { findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { BUYER, createAdmin, createDomain, createPaidInquiry, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";

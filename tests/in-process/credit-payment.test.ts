@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/server/db/database.server";
-import { findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { runRefundPass } from "../../app/server/refunds/auto-refund.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
 import { BUYER, createAdmin, createDomain, createPaidInquiry, type TestAdmin } from "../support/factories";

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { setResponseWindowDays, setSilencePolicy } from "../../app/server/refunds/refund-promise.server";
+import { setResponseWindowDays, setSilencePolicy } from "../../app/server/inquiries/refund-promise.server";
 import { runRefundPass } from "../../app/server/refunds/auto-refund.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
-import { findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { BUYER, createAdmin, createDomain, GOOD_CARD, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";

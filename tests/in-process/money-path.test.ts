@@ -28,7 +28,7 @@ const { fake, smtp, RECONCILE_AFTER_MS } = await vi.hoisted(async () => {
 import { softDeleteDomain } from "../../app/server/admin/admin-domains.server";
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { db } from "../../app/server/db/database.server";
-import { findInquiryByPaymentId, findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPaymentId, findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
 import { BUYER, createAdmin, createDomain, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";

@@ -10,8 +10,8 @@ const { SECRET, PUBLIC_URL } = vi.hoisted(() => {
 });
 
 import { getSetting } from "../../app/server/catalog/settings.server";
-import { findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
-import { RESPONSE_WINDOW_KEY, setResponseWindowDays } from "../../app/server/refunds/refund-promise.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
+import { RESPONSE_WINDOW_KEY, setResponseWindowDays } from "../../app/server/inquiries/refund-promise.server";
 import type { Domain } from "../../db/schema";
 import {
   adminSession,

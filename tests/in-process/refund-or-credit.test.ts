@@ -1,5 +1,5 @@
 import { db } from "../../app/server/db/database.server";
-import { findInquiryByPublicId } from "../../app/server/payments/inquiries.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { runRefundPass } from "../../app/server/refunds/auto-refund.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import type { ConversationEntry, InquiryPageView } from "../../server/conversation/inquiry-page.server";
+import type { ConversationEntry, InquiryPageView } from "../../server/inquiries/inquiry-page.server";
 
 const BUYER_STYLE = "border-slate-700 bg-slate-950";
 const OWNER_STYLE = "border-blue-900 bg-blue-950/40";

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import type { FeeChoiceView } from "../../server/refunds/fee-choice.server";
+import type { FeeChoiceView } from "../../server/inquiries/fee-choice.server";
 import { primaryButton, secondaryButton } from "../ui";
 
 /** After a silent deadline: refund or credit (a new credit only, when paid with one), the refund under way, or the credit (its code shown once). */

@@ -1,4 +1,4 @@
-import type { InquiryPageView } from "../../server/conversation/inquiry-page.server";
+import type { InquiryPageView } from "../../server/inquiries/inquiry-page.server";
 
 /** The inquiry's facts: what was paid and when, the reply deadline, and the status in words. */
 export function InquirySummary({ view }: { view: InquiryPageView }) {

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { MAX_MESSAGE_CHARS, MESSAGE_FIELD } from "../../lib/inquiry-message";
-import type { InquiryPageView } from "../../server/conversation/inquiry-page.server";
-import type { ReplyActionError } from "../../server/conversation/reply-action.server";
+import type { InquiryPageView } from "../../server/inquiries/inquiry-page.server";
+import type { ReplyActionError } from "../../server/inquiries/reply-action.server";
 import { IntentButton } from "../intent-button";
 import { inputClass, primaryButton } from "../ui";
 import { Conversation } from "./conversation";

@@ -15,9 +15,9 @@ import { authenticateAdmin, LoginError } from "./auth.server";
 import { BUSY_RETRY_AFTER_SECONDS, isDatabaseBusy } from "../db/database.server";
 import { createUserSession, destroyAllUserSessions, destroyUserSession, requireAdmin } from "./session.server";
 import { setInquiryFee } from "../catalog/settings.server";
-import { updateResponseWindow } from "../refunds/response-window-action.server";
+import { updateResponseWindow } from "../inquiries/response-window-action.server";
 import { log } from "../runtime/log.server";
-import { setSilencePolicy } from "../refunds/refund-promise.server";
+import { setSilencePolicy } from "../inquiries/refund-promise.server";
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 

@@ -5,13 +5,13 @@ import { lookupCandidates } from "../../lib/domain-name";
 import { db } from "../db/database.server";
 import { listOpenStrayPayments, markStrayPaymentSettled } from "../payments/stray-payments.server";
 import { markRefundSettled } from "../refunds/refunds.server";
-import { markInquiryAnswered as markAnsweredOnce } from "../refunds/refund-promise.server";
+import { markInquiryAnswered as markAnsweredOnce } from "../inquiries/refund-promise.server";
 import { listDeadLetters } from "../mail/mail.server";
 import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen } from "../../lib/inquiry-status";
 import { now } from "../runtime/clock.server";
-import { conversationsOf, type ConversationEntry } from "../conversation/inquiry-page.server";
+import { conversationsOf, type ConversationEntry } from "../inquiries/inquiry-page.server";
 import { parseMessage } from "../../lib/inquiry-message";
-import { postInquiryMessage } from "../conversation/messages.server";
+import { postInquiryMessage } from "../inquiries/messages.server";
 import { offerAgainstAsking } from "../../lib/desk";
 import { inBucket, inboxCounts, inInbox } from "./desk.server";
 

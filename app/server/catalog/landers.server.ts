@@ -12,7 +12,7 @@ import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomain } from "./categories.server";
 import { similarDomainsHtml } from "./similar.server";
-import { currentFeePromise } from "../refunds/refund-promise.server";
+import { currentFeePromise } from "../inquiries/refund-promise.server";
 import { perContentVersion } from "../db/content-version.server";
 
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at

@@ -1,6 +1,6 @@
 import { defaultLegalText, type LegalSlug } from "../../lib/legal-pages";
 import { formatUsd } from "../../lib/money";
-import { getResponseWindowDays, getSilencePolicy } from "../refunds/refund-promise.server";
+import { getResponseWindowDays, getSilencePolicy } from "../inquiries/refund-promise.server";
 import { perContentVersion } from "../db/content-version.server";
 import { env } from "../runtime/env.server";
 import { getInquiryFeeCents, getSetting, setSetting } from "./settings.server";

@@ -15,7 +15,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { queueEmail } from "../mail/mail.server";
-import { publicOrigin } from "../refunds/reply-links.server";
+import { publicOrigin } from "../inquiries/signed-links.server";
 import { createRateLimit, type RateLimit } from "../http/rate-limit.server";
 import { secureFor } from "../admin/session.server";
 import { createOwnerSession } from "./owner-session.server";

@@ -8,8 +8,8 @@ import { db } from "../db/database.server";
 import { nowIso } from "../runtime/clock.server";
 import { domainFunnel, funnelSelections, lastDays, type DomainFunnel } from "../catalog/domain-funnel.server";
 import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquiries.server";
-import { markInquiryAnswered } from "../refunds/refund-promise.server";
-import { postInquiryMessage } from "../conversation/messages.server";
+import { markInquiryAnswered } from "../inquiries/refund-promise.server";
+import { postInquiryMessage } from "../inquiries/messages.server";
 import { parseMessage } from "../../lib/inquiry-message";
 import { inquiryOwnerIs, ownerEmailIs } from "../catalog/domains.server";
 

@@ -7,7 +7,7 @@ import { inTransaction } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { offerFloorWarning } from "../catalog/offer-floor.server";
 import { getInquiryFeeCents } from "../catalog/settings.server";
-import { getResponseWindowDays } from "../refunds/refund-promise.server";
+import { getResponseWindowDays } from "../inquiries/refund-promise.server";
 import {
   CREDIT_PROVIDER,
   fulfilCreditInquiry,
@@ -16,7 +16,7 @@ import {
   type FulfilResult,
 } from "./fulfil.server";
 import { CREDIT_CODE_FIELD, CREDIT_CODE_REFUSED, normalizeCreditCode } from "../../lib/credit-code";
-import { claimCredit } from "../refunds/fee-choice.server";
+import { claimCredit } from "../inquiries/fee-choice.server";
 import { mayCreatePayment, PAYMENTS_PAUSED_TEXT, throttledAsk } from "./card-testing.server";
 import { getPaymentProvider } from "./index.server";
 import {
@@ -30,7 +30,7 @@ import {
   validateInquiry,
   type InquiryField,
   type InquiryInput,
-} from "./inquiries.server";
+} from "../inquiries/inquiries.server";
 import type { ProviderName } from "./provider.server";
 import { log } from "../runtime/log.server";
 

@@ -19,8 +19,8 @@ import {
   openReplyWindow,
   ownerReplyLinkText,
   queueBuyerReceipt,
-} from "../refunds/refund-promise.server";
-import { findInquiryByPublicId } from "./inquiries.server";
+} from "../inquiries/refund-promise.server";
+import { findInquiryByPublicId } from "../inquiries/inquiries.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "./provider.server";
 import { recordStrayPayment, refundStrayPayment } from "./stray-payments.server";
 import { log as logger } from "../runtime/log.server";

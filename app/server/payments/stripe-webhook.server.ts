@@ -8,7 +8,7 @@ import { fulfilPayment } from "./fulfil.server";
 import { getPaymentProvider } from "./index.server";
 import { getStripeClient } from "./stripe.server";
 import { refundInquiry } from "../refunds/refunds.server";
-import { findInquiryByPaymentId } from "./inquiries.server";
+import { findInquiryByPaymentId } from "../inquiries/inquiries.server";
 import { followStrayRefund } from "./stray-payments.server";
 import { countDecline } from "./card-testing.server";
 import { log } from "../runtime/log.server";

@@ -14,8 +14,8 @@ import { db, isDatabaseOpen } from "../db/database.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
 import { refundInquiry, refundLeaseFree, refundTried, type RefundOutcome } from "./refunds.server";
-import { offerChoices, recreditSilentCreditInquiries } from "./fee-choice.server";
-import { getSilencePolicy, type SilencePolicy } from "./refund-promise.server";
+import { offerChoices, recreditSilentCreditInquiries } from "../inquiries/fee-choice.server";
+import { getSilencePolicy, type SilencePolicy } from "../inquiries/refund-promise.server";
 
 /** Refunds one inquiry through the payment provider (refunds.server.ts records the answer and emails the buyer). */
 export type RefundOneInquiry = (inquiryId: number, failedAttempts: number) => Promise<RefundOutcome>;

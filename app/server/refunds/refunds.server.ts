@@ -13,7 +13,7 @@ import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
-import { formatUtc, promisedDays } from "./refund-promise.server";
+import { formatUtc, promisedDays } from "../inquiries/refund-promise.server";
 import { log } from "../runtime/log.server";
 
 export const REFUND_EMAIL_KIND = "refund";

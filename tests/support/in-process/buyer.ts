@@ -1,7 +1,7 @@
 // A buyer without JavaScript paying the inquiry fee through the pages, in process: the inquiry form, the
 // test provider's checkout page and its Pay button, then the success step. The buyer's browser keeps its
 // cookies in `jar` (the one naming the inquiry it started shows the success step's details).
-import { findInquiryByPublicId } from "../../../app/server/payments/inquiries.server";
+import { findInquiryByPublicId } from "../../../app/server/inquiries/inquiries.server";
 import type { Inquiry } from "../../../db/schema";
 import { CookieJar } from "../cookie-jar";
 import { BUYER, GOOD_CARD } from "../factories";

@@ -3,13 +3,13 @@
 // owner. Success redirects back to the page (Post/Redirect/Get); a refusal keeps what was typed.
 import { data, redirect } from "react-router";
 import { MESSAGE_FIELD, parseMessage } from "../../lib/inquiry-message";
-import { inquiryPagePath, type InquirySide } from "../refunds/reply-links.server";
-import { markInquiryAnswered } from "../refunds/refund-promise.server";
+import { inquiryPagePath, type InquirySide } from "./signed-links.server";
+import { markInquiryAnswered } from "./refund-promise.server";
 import { env } from "../runtime/env.server";
 import { findSignedInquiry } from "./inquiry-page.server";
 import { postInquiryMessage } from "./messages.server";
 import { refundChosenInquiry } from "../refunds/auto-refund.server";
-import { chooseCredit, chooseRefund } from "../refunds/fee-choice.server";
+import { chooseCredit, chooseRefund } from "./fee-choice.server";
 
 export type ReplyNotice = "sent" | "marked" | "refunding" | "credited";
 export const REPLY_NOTICE_TEXT: Record<ReplyNotice, string> = {

@@ -9,7 +9,7 @@ import { now, nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import type { Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
-import { inquiryPageUrl } from "./reply-links.server";
+import { inquiryPageUrl } from "./signed-links.server";
 import { getSetting, setSetting } from "../catalog/settings.server";
 
 export const RESPONSE_WINDOW_KEY = "response_window_days";

@@ -6,8 +6,8 @@ import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen, type InquiryStatusKe
 import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { now } from "../runtime/clock.server";
-import { formatUtc } from "../refunds/refund-promise.server";
-import { verifyInquirySignature, type InquirySide } from "../refunds/reply-links.server";
+import { formatUtc } from "./refund-promise.server";
+import { verifyInquirySignature, type InquirySide } from "./signed-links.server";
 
 export interface ConversationEntry {
   key: string;

@@ -10,7 +10,7 @@ import { createRateLimit } from "../http/rate-limit.server";
 import { queueEmail } from "../mail/mail.server";
 import { nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
-import { inquiryPageUrl } from "../refunds/reply-links.server";
+import { inquiryPageUrl } from "./signed-links.server";
 
 export type MessageAuthor = { author: "buyer"; via: "page" } | { author: "owner"; via: "page" | "site" };
 

@@ -15,8 +15,8 @@ import { queueEmail } from "../mail/mail.server";
 import { now, nowIso } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import { formatUtc, getSilencePolicy, SILENCE_POLICY_KEY, type SilencePolicy } from "./refund-promise.server";
-import { inquiryPageUrl } from "./reply-links.server";
-import { refundLeaseFree, refundTried } from "./refunds.server";
+import { inquiryPageUrl } from "./signed-links.server";
+import { refundLeaseFree, refundTried } from "../refunds/refunds.server";
 
 export const FEE_CHOICE_EMAIL_KIND = "fee_choice";
 export const CREDIT_EMAIL_KIND = "credit_issued";
