@@ -20,6 +20,11 @@ export interface DomainsTable {
   has_digit: Generated<number>;
   /** A short description for buyers, plain text up to 300 characters (0162); NULL: none. */
   pitch: string | null;
+  /** A price at which the name sells without talking (0240); NULL: none. */
+  buy_now_cents: number | null;
+  /** What the public page shows of a sale (0240): NULL, 'under_offer' or 'sold'. */
+  sale_state: "under_offer" | "sold" | null;
+  sold_at: string | null;
 }
 
 export interface SettingsTable {
@@ -177,7 +182,9 @@ export interface TestPaymentsTable {
   amount_cents: number;
   currency: string;
   status: "requires_payment_method" | "succeeded" | "failed" | "refunded" | "canceled";
+  /** The reference: an inquiry's or a deal's public id, as `purpose` says (0240). */
   inquiry_public_id: string;
+  purpose: Generated<"inquiry" | "deal">;
   domain_name: string;
   last_error: string | null;
   created_at: string;
@@ -279,6 +286,7 @@ export interface Database {
   outbox: OutboxTable;
   processed_events: ProcessedEventsTable;
   test_payments: TestPaymentsTable;
+  deals: DealsTable;
   test_checkouts: TestCheckoutsTable;
   domain_daily_views: DomainDailyViewsTable;
   domain_view_totals: DomainViewTotalsTable;
@@ -299,3 +307,43 @@ export type NewDomain = Insertable<DomainsTable>;
 export type DomainUpdate = Updateable<DomainsTable>;
 export type Inquiry = Selectable<InquiriesTable>;
 export type User = Selectable<UsersTable>;
+
+export type DealStatus =
+  "checkout" | "agreed" | "paid" | "transferred" | "completed" | "cancelled" | "expired" | "refunded" | "lost";
+
+/** One agreed price for one name (0240): by buy now or an accepted offer. Money in cents. */
+export interface DealsTable {
+  id: Generated<number>;
+  public_id: string;
+  domain_id: number;
+  domain_name: string;
+  /** The inquiry an accepted offer came from; NULL for buy now. */
+  inquiry_id: number | null;
+  origin: "buy_now" | "offer";
+  price_cents: number;
+  fee_credited_cents: Generated<number>;
+  amount_due_cents: number;
+  currency: Generated<string>;
+  buyer_name: string;
+  buyer_email: string;
+  owner_email: string;
+  /** 'checkout': a buy now being paid, holding nothing; 'lost': paid after another deal took the name (refunded). */
+  status: DealStatus;
+  provider: string;
+  checkout_id: string | null;
+  payment_id: string | null;
+  /** The authorization code, encrypted (sale/transfer-code.server.ts). */
+  transfer_code: string | null;
+  transfer_note: string | null;
+  last_error: string | null;
+  created_at: string;
+  pay_by: string | null;
+  paid_at: string | null;
+  transfer_due_at: string | null;
+  transfer_sent_at: string | null;
+  completed_at: string | null;
+  closed_at: string | null;
+  paid_out_at: string | null;
+  updated_at: string;
+}
+export type Deal = Selectable<DealsTable>;

@@ -48,16 +48,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       result.state?.status === "requires_payment_method" &&
       result.state.lastError
     ) {
-      await countDecline(result.state.inquiryPublicId);
+      await countDecline(result.state.reference);
     }
     if (
       !result.ok &&
       result.reason === "not_succeeded" &&
       result.state?.status === "processing" &&
-      result.state.inquiryPublicId
+      result.state.reference
     ) {
       // Paid but not settled yet (e.g. a bank debit): recorded when it succeeds; the page says so.
-      const inquiry = await findInquiryByPublicId(result.state.inquiryPublicId);
+      const inquiry = await findInquiryByPublicId(result.state.reference);
       if (inquiry && inquiry.domain_id === domain.id)
         return jsonResponse({ ok: true, processing: true, redirect: paymentPagePath(inquiry) }, 202);
     }

@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     cvc: text("cvc"),
   });
   if (!result.ok) {
-    if (result.declined) await countDecline(result.payment?.inquiryPublicId);
+    if (result.declined) await countDecline(result.payment?.reference);
     return jsonResponse({ error: result.message }, 402);
   }
   return jsonResponse({ status: result.payment.status, payment_intent_id: result.payment.paymentId });

@@ -54,7 +54,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     expiry: String(form.get("expiry") ?? ""),
     cvc: String(form.get("cvc") ?? ""),
   });
-  if (!result.ok && result.declined) await countDecline(result.payment?.inquiryPublicId);
+  if (!result.ok && result.declined) await countDecline(result.payment?.reference);
   if (!result.ok)
     return data({ error: `Payment failed: ${result.message || PAYMENT_TEXTS.cardErrorFallback}` }, { status: 402 });
   return redirect(successUrl(checkout), 303);

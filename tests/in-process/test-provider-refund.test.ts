@@ -8,7 +8,7 @@ describe("test provider refunds", () => {
     const provider = getPaymentProvider();
     expect(provider.name).toBe("test");
     const request = {
-      inquiryPublicId: "inq_refund_test_1",
+      reference: "inq_refund_test_1",
       domainName: "example.com",
       amountCents: 1999,
       currency: "usd" as const,

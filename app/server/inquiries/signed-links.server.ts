@@ -49,12 +49,21 @@ export type InquirySide = "buyer" | "owner";
 const SIDE_PURPOSE: Record<InquirySide, string> = { buyer: "buyer-inquiry", owner: "owner-inquiry" };
 const SIDE_PATH: Record<InquirySide, string> = { buyer: "/inquiry/", owner: "/owner-reply/" };
 
-function sideSignature(side: InquirySide, publicId: string): string {
-  return createHmac("sha256", env.sessionSecret).update(`${SIDE_PURPOSE[side]}\n${publicId}`).digest("base64url");
+/** The `sig` of a link that opens one thing (an inquiry, a deal) for one purpose: HMAC over purpose + id. */
+export function linkSignature(purpose: string, id: string): string {
+  return createHmac("sha256", env.sessionSecret).update(`${purpose}\n${id}`).digest("base64url");
+}
+
+/** True when `sig` is linkSignature(purpose, id), compared in constant time. */
+export function verifyLinkSignature(purpose: string, id: string, sig: string | null): boolean {
+  if (!/^[A-Za-z0-9_-]{10,64}$/.test(id) || !sig || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+  const expected = Buffer.from(linkSignature(purpose, id));
+  const actual = Buffer.from(sig);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 export function inquiryPagePath(side: InquirySide, publicId: string): string {
-  return `${SIDE_PATH[side]}${encodeURIComponent(publicId)}?sig=${sideSignature(side, publicId)}`;
+  return `${SIDE_PATH[side]}${encodeURIComponent(publicId)}?sig=${linkSignature(SIDE_PURPOSE[side], publicId)}`;
 }
 
 export function inquiryPageUrl(side: InquirySide, publicId: string): string {
@@ -63,8 +72,5 @@ export function inquiryPageUrl(side: InquirySide, publicId: string): string {
 
 /** True when `sig` is this side's signature of the public id (compared in constant time). */
 export function verifyInquirySignature(side: InquirySide, publicId: string, sig: string | null): boolean {
-  if (!/^[A-Za-z0-9_-]{10,64}$/.test(publicId) || !sig || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
-  const expected = Buffer.from(sideSignature(side, publicId));
-  const actual = Buffer.from(sig);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return verifyLinkSignature(SIDE_PURPOSE[side], publicId, sig);
 }

@@ -22,12 +22,12 @@ export const PAYMENTS_PAUSED_TEXT = "Too many payments are being started right n
 const ASK_INTERVAL_MS = 2_000;
 
 /** One more decline for the inquiry; at MAX_DECLINES its payments are canceled and it is closed. */
-export async function countDecline(inquiryPublicId: string | null | undefined): Promise<void> {
-  if (!inquiryPublicId) return;
+export async function countDecline(reference: string | null | undefined): Promise<void> {
+  if (!reference) return;
   const row = await db
     .updateTable("inquiries")
     .set((eb) => ({ declines: eb("declines", "+", 1) }))
-    .where("public_id", "=", inquiryPublicId)
+    .where("public_id", "=", reference)
     .where("status", "=", "pending")
     .returning(["id", "declines", "provider"])
     .executeTakeFirst();

@@ -129,7 +129,7 @@ function providerFor(inquiry: Inquiry) {
 /** JavaScript path: one payment per inquiry (the idempotency key is the inquiry's). */
 export async function createPaymentForInquiry(inquiry: Inquiry): Promise<{ paymentId: string; clientSecret: string }> {
   const payment = await providerFor(inquiry).createPayment({
-    inquiryPublicId: inquiry.public_id,
+    reference: inquiry.public_id,
     domainName: inquiry.domain_name,
     amountCents: inquiry.amount_cents,
     currency: "usd",
@@ -159,7 +159,7 @@ export async function checkoutUrlForInquiry(request: Request, inquiry: Inquiry):
   }
   const back = `${siteOrigin(request)}${paymentPagePath(inquiry)}`;
   const checkout = await provider.createCheckout({
-    inquiryPublicId: inquiry.public_id,
+    reference: inquiry.public_id,
     domainName: inquiry.domain_name,
     amountCents: inquiry.amount_cents,
     currency: "usd",

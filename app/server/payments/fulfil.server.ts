@@ -89,10 +89,10 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
   }
   if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
 
-  const inquiry = state.inquiryPublicId ? await findInquiryByPublicId(state.inquiryPublicId) : null;
+  const inquiry = state.reference ? await findInquiryByPublicId(state.reference) : null;
   // With Stripe configured, a payment made through the test provider (no money moved) completes nothing.
   if (!inquiry || inquiry.provider !== provider.name || (provider.name === "test" && env.payments !== "test")) {
-    log("payment for an unknown inquiry", { paymentId: state.paymentId, inquiry: state.inquiryPublicId });
+    log("payment for an unknown inquiry", { paymentId: state.paymentId, inquiry: state.reference });
     return { ok: false, reason: "unknown_inquiry", message: "No inquiry belongs to this payment", state };
   }
   if (state.status !== "succeeded") {

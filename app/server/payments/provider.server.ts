@@ -3,8 +3,14 @@
 
 export type ProviderName = "stripe" | "test";
 
+/** What a payment is for: an inquiry's fee, or a deal's price (issue 37). */
+export type PaymentPurpose = "inquiry" | "deal";
+
 export interface PaymentRequest {
-  inquiryPublicId: string;
+  /** Inquiry unless said. */
+  purpose?: PaymentPurpose;
+  /** The public id of the inquiry or deal paid for. */
+  reference: string;
   domainName: string;
   amountCents: number;
   currency: "usd";
@@ -23,7 +29,8 @@ export interface PaymentState {
   status: "requires_payment_method" | "processing" | "succeeded" | "failed" | "canceled" | "refunded";
   amountCents: number;
   currency: string;
-  inquiryPublicId: string | null;
+  purpose: PaymentPurpose;
+  reference: string | null;
   domainName: string | null;
   lastError: string | null;
   /** What the browser needs to confirm this payment (JavaScript path); null once it cannot be confirmed. */

@@ -30,7 +30,8 @@ export function getStripeClient(): Stripe {
 }
 
 function metadataFor(request: PaymentRequest): Record<string, string> {
-  return { inquiry_id: request.inquiryPublicId, domain: request.domainName };
+  const key = request.purpose === "deal" ? "deal_id" : "inquiry_id";
+  return { [key]: request.reference, domain: request.domainName };
 }
 
 function mapStatus(intent: Stripe.PaymentIntent): PaymentState["status"] {
@@ -54,7 +55,8 @@ function toState(intent: Stripe.PaymentIntent): PaymentState {
     status,
     amountCents: intent.amount_received && status === "succeeded" ? intent.amount_received : intent.amount,
     currency: intent.currency,
-    inquiryPublicId: intent.metadata?.inquiry_id ?? null,
+    purpose: intent.metadata?.deal_id ? "deal" : "inquiry",
+    reference: intent.metadata?.deal_id ?? intent.metadata?.inquiry_id ?? null,
     domainName: intent.metadata?.domain ?? null,
     lastError: intent.last_payment_error?.message ?? null,
     clientSecret: status === "requires_payment_method" ? intent.client_secret : null,
@@ -124,7 +126,7 @@ export function createStripeProvider(): PaymentProvider {
               },
             },
           ],
-          client_reference_id: request.inquiryPublicId,
+          client_reference_id: request.reference,
           customer_email: request.buyerEmail,
           metadata: metadataFor(request),
           payment_intent_data: { metadata: metadataFor(request) },
@@ -170,7 +172,8 @@ export function createStripeProvider(): PaymentProvider {
       // The session names the inquiry even when the intent's own metadata was not copied.
       return {
         ...state,
-        inquiryPublicId: state.inquiryPublicId ?? session.client_reference_id ?? null,
+        purpose: session.metadata?.deal_id ? "deal" : state.purpose,
+        reference: state.reference ?? session.client_reference_id ?? null,
         domainName: state.domainName ?? session.metadata?.domain ?? null,
       };
     },

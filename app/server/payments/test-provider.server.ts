@@ -1,6 +1,7 @@
 // The embedded, offline payment provider: the same observable flow as Stripe (a payment the browser
 // confirms, a hosted checkout page for the no-JavaScript path, refunds), kept in the database. No money moves.
 import { createHash, randomBytes } from "node:crypto";
+import type { Selectable } from "kysely";
 import type { TestPaymentsTable } from "../../../db/schema";
 import { checkTestCard, type CardInput } from "../../lib/test-card";
 import { nowIso } from "../runtime/clock.server";
@@ -16,7 +17,7 @@ import {
   type RefundResult,
 } from "./provider.server";
 
-type TestPaymentRow = TestPaymentsTable;
+type TestPaymentRow = Selectable<TestPaymentsTable>;
 interface TestCheckoutRow {
   id: string;
   payment_id: string;
@@ -62,7 +63,8 @@ function toState(row: TestPaymentRow): PaymentState {
     status: row.status,
     amountCents: row.amount_cents,
     currency: row.currency,
-    inquiryPublicId: row.inquiry_public_id,
+    purpose: row.purpose,
+    reference: row.inquiry_public_id,
     domainName: row.domain_name,
     lastError: row.last_error,
     clientSecret: row.status === "requires_payment_method" ? row.client_secret : null,
@@ -80,7 +82,8 @@ async function createPaymentRow(request: PaymentRequest): Promise<TestPaymentRow
       amount_cents: request.amountCents,
       currency: request.currency,
       status: "requires_payment_method",
-      inquiry_public_id: request.inquiryPublicId,
+      inquiry_public_id: request.reference,
+      purpose: request.purpose ?? "inquiry",
       domain_name: request.domainName,
       last_error: null,
       created_at: timestamp,
