@@ -6,7 +6,7 @@ import { replyTimeText } from "../lib/response-window";
 import { DomainName, Price } from "./domain-name";
 import { TEST_MODE_LABEL } from "../lib/test-card";
 import { ChatIcon, LockIcon } from "./icons";
-import { BackLink, card, PageShell, primaryButton } from "./ui";
+import { BackLink, card, PageShell, primaryButton, secondaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
 
 /**
@@ -27,6 +27,9 @@ export function DomainView(props: {
   similarHtml?: string;
   /** The fee's promise from the settings (feePromiseText), shown while there is a fee. */
   feePromise?: string;
+  /** The buy now price: a "Buy now for $X" button beside the inquiry while the name is not under offer. */
+  buyNowCents?: number | null;
+  saleState?: "under_offer" | null;
 }) {
   const { domain, back } = props;
   const feeCents = useLiveFee(props.feeCents);
@@ -48,7 +51,16 @@ export function DomainView(props: {
         <p className="mt-1 text-4xl font-semibold text-blue-300">
           <Price>{formatUsd(domain.askingPriceCents)}</Price>
         </p>
-        <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
+        {props.saleState === "under_offer" ? (
+          <p
+            data-sale-state
+            className="mt-4 inline-block rounded-full bg-amber-400/15 px-3 py-1 font-medium text-amber-200"
+          >
+            Under offer
+          </p>
+        ) : (
+          <p className="mt-4 text-slate-300">Premium domain available for acquisition</p>
+        )}
         {props.categories && props.categories.length > 0 ? (
           <nav aria-label="Categories" className="mt-4">
             <ul className="flex flex-wrap justify-center gap-2">
@@ -107,6 +119,14 @@ export function DomainView(props: {
         >
           {feeCents > 0 ? `Start Inquiry (${fee})` : "Start Inquiry (free)"}
         </Link>
+        {props.buyNowCents && !props.saleState ? (
+          <Link
+            to={`/buy/${encodeURIComponent(shortDomainName(domain.name))}`}
+            className={`${secondaryButton} mt-6 ml-3 text-lg`}
+          >
+            {`Buy now for ${formatUsd(props.buyNowCents)}`}
+          </Link>
+        ) : null}
         {feeCents > 0 ? (
           <p data-payments className="mt-3 flex items-center justify-center gap-1.5 text-sm text-slate-300">
             <LockIcon className="h-4 w-4 shrink-0" />

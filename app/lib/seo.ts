@@ -19,6 +19,10 @@ export interface DomainPageData {
   similarHtml: string;
   /** The fee's promise from the settings, in its one wording (feePromiseText); shown while the fee is not 0. */
   feePromise: string;
+  /** The buy now price, or null (issue 37). */
+  buyNowCents: number | null;
+  /** "under_offer" while a deal waits for payment; null otherwise (a sold name has its own view). */
+  saleState: "under_offer" | null;
 }
 
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */

@@ -2,27 +2,42 @@ import { data } from "react-router";
 import { DomainView } from "../components/domain-view";
 import { NotFoundView } from "../components/ui";
 import { domainPageMeta, type DomainPageData } from "../lib/seo";
-import { findDomainByParam } from "../server/catalog/domains.server";
+import { findDomainByParam, findSoldDomainByParam } from "../server/catalog/domains.server";
+import { similarDomainsHtml } from "../server/catalog/similar.server";
+import { SoldView } from "../components/sale/sold-view";
 import { env } from "../server/runtime/env.server";
 import { loadDomainPage } from "../server/catalog/landers.server";
 import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
 
-/** The page's data: `page` is null for a name not listed (404). */
+/** The page's data: `page` is null for a name not listed (404) or sold (`sold`). */
 export interface DomainRouteData {
   siteName: string;
   page: DomainPageData | null;
+  sold?: { name: string; similarHtml: string };
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const domain = await findDomainByParam(params.domainName);
-  if (!domain) return data({ siteName: env.SITE_NAME, page: null } satisfies DomainRouteData, { status: 404 });
+  if (!domain) {
+    const sold = await findSoldDomainByParam(params.domainName);
+    if (sold) {
+      const similarHtml = await similarDomainsHtml(sold);
+      return {
+        siteName: env.SITE_NAME,
+        page: null,
+        sold: { name: sold.domain_name, similarHtml },
+      } satisfies DomainRouteData;
+    }
+    return data({ siteName: env.SITE_NAME, page: null } satisfies DomainRouteData, { status: 404 });
+  }
   return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request, context) } satisfies DomainRouteData;
 }
 
 export default function DomainPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
+  if (!page && "sold" in loaderData && loaderData.sold) return <SoldView {...loaderData.sold} />;
   if (!page) return <NotFoundView message={NOT_FOUND_TEXT} />;
   return (
     <DomainView
@@ -33,12 +48,20 @@ export default function DomainPage({ loaderData }: Route.ComponentProps) {
       pitch={page.pitch}
       similarHtml={page.similarHtml}
       feePromise={page.feePromise}
+      buyNowCents={page.buyNowCents}
+      saleState={page.saleState}
       back={{ to: "/", label: "Back to Domains" }}
     />
   );
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
+  if (loaderData && !loaderData.page && "sold" in loaderData && loaderData.sold) {
+    return [
+      { title: `${loaderData.sold.name} has been sold | ${loaderData.siteName}` },
+      { name: "robots", content: "noindex" },
+    ];
+  }
   if (!loaderData?.page) {
     return [
       { title: `Domain not found | ${loaderData?.siteName ?? ""}` },

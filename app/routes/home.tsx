@@ -80,6 +80,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         pitch={lander.pitch}
         similarHtml={lander.similarHtml}
         feePromise={lander.feePromise}
+        buyNowCents={lander.buyNowCents}
+        saleState={lander.saleState}
         back={back}
       />
     );

@@ -35,7 +35,9 @@ export async function loader({ params }: Route.LoaderArgs) {
     amountCents: checkout.payment.amountCents,
     payable: checkout.payment.status === "requires_payment_method",
     cancelUrl: checkout.cancelUrl,
-    promise: await currentFeePromise(),
+    purpose: checkout.payment.purpose,
+    // The fee's promise is about inquiries; a deal's price has none.
+    promise: checkout.payment.purpose === "deal" ? "" : await currentFeePromise(),
   };
 }
 
@@ -74,8 +76,8 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
         </p>
         <h1 className="mt-4 text-3xl font-semibold">Checkout</h1>
         <p className="mt-2 text-slate-300">
-          Inquiry for <strong className="text-white">{loaderData.domainName}</strong>:{" "}
-          <strong className="text-white">{fee}</strong>
+          {loaderData.purpose === "deal" ? "Purchase of" : "Inquiry for"}{" "}
+          <strong className="text-white">{loaderData.domainName}</strong>: <strong className="text-white">{fee}</strong>
         </p>
         {loaderData.payable ? (
           <Form method="post" className="mt-6 space-y-4" reloadDocument>
@@ -88,9 +90,11 @@ export default function TestCheckoutPage({ loaderData, actionData }: Route.Compo
             <button type="submit" className={`${primaryButton} w-full text-lg`}>
               Pay {fee}
             </button>
-            <p data-promise className="text-center text-sm font-medium text-emerald-300">
-              {loaderData.promise}
-            </p>
+            {loaderData.promise ? (
+              <p data-promise className="text-center text-sm font-medium text-emerald-300">
+                {loaderData.promise}
+              </p>
+            ) : null}
           </Form>
         ) : (
           <p role="alert" className="mt-6 text-slate-200">

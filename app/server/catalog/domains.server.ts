@@ -34,6 +34,24 @@ export async function findDomainByParam(param: string): Promise<Domain | null> {
   return null;
 }
 
+/** A sold name by a route parameter (its page says it has been sold), the latest sale first; else null. */
+export async function findSoldDomainByParam(param: string): Promise<Domain | null> {
+  const candidates = lookupCandidates(param);
+  if (candidates.length === 0) return null;
+  const rows = await db
+    .selectFrom("domains")
+    .selectAll()
+    .where("domain_name", "in", candidates)
+    .where("sold_at", "is not", null)
+    .orderBy("sold_at", "desc")
+    .execute();
+  for (const candidate of candidates) {
+    const row = rows.find((each) => each.domain_name === candidate);
+    if (row) return row;
+  }
+  return null;
+}
+
 /** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
 export async function liveDomainTotals(executor: Executor = db): Promise<{ count: number; valueCents: number }> {
   const row = await executor

@@ -76,6 +76,8 @@ export async function loadDomainPage(
     pitch: domain.pitch,
     similarHtml,
     feePromise,
+    buyNowCents: domain.buy_now_cents,
+    saleState: domain.sale_state === "under_offer" ? "under_offer" : null,
   };
 }
 

@@ -50,7 +50,9 @@ function isPrivateSection(normalized: string): boolean {
   return (
     underSection(normalized, "/admin") ||
     underSection(normalized, "/payment") ||
-    underSection(normalized, "/test-checkout")
+    underSection(normalized, "/test-checkout") ||
+    underSection(normalized, "/buy") ||
+    underSection(normalized, "/deal")
   );
 }
 

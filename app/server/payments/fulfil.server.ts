@@ -32,7 +32,8 @@ export type FulfilResult =
   | { ok: true; inquiry: Inquiry; newlyPaid: boolean }
   | {
       ok: false;
-      reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired";
+      /** "deal": the payment is a deal's price, fulfilled by sale/deal-payment.server.ts. */
+      reason: "not_found" | "not_succeeded" | "unknown_inquiry" | "mismatch" | "expired" | "deal";
       message: string;
       state?: PaymentState;
     };
@@ -88,6 +89,7 @@ export async function fulfilPayment(provider: PaymentProvider, reference: Paymen
     throw error;
   }
   if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
+  if (state.purpose === "deal") return { ok: false, reason: "deal", message: "The payment is a deal's", state };
 
   const inquiry = state.reference ? await findInquiryByPublicId(state.reference) : null;
   // With Stripe configured, a payment made through the test provider (no money moved) completes nothing.

@@ -4,8 +4,9 @@ import type Stripe from "stripe";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
 import { env } from "../runtime/env.server";
-import { fulfilPayment } from "./fulfil.server";
-import { getPaymentProvider } from "./index.server";
+import { fulfilPayment, type PaymentReference } from "./fulfil.server";
+import { fulfilDealPayment } from "../sale/deal-payment.server";
+import { getPaymentProvider, type PaymentProvider } from "./index.server";
 import { getStripeClient } from "./stripe.server";
 import { refundInquiry } from "../refunds/refunds.server";
 import { findInquiryByPaymentId } from "../inquiries/inquiries.server";
@@ -35,6 +36,16 @@ async function followRefundsOf(paymentId: string): Promise<string> {
   return stray ?? "ignored";
 }
 
+/** An inquiry's fee or a deal's price: the payment says which. */
+async function fulfil(provider: PaymentProvider, reference: PaymentReference): Promise<string> {
+  const result = await fulfilPayment(provider, reference);
+  if (!result.ok && result.reason === "deal" && result.state) {
+    const deal = await fulfilDealPayment(provider, result.state);
+    return deal.ok ? "deal fulfilled" : `deal ${deal.reason}`;
+  }
+  return result.ok ? "fulfilled" : result.reason;
+}
+
 /** Returns false for an event already handled. Throws when Stripe cannot be reached (Stripe retries). */
 export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
   if (await db.selectFrom("processed_events").select("id").where("id", "=", event.id).executeTakeFirst()) return false;
@@ -42,14 +53,12 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<boolean> {
   let outcome: string = "ignored";
   switch (event.type) {
     case "payment_intent.succeeded": {
-      const result = await fulfilPayment(provider, { paymentId: event.data.object.id });
-      outcome = result.ok ? "fulfilled" : result.reason;
+      outcome = await fulfil(provider, { paymentId: event.data.object.id });
       break;
     }
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
-      const result = await fulfilPayment(provider, { checkoutId: event.data.object.id });
-      outcome = result.ok ? "fulfilled" : result.reason;
+      outcome = await fulfil(provider, { checkoutId: event.data.object.id });
       break;
     }
     case "payment_intent.payment_failed": {

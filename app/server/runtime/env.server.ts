@@ -151,6 +151,8 @@ const EnvSchema = z.object({
   INQUIRY_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(20),
   /** Days a buyer offered "refund or credit" has to choose before the fee is refunded automatically. */
   CREDIT_CHOICE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Days the owner has, after a deal is paid, to send the transfer details (docs/deals.md). */
+  TRANSFER_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 });
 
 /** Every variable the app reads (the unit test keeps .env.example listing the same). */

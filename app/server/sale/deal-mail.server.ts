@@ -1,0 +1,112 @@
+// The sale's emails, each through the outbox in the transaction that made the step (so sent once).
+import type { Deal } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import type { Executor } from "../db/dialect.server";
+import { queueEmail } from "../mail/mail.server";
+import { formatUtc } from "../inquiries/refund-promise.server";
+import { dealPageUrl } from "./deals.server";
+
+function amounts(deal: Deal): string[] {
+  return [
+    `Price: ${formatUsd(deal.price_cents)}`,
+    ...(deal.fee_credited_cents > 0 ? [`Inquiry fee credited: -${formatUsd(deal.fee_credited_cents)}`] : []),
+    `Amount paid: ${formatUsd(deal.amount_due_cents)}`,
+  ];
+}
+
+export async function queueDealPaidEmails(deal: Deal, executor: Executor): Promise<void> {
+  const due = deal.transfer_due_at ? formatUtc(deal.transfer_due_at) : "";
+  await queueEmail(
+    {
+      kind: "deal_paid_buyer",
+      to: deal.buyer_email,
+      subject: `Payment received: ${deal.domain_name} is yours`,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        `Thank you: your payment for ${deal.domain_name} was received.`,
+        "",
+        ...amounts(deal),
+        `Reference: ${deal.public_id}`,
+        "",
+        `The owner has been asked to send the transfer details by ${due}. They will be on your deal page,`,
+        "never in an email. Follow the sale there (keep this link private):",
+        dealPageUrl("buyer", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+  await queueEmail(
+    {
+      kind: "deal_paid_owner",
+      to: deal.owner_email,
+      replyTo: deal.buyer_email,
+      subject: `${deal.domain_name} has been sold for ${formatUsd(deal.price_cents)}`,
+      text: [
+        `${deal.domain_name} has been sold and paid for.`,
+        "",
+        ...amounts(deal),
+        `Buyer: ${deal.buyer_name} <${deal.buyer_email}>`,
+        "",
+        `Please send the transfer details by ${due}: the authorization code, or a note that you pushed the`,
+        "name to the buyer's registrar account. Send them on your deal page (keep this link private):",
+        dealPageUrl("owner", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+}
+
+export async function queueTransferSentEmail(deal: Deal, executor: Executor): Promise<void> {
+  await queueEmail(
+    {
+      kind: "deal_transfer_sent",
+      to: deal.buyer_email,
+      subject: `Transfer details for ${deal.domain_name} are ready`,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        `The owner of ${deal.domain_name} has sent the transfer details. For your safety they are shown only on`,
+        "your deal page, not in this email. Once the name is in your account, confirm it there with",
+        '"I have received the domain":',
+        dealPageUrl("buyer", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+}
+
+export async function queueCompletedEmail(deal: Deal, executor: Executor): Promise<void> {
+  await queueEmail(
+    {
+      kind: "deal_completed",
+      to: deal.owner_email,
+      subject: `Completed: the buyer received ${deal.domain_name}`,
+      text: [
+        `${deal.buyer_name} confirmed that ${deal.domain_name} arrived in their account. The sale is complete.`,
+        "",
+        ...amounts(deal),
+        "",
+        dealPageUrl("owner", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+}
+
+export async function queueLostEmail(deal: Deal, executor: Executor): Promise<void> {
+  await queueEmail(
+    {
+      kind: "deal_lost",
+      to: deal.buyer_email,
+      subject: `${deal.domain_name} was sold to another buyer: your payment is refunded`,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        `${deal.domain_name} was sold to another buyer just before your payment arrived. Your payment of`,
+        `${formatUsd(deal.amount_due_cents)} is being refunded in full to your original payment method.`,
+      ].join("\n"),
+    },
+    executor,
+  );
+}

@@ -1,0 +1,151 @@
+// The one way a deal becomes paid (as fulfil.server.ts for fees): the buyer's return from checkout, the
+// Stripe webhook and the reconciler's pass all end here. It asks the provider, checks status, amount,
+// currency and domain, then in one transaction moves the deal to 'paid' and the name to 'sold'. The
+// conditional UPDATE counts a payment once; the unique index on live deals and the conditional UPDATE
+// of the domain let a name sell once: a payment that comes second is refunded ('lost').
+import type { Deal } from "../../../db/schema";
+import { now, nowIso } from "../runtime/clock.server";
+import { db } from "../db/database.server";
+import { inTransaction, isUniqueViolation } from "../db/dialect.server";
+import { env } from "../runtime/env.server";
+import { log } from "../runtime/log.server";
+import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "../payments/provider.server";
+import { recordStrayPayment, refundStrayPayment } from "../payments/stray-payments.server";
+import { findDealByPublicId } from "./deals.server";
+import { queueDealPaidEmails, queueLostEmail } from "./deal-mail.server";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type DealPaymentResult =
+  | { ok: true; deal: Deal; newlyPaid: boolean }
+  | { ok: false; reason: "not_found" | "not_succeeded" | "unknown_deal" | "mismatch" | "lost"; message: string };
+
+export const LOST_TEXT =
+  "This name was sold to another buyer just before your payment. Your payment is being refunded in full.";
+
+class NameTaken extends Error {}
+
+/** Asks the provider about a checkout or payment and fulfils the deal it is for. */
+export async function fulfilDealCheckout(provider: PaymentProvider, checkoutId: string): Promise<DealPaymentResult> {
+  let state: PaymentState | null;
+  try {
+    state = await provider.retrieveCheckoutPayment(checkoutId);
+  } catch (error) {
+    if (error instanceof PaymentNotFoundError) return { ok: false, reason: "not_found", message: error.message };
+    throw error;
+  }
+  if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
+  return fulfilDealPayment(provider, state);
+}
+
+/** Fulfils the deal a payment the provider reported (purpose "deal") is for. */
+export async function fulfilDealPayment(provider: PaymentProvider, state: PaymentState): Promise<DealPaymentResult> {
+  const deal = state.purpose === "deal" && state.reference ? await findDealByPublicId(state.reference) : null;
+  // With Stripe configured, a payment made through the test provider (no money moved) completes nothing.
+  if (!deal || deal.provider !== provider.name || (provider.name === "test" && env.payments !== "test")) {
+    log.info({ paymentId: state.paymentId }, "payment for an unknown deal");
+    return { ok: false, reason: "unknown_deal", message: "No deal belongs to this payment" };
+  }
+  if (state.status !== "succeeded") {
+    if (deal.payment_id === state.paymentId && deal.status !== "checkout") return { ok: true, deal, newlyPaid: false };
+    return { ok: false, reason: "not_succeeded", message: state.lastError ?? "The payment has not succeeded" };
+  }
+  if (
+    state.amountCents !== deal.amount_due_cents ||
+    state.currency !== deal.currency ||
+    state.domainName !== deal.domain_name
+  ) {
+    const message = `Payment ${state.paymentId} does not match the deal (amount ${state.amountCents} ${state.currency})`;
+    await db.updateTable("deals").set({ last_error: message }).where("id", "=", deal.id).execute();
+    await returnPayment(provider, state, "mismatch");
+    return { ok: false, reason: "mismatch", message };
+  }
+
+  let outcome: "paid" | "already" | "duplicate" | "lost";
+  try {
+    outcome = await inTransaction(async (trx) => {
+      const at = nowIso();
+      const paid = await trx
+        .updateTable("deals")
+        .set({
+          status: "paid",
+          payment_id: state.paymentId,
+          paid_at: at,
+          transfer_due_at: new Date(now().getTime() + env.TRANSFER_DAYS * DAY_MS).toISOString(),
+          last_error: null,
+          updated_at: at,
+        })
+        .where("id", "=", deal.id)
+        .where("status", "in", ["checkout", "agreed"])
+        .returningAll()
+        .executeTakeFirst();
+      if (!paid) return deal.payment_id === state.paymentId ? "already" : "duplicate";
+      const sold = await trx
+        .updateTable("domains")
+        .set({ sale_state: "sold", sold_at: at, deleted_at: at, updated_at: at })
+        .where("id", "=", deal.domain_id)
+        // Still listed: a name delisted meanwhile is not sold. (Another live deal fails the unique index above.)
+        .where("deleted_at", "is", null)
+        .executeTakeFirst();
+      if (sold.numUpdatedRows !== 1n) throw new NameTaken();
+      await queueDealPaidEmails(paid, trx);
+      return "paid";
+    });
+  } catch (error) {
+    if (!(error instanceof NameTaken) && !isUniqueViolation(error)) throw error;
+    outcome = "lost";
+  }
+
+  if (outcome === "lost") {
+    const lost = await db
+      .updateTable("deals")
+      .set({ status: "lost", payment_id: state.paymentId, closed_at: nowIso(), updated_at: nowIso() })
+      .where("id", "=", deal.id)
+      .where("status", "in", ["checkout", "agreed"])
+      .returningAll()
+      .executeTakeFirst();
+    if (lost) await inTransaction((trx) => queueLostEmail(lost, trx));
+    await returnPayment(provider, state, "duplicate");
+    log.info({ dealId: deal.id, paymentId: state.paymentId }, "deal payment lost the race; refunded");
+    return { ok: false, reason: "lost", message: LOST_TEXT };
+  }
+  // A second successful payment for a deal already paid (two checkouts): it goes back.
+  if (outcome === "duplicate") await returnPayment(provider, state, "duplicate");
+  if (outcome === "paid") log.info({ dealId: deal.id, paymentId: state.paymentId }, "deal paid");
+  return { ok: true, deal: (await findDealByPublicId(deal.public_id))!, newlyPaid: outcome === "paid" };
+}
+
+/** Money that cannot count goes back, retried by the reconciler's stray pass until it does. */
+async function returnPayment(provider: PaymentProvider, state: PaymentState, reason: "duplicate" | "mismatch") {
+  await recordStrayPayment({
+    paymentId: state.paymentId,
+    inquiryId: null,
+    provider: provider.name,
+    reason,
+    amountCents: state.amountCents,
+  });
+  await refundStrayPayment(state.paymentId);
+}
+
+/**
+ * The reconciler's pass over deals: a buyer who paid and closed the tab before the return, with no webhook,
+ * is still recorded. Asks about checkouts of open deals made in the last day.
+ */
+export async function reconcileDealCheckouts(getProvider: (name: string) => PaymentProvider): Promise<number> {
+  const since = new Date(now().getTime() - DAY_MS).toISOString();
+  const open = await db
+    .selectFrom("deals")
+    .select(["checkout_id", "provider"])
+    .where("status", "in", ["checkout", "agreed"])
+    .where("checkout_id", "is not", null)
+    .where("created_at", ">=", since)
+    .orderBy("id")
+    .limit(50)
+    .execute();
+  let paid = 0;
+  for (const row of open) {
+    const result = await fulfilDealCheckout(getProvider(row.provider), row.checkout_id!);
+    if (result.ok && result.newlyPaid) paid++;
+  }
+  return paid;
+}
