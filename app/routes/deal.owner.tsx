@@ -3,7 +3,7 @@ import { signedPageHeaders } from "../components/inquiry/inquiry-page-route";
 import { DealError, DealNotice, DealSummary } from "../components/sale/deal-summary";
 import { card, inputClass, PageShell, primaryButton } from "../components/ui";
 import { dealPageAction, dealPageLoader } from "../server/sale/deal-page.server";
-import { TRANSFER_LIMITS } from "../server/sale/transfer.server";
+import { TRANSFER_LIMITS } from "../lib/sale";
 import type { Route } from "./+types/deal.owner";
 
 // The owner's deal page, at the signed link in the owner's "has been sold" email: the transfer handover.

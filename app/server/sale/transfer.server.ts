@@ -4,13 +4,14 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import type { Deal } from "../../../db/schema";
 import { isOneLine } from "../../lib/inquiry";
+import { TRANSFER_LIMITS } from "../../lib/sale";
 import { nowIso } from "../runtime/clock.server";
 import { inTransaction } from "../db/dialect.server";
 import { withoutNul } from "../db/strip-nul.server";
 import { env } from "../runtime/env.server";
 import { queueCompletedEmail, queueTransferSentEmail } from "./deal-mail.server";
 
-export const TRANSFER_LIMITS = { code: 200, note: 1000 } as const;
+export { TRANSFER_LIMITS };
 export const TRANSFER_MISSING_TEXT = "Please give the authorization code or a note on how the name was transferred.";
 
 // AES-256-GCM with a key derived from the session secret: a copy of the database alone does not show codes.
