@@ -1,0 +1,97 @@
+import Stripe from "stripe";
+import { afterAll, describe, expect, it, vi } from "vitest";
+
+// Buy now with the real stripe SDK against the Stripe-compatible test server: Stripe Checkout, the
+// webhook (signed) and the reconciler each record the payment, once.
+const { fake, WEBHOOK_SECRET } = await vi.hoisted(async () => {
+  const { startFakeStripe } = await import("../support/fake-stripe");
+  const fake = await startFakeStripe();
+  const WEBHOOK_SECRET = "whsec_deal_test";
+  Object.assign(process.env, {
+    PAYMENTS: "stripe",
+    STRIPE_SECRET_KEY: "sk_test_fake",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.url,
+    MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "1000",
+  });
+  return { fake, WEBHOOK_SECRET };
+});
+
+import { db } from "../../app/server/db/database.server";
+import { runReconcilePass } from "../../app/server/payments/reconciler.server";
+import { findDealByPublicId } from "../../app/server/sale/deals.server";
+import { BUYER, createDomain } from "../support/factories";
+import { render } from "../support/in-process/document";
+
+afterAll(async () => {
+  await fake.stop();
+});
+
+const signer = new Stripe("sk_test_fake");
+async function sendWebhook(event: Record<string, unknown>) {
+  const payload = JSON.stringify(event);
+  const header = signer.webhooks.generateTestHeaderString({
+    payload,
+    secret: WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  return render("/webhooks/stripe", {
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+    origin: null,
+  });
+}
+
+async function startBuyNow() {
+  const domain = await createDomain({ prefix: "stripebuy", priceCents: 900_000 });
+  await db.updateTable("domains").set({ buy_now_cents: 800_000 }).where("id", "=", domain.id).execute();
+  const started = await render(`/buy/${domain.short}`, { form: { name: BUYER.name, email: BUYER.email } });
+  expect(started.status).toBe(303);
+  const [deal] = await db.selectFrom("deals").selectAll().where("domain_id", "=", domain.id).execute();
+  expect(started.location).toContain(deal!.checkout_id!);
+  return { domain, deal: deal! };
+}
+
+const events = { n: 0 };
+const checkoutCompleted = (sessionId: string) => ({
+  id: `evt_deal_${++events.n}`,
+  type: "checkout.session.completed",
+  data: { object: { id: sessionId } },
+});
+
+describe("buy now through Stripe Checkout", () => {
+  it("the webhook records the payment once and sells the name; the return then shows it paid", async () => {
+    const { domain, deal } = await startBuyNow();
+    const session = fake.sessions.get(deal.checkout_id!)!;
+    expect(session.metadata).toMatchObject({ deal_id: deal.public_id, domain: domain.domain_name });
+    expect(Number(session.line_items["0"].price_data.unit_amount)).toBe(800_000);
+    const { successUrl } = fake.completeCheckout(deal.checkout_id!);
+
+    const answers = await Promise.all([
+      sendWebhook(checkoutCompleted(deal.checkout_id!)),
+      sendWebhook(checkoutCompleted(deal.checkout_id!)),
+    ]);
+    for (const answer of answers) expect(answer.status).toBe(200);
+    const paid = await findDealByPublicId(deal.public_id);
+    expect(paid).toMatchObject({ status: "paid" });
+    expect(paid!.payment_id).toBeTruthy();
+    const domainRow = await db.selectFrom("domains").selectAll().where("id", "=", domain.id).executeTakeFirstOrThrow();
+    expect(domainRow.sale_state).toBe("sold");
+
+    const back = new URL(successUrl);
+    const returned = await render(back.pathname + back.search);
+    expect(returned.status).toBe(303);
+    expect((await render(returned.location!)).body).toContain("Paid: waiting for the transfer details");
+    // No money went back.
+    expect([...fake.refunds.values()].filter((refund) => refund.payment_intent === paid!.payment_id)).toHaveLength(0);
+  });
+
+  it("a buyer who closed the tab, with no webhook, is recorded by the reconciler", async () => {
+    const { deal } = await startBuyNow();
+    fake.completeCheckout(deal.checkout_id!);
+    expect((await findDealByPublicId(deal.public_id))!.status).toBe("checkout");
+    await runReconcilePass();
+    expect((await findDealByPublicId(deal.public_id))!.status).toBe("paid");
+  });
+});
