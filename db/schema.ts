@@ -25,6 +25,8 @@ export interface DomainsTable {
   /** What the public page shows of a sale (0240): NULL, 'under_offer' or 'sold'. */
   sale_state: "under_offer" | "sold" | null;
   sold_at: string | null;
+  /** The owner's "Accept offers at or above" (0240); private; NULL: none. */
+  auto_accept_cents: number | null;
 }
 
 export interface SettingsTable {
@@ -287,6 +289,7 @@ export interface Database {
   processed_events: ProcessedEventsTable;
   test_payments: TestPaymentsTable;
   deals: DealsTable;
+  offers: OffersTable;
   test_checkouts: TestCheckoutsTable;
   domain_daily_views: DomainDailyViewsTable;
   domain_view_totals: DomainViewTotalsTable;
@@ -347,3 +350,20 @@ export interface DealsTable {
   updated_at: string;
 }
 export type Deal = Selectable<DealsTable>;
+
+export type OfferStatus = "open" | "accepted" | "declined" | "countered" | "replaced";
+
+/** An offer on an inquiry (0240); open until expires_at (OFFER_DAYS). Money in cents. */
+export interface OffersTable {
+  id: Generated<number>;
+  inquiry_id: number;
+  side: "buyer" | "owner";
+  amount_cents: number;
+  status: OfferStatus;
+  /** The conversation's message that carried it. */
+  message_id: number | null;
+  created_at: string;
+  expires_at: string;
+  answered_at: string | null;
+}
+export type Offer = Selectable<OffersTable>;

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { signedPageHeaders } from "../components/inquiry/inquiry-page-route";
-import { DealError, DealNotice, DealSummary } from "../components/sale/deal-summary";
+import { CancelDealForm, DealError, DealNotice, DealSummary } from "../components/sale/deal-summary";
 import { card, inputClass, PageShell, primaryButton } from "../components/ui";
 import { dealPageAction, dealPageLoader } from "../server/sale/deal-page.server";
 import { TRANSFER_LIMITS } from "../lib/sale";
@@ -61,6 +61,7 @@ export default function OwnerDealPage({ loaderData, actionData }: Route.Componen
         ) : (
           <DealError text={actionData?.error} />
         )}
+        {view.status === "agreed" ? <CancelDealForm /> : null}
       </section>
     </PageShell>
   );

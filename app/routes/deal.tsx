@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { signedPageHeaders } from "../components/inquiry/inquiry-page-route";
-import { DealError, DealNotice, DealSummary } from "../components/sale/deal-summary";
+import { CancelDealForm, DealError, DealNotice, DealSummary } from "../components/sale/deal-summary";
+import { formatUsd } from "../lib/money";
 import { card, PageShell, primaryButton } from "../components/ui";
 import { dealPageAction, dealPageLoader } from "../server/sale/deal-page.server";
 import type { Route } from "./+types/deal";
@@ -35,6 +36,16 @@ export default function DealPage({ loaderData, actionData }: Route.ComponentProp
           <a href={view.checkoutUrl} className={`${primaryButton} mt-6`}>
             Continue to payment
           </a>
+        ) : null}
+        {view.status === "agreed" ? (
+          <>
+            <Form method="post" reloadDocument className="mt-6">
+              <button type="submit" name="intent" value="pay" className={primaryButton}>
+                {`Pay ${formatUsd(view.amountDueCents)}`}
+              </button>
+            </Form>
+            <CancelDealForm />
+          </>
         ) : null}
         {view.status === "paid" ? (
           <p className="mt-6 text-slate-300">

@@ -2,6 +2,8 @@ import { InquirySummary } from "../components/inquiry/inquiry-summary";
 import { revalidateAfterConflict, signedPageHeaders } from "../components/inquiry/inquiry-page-route";
 import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { card, PageShell } from "../components/ui";
+import { OfferPanel } from "../components/sale/offer-panel";
+import { offersView } from "../server/sale/offer-view.server";
 import { inquiryPageView } from "../server/inquiries/inquiry-page.server";
 import { replyAction, signedInquiryPage } from "../server/inquiries/reply-action.server";
 import { feeChoiceView } from "../server/inquiries/fee-choice.server";
@@ -14,9 +16,11 @@ import type { Route } from "./+types/inquiry";
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { inquiry, notice, siteName, noticeText } = await signedInquiryPage("buyer", params.publicId, request);
   const feeChoice = await feeChoiceView(inquiry, notice === "credited");
+  const view = await inquiryPageView("buyer", inquiry);
   return {
     siteName,
-    view: await inquiryPageView("buyer", inquiry),
+    view,
+    offers: await offersView(inquiry, "buyer", view.open),
     feeChoice,
     notice: noticeText,
   };
@@ -27,13 +31,18 @@ export async function action({ params, request }: Route.ActionArgs) {
 }
 
 export default function InquiryPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { view, feeChoice, notice } = loaderData;
+  const { view, feeChoice, notice, offers } = loaderData;
   return (
     <PageShell>
       <section className={card}>
         <h1 className="text-3xl font-semibold break-words">{`Your inquiry for ${view.domainName}`}</h1>
         {notice && !actionData && <ReplyNoticeView text={notice} />}
         <InquirySummary view={view} />
+        <OfferPanel
+          offers={offers}
+          error={actionData?.intent === "offer" ? actionData.error : null}
+          typed={actionData?.intent === "offer" ? actionData.text : ""}
+        />
         <FeeChoice choice={feeChoice} error={actionData?.intent === "fee-choice" ? actionData.error : null} />
         <ConversationWithReply view={view} actionData={actionData} replyLabel="Your reply to the owner" />
       </section>

@@ -5,6 +5,8 @@ import { RepliedByEmailForm } from "../components/inquiry/replied-by-email";
 import { ConversationWithReply, ReplyNoticeView } from "../components/inquiry/reply-form";
 import { ErrorAlert } from "../components/admin/notice";
 import { card, PageShell } from "../components/ui";
+import { OfferPanel } from "../components/sale/offer-panel";
+import { offersView } from "../server/sale/offer-view.server";
 import { inquiryPageView } from "../server/inquiries/inquiry-page.server";
 import { replyAction, signedInquiryPage } from "../server/inquiries/reply-action.server";
 import { inquiryPagePath, verifyReplyLink } from "../server/inquiries/signed-links.server";
@@ -27,9 +29,11 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     phone: inquiry.phone,
     offer: inquiry.offer,
   };
+  const view = await inquiryPageView("owner", inquiry);
   return {
     siteName,
-    view: await inquiryPageView("owner", inquiry),
+    view,
+    offers: await offersView(inquiry, "owner", view.open),
     buyer,
     notice: noticeText,
   };
@@ -40,7 +44,7 @@ export async function action({ params, request }: Route.ActionArgs) {
 }
 
 export default function OwnerInquiryPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { view, buyer, notice } = loaderData;
+  const { view, buyer, notice, offers } = loaderData;
   return (
     <PageShell>
       <section className={card}>
@@ -56,6 +60,11 @@ export default function OwnerInquiryPage({ loaderData, actionData }: Route.Compo
           <dd className="break-words">{buyer.offer || "not given"}</dd>
         </dl>
         <InquirySummary view={view} />
+        <OfferPanel
+          offers={offers}
+          error={actionData?.intent === "offer" ? actionData.error : null}
+          typed={actionData?.intent === "offer" ? actionData.text : ""}
+        />
         <ConversationWithReply view={view} actionData={actionData} replyLabel="Your reply to the buyer" />
         {view.status === "waiting" && <RepliedByEmailForm deadline={view.deadline} />}
       </section>

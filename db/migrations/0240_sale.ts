@@ -15,6 +15,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE domains ADD COLUMN buy_now_cents ${sql.raw(money)}`.execute(db);
   await sql`ALTER TABLE domains ADD COLUMN sale_state TEXT`.execute(db);
   await sql`ALTER TABLE domains ADD COLUMN sold_at TEXT`.execute(db);
+  // The owner's "Accept offers at or above": private, like min_offer_cents.
+  await sql`ALTER TABLE domains ADD COLUMN auto_accept_cents ${sql.raw(money)}`.execute(db);
   await sql`ALTER TABLE test_payments ADD COLUMN purpose TEXT NOT NULL DEFAULT 'inquiry'`.execute(db);
 
   await db.schema
@@ -49,6 +51,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("paid_out_at", "text")
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
+  // Offers on an inquiry's conversation: each one is also a message (message_id), as is its answer.
+  await db.schema
+    .createTable("offers")
+    .$call(idColumn(db))
+    .addColumn("inquiry_id", "integer", (c) => c.notNull().references("inquiries.id"))
+    .addColumn("side", "text", (c) => c.notNull())
+    .addColumn("amount_cents", sql.raw(money), (c) => c.notNull())
+    .addColumn("status", "text", (c) => c.notNull())
+    .addColumn("message_id", "integer")
+    .addColumn("created_at", "text", (c) => c.notNull())
+    .addColumn("expires_at", "text", (c) => c.notNull())
+    .addColumn("answered_at", "text")
+    .execute();
+  await sql`CREATE INDEX offers_inquiry ON offers (inquiry_id, status)`.execute(db);
   await sql`CREATE UNIQUE INDEX deals_one_live_per_domain ON deals (domain_id)
             WHERE status IN ('agreed', 'paid', 'transferred', 'completed')`.execute(db);
   await sql`CREATE INDEX deals_created ON deals (created_at DESC, id DESC)`.execute(db);
@@ -62,7 +78,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await unwatchContentVersion(db, "domains");
   await watchContentVersion(db, "domains", { columns: PUBLIC_DOMAIN_COLUMNS });
   await db.schema.dropTable("deals").execute();
+  await db.schema.dropTable("offers").execute();
   await sql`ALTER TABLE test_payments DROP COLUMN purpose`.execute(db);
-  for (const column of ["sold_at", "sale_state", "buy_now_cents"])
+  for (const column of ["auto_accept_cents", "sold_at", "sale_state", "buy_now_cents"])
     await sql`ALTER TABLE domains DROP COLUMN ${sql.raw(column)}`.execute(db);
 }

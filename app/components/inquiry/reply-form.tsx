@@ -75,7 +75,7 @@ export function ConversationWithReply({
           key={view.entries.length}
           label={replyLabel}
           error={actionData?.intent === "reply" ? actionData.error : null}
-          text={actionData?.text ?? ""}
+          text={actionData?.intent === "reply" ? actionData.text : ""}
         />
       )}
     </>

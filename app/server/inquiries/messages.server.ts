@@ -18,7 +18,7 @@ export type PostMessageResult =
   | { ok: true; messageId: number }
   | {
       ok: false;
-      reason: "closed" | "rate_limited";
+      reason: "closed" | "rate_limited" | "refused";
       message: string;
       retryAfterSeconds?: number;
     };
@@ -71,10 +71,19 @@ async function admitMessage(trx: Executor, inquiry: Inquiry, sender: MessageAuth
   return result.numUpdatedRows === 1n;
 }
 
+/**
+ * Work done with the message, in its transaction (an offer's state, issue 37). Throwing rolls both back;
+ * a `MessageRefused` then comes back as the refusal it carries.
+ */
+export type WithMessage = (trx: Executor, messageId: number, at: string) => Promise<void>;
+
+export class MessageRefused extends Error {}
+
 export async function postInquiryMessage(
   inquiry: Inquiry,
   sender: MessageAuthor,
   body: string,
+  withMessage?: WithMessage,
 ): Promise<PostMessageResult> {
   // Each side has its own count, so that one side's messages never silence the other; the owner's
   // first reply (the one that keeps the fee) is never counted against them at all.
@@ -91,6 +100,7 @@ export async function postInquiryMessage(
   }
   const ownerAddress = ownerAddressOf(inquiry);
   const at = nowIso();
+  let refused: string | null = null;
   const messageId = await inTransaction(async (trx) => {
     if (!(await admitMessage(trx, inquiry, sender, at))) return null;
     const row = await trx
@@ -104,11 +114,17 @@ export async function postInquiryMessage(
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    await withMessage?.(trx, row.id, at);
     await queueMessageEmail(trx, inquiry, sender, body, row.id, ownerAddress);
     return row.id;
+  }).catch((error: unknown) => {
+    if (!(error instanceof MessageRefused)) throw error;
+    refused = error.message;
+    return null;
   });
   if (messageId === null) {
     if (limited) await messageLimit.undo(key);
+    if (refused !== null) return { ok: false, reason: "refused", message: refused };
     return { ok: false, reason: "closed", message: CLOSED_MESSAGE };
   }
   return { ok: true, messageId };

@@ -10,13 +10,15 @@ import { findSignedInquiry } from "./inquiry-page.server";
 import { postInquiryMessage } from "./messages.server";
 import { refundChosenInquiry } from "../refunds/auto-refund.server";
 import { chooseCredit, chooseRefund } from "./fee-choice.server";
+import { isOfferIntent, OFFER_NOTICE_TEXT, offerAction, type OfferNotice } from "../sale/offer-action.server";
 
-export type ReplyNotice = "sent" | "marked" | "refunding" | "credited";
+export type ReplyNotice = "sent" | "marked" | "refunding" | "credited" | OfferNotice;
 export const REPLY_NOTICE_TEXT: Record<ReplyNotice, string> = {
   sent: "Your reply was sent.",
   marked: "Thank you: the inquiry is marked as answered by email.",
   refunding: "Your fee is being refunded.",
   credited: "Your credit is ready.",
+  ...OFFER_NOTICE_TEXT,
 };
 
 export function replyNoticeOf(request: Request): ReplyNotice | null {
@@ -39,7 +41,7 @@ export async function signedInquiryPage(side: InquirySide, publicId: string, req
 }
 
 export interface ReplyActionError {
-  intent: "reply" | "replied-by-email" | "fee-choice";
+  intent: "reply" | "replied-by-email" | "fee-choice" | "offer";
   error: string;
   text: string;
 }
@@ -78,6 +80,7 @@ export async function replyAction(side: InquirySide, publicId: string, request: 
     await refundChosenInquiry(inquiry.id);
     return back("refunding");
   }
+  if (isOfferIntent(intent)) return offerAction(inquiry, side, intent, form, back);
   if (intent !== "reply") throw data(null, { status: 400 });
   const parsed = parseMessage(form.get(MESSAGE_FIELD));
   if (!parsed.ok)

@@ -153,6 +153,10 @@ const EnvSchema = z.object({
   CREDIT_CHOICE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** Days the owner has, after a deal is paid, to send the transfer details (docs/deals.md). */
   TRANSFER_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Days an offer stays open before it expires. */
+  OFFER_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Days a buyer has to pay an agreed deal before it expires and the name is back on sale. */
+  DEAL_PAY_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 });
 
 /** Every variable the app reads (the unit test keeps .env.example listing the same). */

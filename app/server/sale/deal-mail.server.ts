@@ -110,3 +110,27 @@ export async function queueLostEmail(deal: Deal, executor: Executor): Promise<vo
     executor,
   );
 }
+
+export async function queueDealAgreedEmail(deal: Deal, executor: Executor): Promise<void> {
+  await queueEmail(
+    {
+      kind: "deal_agreed",
+      to: deal.buyer_email,
+      subject: `Deal agreed: ${deal.domain_name} for ${formatUsd(deal.price_cents)}`,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        `A deal is agreed: ${deal.domain_name} for ${formatUsd(deal.price_cents)}.`,
+        "",
+        `Deal agreed: ${formatUsd(deal.price_cents)}`,
+        ...(deal.fee_credited_cents > 0 ? [`Inquiry fee credited: -${formatUsd(deal.fee_credited_cents)}`] : []),
+        `To pay: ${formatUsd(deal.amount_due_cents)}`,
+        deal.pay_by ? `Please pay by ${formatUtc(deal.pay_by)}; until then the name is held for you.` : "",
+        "",
+        "Pay on your deal page (keep this link private):",
+        dealPageUrl("buyer", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+}

@@ -7,11 +7,14 @@ import { env } from "../runtime/env.server";
 import { getPaymentProvider, type ProviderName } from "../payments/index.server";
 import { DEAL_STATUS_TEXT, dealPagePath, findSignedDeal, type DealSide } from "./deals.server";
 import { fulfilDealCheckout, LOST_TEXT } from "./deal-payment.server";
+import { cancelDeal, checkoutUrlForDeal } from "./deal-steps.server";
 import { confirmReceived, decryptTransferCode, readTransferForm, sendTransferDetails } from "./transfer.server";
 
 export const DEAL_NOTICE_TEXT = {
   sent: "The transfer details were sent to the buyer.",
   received: "Thank you: the sale is completed.",
+  cancelled: "The deal is cancelled. The name is back on sale.",
+  "payment-canceled": "Payment canceled. You have not been charged.",
 } as const;
 type DealNotice = keyof typeof DEAL_NOTICE_TEXT;
 
@@ -33,6 +36,8 @@ export interface DealPageView {
   transferNote: string | null;
   /** Where an unpaid buy now can still be paid. */
   checkoutUrl: string | null;
+  /** An agreed deal's last day to pay. */
+  payBy: string | null;
   lostText: string | null;
   notice: string | null;
 }
@@ -81,6 +86,7 @@ async function dealPageView(side: DealSide, deal: Deal, notice: string | null): 
     transferCode: shownCode,
     transferNote: side === "buyer" ? deal.transfer_note : null,
     checkoutUrl,
+    payBy: deal.status === "agreed" && deal.pay_by ? formatUtc(deal.pay_by) : null,
     lostText: deal.status === "lost" ? LOST_TEXT : null,
     notice: notice && notice in DEAL_NOTICE_TEXT ? DEAL_NOTICE_TEXT[notice as DealNotice] : null,
   };
@@ -97,6 +103,16 @@ export async function dealPageAction(side: DealSide, publicId: string, request: 
     const result = await sendTransferDetails(deal, details);
     if (result.ok) return back("sent");
     return data({ error: result.message, values: details }, { status: result.status });
+  }
+  if (side === "buyer" && intent === "pay") {
+    const url = await checkoutUrlForDeal(deal, request);
+    if (url) return redirect(url, 303);
+    return data({ error: "This deal cannot be paid now.", values: null }, { status: 409 });
+  }
+  if (intent === "cancel-deal") {
+    const result = await cancelDeal(deal, side);
+    if (result.ok) return back("cancelled");
+    return data({ error: result.message, values: null }, { status: result.status });
   }
   if (side === "buyer" && intent === "received") {
     const result = await confirmReceived(deal);

@@ -13,6 +13,7 @@ import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from ".
 import { recordStrayPayment, refundStrayPayment } from "../payments/stray-payments.server";
 import { findDealByPublicId } from "./deals.server";
 import { queueDealPaidEmails, queueLostEmail } from "./deal-mail.server";
+import { expireUnpaidDeals } from "./deal-steps.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -128,8 +129,8 @@ async function returnPayment(provider: PaymentProvider, state: PaymentState, rea
 }
 
 /**
- * The reconciler's pass over deals: a buyer who paid and closed the tab before the return, with no webhook,
- * is still recorded. Asks about checkouts of open deals made in the last day.
+ * The reconciler's pass over deals: agreed deals past their pay-by date expire; a buyer who paid and closed
+ * the tab before the return, with no webhook, is still recorded (checkouts of open deals of the last day).
  */
 export async function reconcileDealCheckouts(getProvider: (name: string) => PaymentProvider): Promise<number> {
   const since = new Date(now().getTime() - DAY_MS).toISOString();
@@ -142,6 +143,7 @@ export async function reconcileDealCheckouts(getProvider: (name: string) => Paym
     .orderBy("id")
     .limit(50)
     .execute();
+  await expireUnpaidDeals();
   let paid = 0;
   for (const row of open) {
     const result = await fulfilDealCheckout(getProvider(row.provider), row.checkout_id!);

@@ -1,0 +1,102 @@
+// An agreed deal's steps besides payment: "Pay $Y" opens the provider's checkout for the amount due (the
+// server's figure), "Cancel deal" by either side while unpaid, and expiry after DEAL_PAY_DAYS. A cancelled
+// or expired deal puts the name back on sale; cancelling appears in the inquiry's conversation.
+import type { Deal } from "../../../db/schema";
+import { formatUsd } from "../../lib/money";
+import { db } from "../db/database.server";
+import { inTransaction, type Executor } from "../db/dialect.server";
+import { nowIso } from "../runtime/clock.server";
+import { getPaymentProvider, type ProviderName } from "../payments/index.server";
+import { siteOrigin } from "../payments/flow.server";
+import { MessageRefused, postInquiryMessage } from "../inquiries/messages.server";
+import { dealPagePath, type DealSide } from "./deals.server";
+
+export type StepResult = { ok: true } | { ok: false; status: number; message: string };
+
+/** The checkout for an agreed deal's amount due; a checkout still open is reused (no second charge). */
+export async function checkoutUrlForDeal(deal: Deal, request: Request): Promise<string | null> {
+  if (deal.status !== "agreed") return null;
+  const provider = getPaymentProvider(deal.provider as ProviderName);
+  if (deal.checkout_id) {
+    const open = await provider.retrieveCheckoutUrl(deal.checkout_id);
+    if (open) return open;
+  }
+  const page = `${siteOrigin(request)}${dealPagePath("buyer", deal.public_id)}`;
+  const checkout = await provider.createCheckout({
+    purpose: "deal",
+    reference: deal.public_id,
+    domainName: deal.domain_name,
+    amountCents: deal.amount_due_cents,
+    currency: "usd",
+    idempotencyKey: `deal-checkout:${deal.public_id}:${deal.checkout_id ?? "first"}`,
+    // Concatenated, not URLSearchParams: the provider must see the literal {CHECKOUT_SESSION_ID}.
+    successUrl: `${page}&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: page,
+    buyerEmail: deal.buyer_email,
+  });
+  await db
+    .updateTable("deals")
+    .set({ checkout_id: checkout.checkoutId, updated_at: nowIso() })
+    .where("id", "=", deal.id)
+    .execute();
+  return checkout.url;
+}
+
+/** Ends an unpaid deal and puts the name back on sale; false when it was no longer agreed. */
+async function closeUnpaid(trx: Executor, deal: Deal, status: "cancelled" | "expired", at: string): Promise<boolean> {
+  const closed = await trx
+    .updateTable("deals")
+    .set({ status, closed_at: at, updated_at: at })
+    .where("id", "=", deal.id)
+    .where("status", "=", "agreed")
+    .executeTakeFirst();
+  if (closed.numUpdatedRows !== 1n) return false;
+  await trx
+    .updateTable("domains")
+    .set({ sale_state: null, updated_at: at })
+    .where("id", "=", deal.domain_id)
+    .where("sale_state", "=", "under_offer")
+    .execute();
+  return true;
+}
+
+export const CANCEL_REFUSED_TEXT = "This deal can no longer be cancelled: it was paid, or it is already closed.";
+
+/** "Cancel deal": either side, while the deal is unpaid. The conversation says so, and the other side is emailed. */
+export async function cancelDeal(deal: Deal, side: DealSide): Promise<StepResult> {
+  if (deal.status !== "agreed") return { ok: false, status: 409, message: CANCEL_REFUSED_TEXT };
+  const inquiry = deal.inquiry_id
+    ? await db.selectFrom("inquiries").selectAll().where("id", "=", deal.inquiry_id).executeTakeFirst()
+    : undefined;
+  if (!inquiry) return { ok: false, status: 409, message: CANCEL_REFUSED_TEXT };
+  const author =
+    side === "buyer" ? ({ author: "buyer", via: "page" } as const) : ({ author: "owner", via: "page" } as const);
+  const posted = await postInquiryMessage(
+    inquiry,
+    author,
+    `Cancelled the deal at ${formatUsd(deal.price_cents)}. The name is back on sale.`,
+    async (trx, _messageId, at) => {
+      if (!(await closeUnpaid(trx, deal, "cancelled", at))) throw new MessageRefused(CANCEL_REFUSED_TEXT);
+    },
+  );
+  if (posted.ok) return { ok: true };
+  return { ok: false, status: posted.reason === "rate_limited" ? 429 : 409, message: posted.message };
+}
+
+/** The reconciler's pass: agreed deals past their pay-by date expire, and their names are back on sale. */
+export async function expireUnpaidDeals(): Promise<number> {
+  const at = nowIso();
+  const due = await db
+    .selectFrom("deals")
+    .selectAll()
+    .where("status", "=", "agreed")
+    .where("pay_by", "<=", at)
+    .orderBy("id")
+    .limit(100)
+    .execute();
+  let expired = 0;
+  for (const deal of due) {
+    if (await inTransaction((trx) => closeUnpaid(trx, deal, "expired", at))) expired++;
+  }
+  return expired;
+}

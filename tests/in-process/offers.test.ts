@@ -1,0 +1,204 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "../../app/server/db/database.server";
+import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
+import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
+import { runReconcilePass } from "../../app/server/payments/reconciler.server";
+import { GOOD_CARD, createDomain, createPaidInquiry, setFeeCents } from "../support/factories";
+import { DAY_MS, useTestClock } from "../support/in-process/clock";
+import { render } from "../support/in-process/document";
+import { sentMail } from "../support/in-process/mail";
+
+// Offers in the conversation through to a paid deal (issue 37 items 2 and 3), as a browser without
+// JavaScript: forms on the buyer's and the owner's inquiry pages, 303s, the test provider's checkout.
+const clock = useTestClock();
+beforeAll(async () => {
+  await setFeeCents(1999);
+});
+
+async function setUp(options: { minOfferCents?: number; autoAcceptCents?: number; ownerReplied?: boolean } = {}) {
+  const domain = await createDomain({ prefix: "offer", priceCents: 800_000 });
+  await db
+    .updateTable("domains")
+    .set({ min_offer_cents: options.minOfferCents ?? null, auto_accept_cents: options.autoAcceptCents ?? null })
+    .where("id", "=", domain.id)
+    .execute();
+  const inquiry = await createPaidInquiry(domain, {
+    messages: options.ownerReplied ? [{ author: "owner", text: "Thanks, let's talk." }] : [],
+  });
+  return {
+    domain,
+    inquiry,
+    buyerPage: inquiryPagePath("buyer", inquiry.public_id),
+    ownerPage: inquiryPagePath("owner", inquiry.public_id),
+  };
+}
+
+const post = async (path: string, form: Record<string, string>) => render(path, { form });
+const follow = async (page: { status: number; location: string | null }) => {
+  expect(page.status).toBe(303);
+  return render(page.location!);
+};
+const dealOf = (inquiryId: number) =>
+  db.selectFrom("deals").selectAll().where("inquiry_id", "=", inquiryId).orderBy("id", "desc").executeTakeFirst();
+const saleState = async (domainId: number) =>
+  (await db.selectFrom("domains").select("sale_state").where("id", "=", domainId).executeTakeFirstOrThrow()).sale_state;
+
+describe("offers", () => {
+  it("offer, counter-offer, acceptance, payment of the price less the fee, and Sold", async () => {
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp();
+    const page = await render(buyerPage);
+    for (const text of ["Make an offer", "Your offer (USD)", "Send offer"]) expect(page.body).toContain(text);
+
+    const sent = await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    expect(sent.body).toContain("Your offer was sent.");
+    expect(sent.body).toContain("Offer: $5,000");
+
+    // The owner sees it with the three answers; answering counts as the owner's reply.
+    const owner = await render(ownerPage);
+    for (const text of ["The buyer&#x27;s offer: $5,000", "Accept offer", "Counter-offer (USD)", "Decline"])
+      expect(owner.body).toContain(text);
+    const countered = await follow(await post(ownerPage, { intent: "counter-offer", counterAmount: "6,500" }));
+    expect(countered.body).toContain("Counter-offer: $6,500");
+    expect((await findInquiryByPublicId(inquiry.public_id))!.answered_at).toBeTruthy();
+    expect((await sentMail()).some((mail) => mail.raw.includes("Counter-offer: $6,500"))).toBe(true);
+
+    // The buyer accepts the counter-offer: a deal at $6,500, the fee credited.
+    const accepted = await follow(await post(buyerPage, { intent: "accept-offer" }));
+    expect(accepted.body).toContain("Offer accepted: a deal is agreed.");
+    expect(accepted.body).toContain("Deal agreed: $6,500");
+    expect(accepted.body).toContain("Inquiry fee credited: -$19.99");
+    expect(accepted.body).toContain("Pay $6,480.01");
+    const deal = (await dealOf(inquiry.id))!;
+    expect(deal).toMatchObject({
+      status: "agreed",
+      price_cents: 650_000,
+      fee_credited_cents: 1999,
+      amount_due_cents: 648_001,
+    });
+    expect(await saleState(domain.id)).toBe("under_offer");
+    const domainPage = await render(`/domain/${domain.short}`);
+    expect(domainPage.body).toContain("Under offer");
+    // Accepting again (two tabs): refused, one deal.
+    const again = await post(buyerPage, { intent: "accept-offer" });
+    expect(again.status).toBe(409);
+    expect(await db.selectFrom("deals").select("id").where("domain_id", "=", domain.id).execute()).toHaveLength(1);
+
+    // "Pay $Y": the amount due is the server's; the checkout is paid and the name is sold.
+    const dealPath = /action="([^"]*\/deal\/[^"]+)"/.exec(accepted.body)![1]!.replace(/&amp;/g, "&");
+    const checkout = await post(dealPath, { intent: "pay", amount: "1" });
+    expect(checkout.status).toBe(303);
+    expect((await render(checkout.location!)).body).toContain("$6,480.01");
+    const paid = await post(checkout.location!, {
+      card_number: GOOD_CARD.number,
+      expiry: GOOD_CARD.expiry,
+      cvc: GOOD_CARD.cvc,
+    });
+    const back = new URL(paid.location!);
+    await follow(await render(back.pathname + back.search));
+    expect((await dealOf(inquiry.id))!.status).toBe("paid");
+    expect(await saleState(domain.id)).toBe("sold");
+    expect((await render(`/domain/${domain.short}`)).body).toContain("has been sold");
+  });
+
+  it("refuses bad amounts with a message, keeping the text; declines below the minimum at once", async () => {
+    const { buyerPage } = await setUp({ minOfferCents: 300_000 });
+    for (const [typed, message] of [
+      ["abc", "Enter the offer as an amount in US dollars"],
+      ["0", "An offer must be more than $0."],
+      ["-50", "An offer cannot be negative."],
+      ["100000001", "An offer can be at most $100,000,000."],
+    ]) {
+      const refused = await post(buyerPage, { intent: "send-offer", offerAmount: typed! });
+      expect(refused.status, typed).toBe(400);
+      expect(refused.body).toContain(message!);
+      expect(refused.body).toContain(`value="${typed}"`);
+    }
+    const below = await post(buyerPage, { intent: "send-offer", offerAmount: "2000" });
+    expect(below.status).toBe(409);
+    expect(below.body).toContain("below the owner&#x27;s minimum offer");
+    expect((await render(buyerPage)).body).not.toContain("Offer: $2,000");
+  });
+
+  it("accepts automatically at or above the owner's setting; a decline leaves the name on sale", async () => {
+    const auto = await setUp({ autoAcceptCents: 700_000 });
+    const declined = await setUp();
+    await follow(await post(declined.buyerPage, { intent: "send-offer", offerAmount: "4000" }));
+    const answer = await follow(await post(declined.ownerPage, { intent: "decline-offer" }));
+    expect(answer.body).toContain("Declined the offer of $4,000.");
+    expect(await saleState(declined.domain.id)).toBeNull();
+
+    const accepted = await follow(await post(auto.buyerPage, { intent: "send-offer", offerAmount: "7000" }));
+    expect(accepted.body).toContain("Deal agreed: $7,000");
+    expect(await saleState(auto.domain.id)).toBe("under_offer");
+  });
+
+  it("an offer expires after OFFER_DAYS; an unpaid deal expires after DEAL_PAY_DAYS and the name is back on sale", async () => {
+    // The owner replied, so the inquiry stays open past its reply deadline.
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp({ ownerReplied: true });
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    clock.advance(8 * DAY_MS);
+    expect((await render(ownerPage)).body).not.toContain("Accept offer");
+    expect((await post(ownerPage, { intent: "accept-offer" })).status).toBe(409);
+
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5500" }));
+    await follow(await post(ownerPage, { intent: "accept-offer" }));
+    expect(await saleState(domain.id)).toBe("under_offer");
+    clock.advance(8 * DAY_MS);
+    await runReconcilePass();
+    expect((await dealOf(inquiry.id))!.status).toBe("expired");
+    expect(await saleState(domain.id)).toBeNull();
+  });
+
+  it("either side cancels an unpaid deal; the conversation says so", async () => {
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp();
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    await follow(await post(ownerPage, { intent: "accept-offer" }));
+    const ownerView = await render(ownerPage);
+    const ownerDealPath = /href="([^"]*\/deal\/[^"]+\/owner[^"]*)"/.exec(ownerView.body)![1]!.replace(/&amp;/g, "&");
+    const cancelled = await follow(await post(ownerDealPath, { intent: "cancel-deal" }));
+    expect(cancelled.body).toContain("The deal is cancelled. The name is back on sale.");
+    expect((await dealOf(inquiry.id))!.status).toBe("cancelled");
+    expect(await saleState(domain.id)).toBeNull();
+    expect((await render(buyerPage)).body).toContain("Cancelled the deal at $5,000.");
+  });
+
+  it("two accepts at once give one deal; a buy now paid after an accepted offer is refused and refunded", async () => {
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp();
+    await db.updateTable("domains").set({ buy_now_cents: 900_000 }).where("id", "=", domain.id).execute();
+    // A buy now started before the offer is accepted, paid after.
+    const buyNow = await post(`/buy/${domain.short}`, { name: "Other Buyer", email: "other@example.test" });
+    expect(buyNow.status).toBe(303);
+
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    const answers = await Promise.all([
+      post(ownerPage, { intent: "accept-offer" }),
+      post(ownerPage, { intent: "accept-offer" }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409]);
+    expect(await db.selectFrom("deals").select("id").where("inquiry_id", "=", inquiry.id).execute()).toHaveLength(1);
+    expect((await render(`/domain/${domain.short}`)).body).not.toContain("Buy now for");
+
+    const paid = await post(buyNow.location!, {
+      card_number: GOOD_CARD.number,
+      expiry: GOOD_CARD.expiry,
+      cvc: GOOD_CARD.cvc,
+    });
+    const back = new URL(paid.location!);
+    const lost = await follow(await render(back.pathname + back.search));
+    expect(lost.body).toContain("This name was sold to another buyer just before your payment.");
+    const lostDeal = await db
+      .selectFrom("deals")
+      .selectAll()
+      .where("domain_id", "=", domain.id)
+      .where("origin", "=", "buy_now")
+      .executeTakeFirstOrThrow();
+    expect(lostDeal.status).toBe("lost");
+    const stray = await db
+      .selectFrom("stray_payments")
+      .selectAll()
+      .where("payment_id", "=", lostDeal.payment_id!)
+      .executeTakeFirst();
+    expect(stray?.state).toBe("refunded");
+    expect((await dealOf(inquiry.id))!.status).toBe("agreed");
+  });
+});
