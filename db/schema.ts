@@ -347,6 +347,8 @@ export interface DealsTable {
   completed_at: string | null;
   closed_at: string | null;
   paid_out_at: string | null;
+  /** When the buyer and the admin were told the transfer details are late (TRANSFER_DAYS). */
+  overdue_notified_at: string | null;
   updated_at: string;
 }
 export type Deal = Selectable<DealsTable>;

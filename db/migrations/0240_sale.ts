@@ -49,6 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("completed_at", "text")
     .addColumn("closed_at", "text")
     .addColumn("paid_out_at", "text")
+    .addColumn("overdue_notified_at", "text")
     .addColumn("updated_at", "text", (c) => c.notNull())
     .execute();
   // Offers on an inquiry's conversation: each one is also a message (message_id), as is its answer.

@@ -284,7 +284,7 @@ function csvRecords(records: CsvCell[][]): string {
 }
 
 /** Streams rows page by page (keyset on id): the database is never held for the whole download. */
-function csvStream<R extends { id: number }>(
+export function csvStream<R extends { id: number }>(
   header: string[],
   nextChunk: (afterId: number) => Promise<R[]>,
   toCells: (row: R) => CsvCell[],

@@ -1,0 +1,197 @@
+// The admin's Deals page (issue 37 item 5): every deal, what is owed to each owner for names sold for
+// them (completed deals not yet paid out) with "Mark paid out", a late transfer flagged, and "Refund deal".
+import { sql } from "kysely";
+import type { Deal } from "../../../db/schema";
+import { centsToDollarText } from "../../lib/money";
+import { db } from "../db/database.server";
+import { inTransaction, isUniqueViolation } from "../db/dialect.server";
+import { now, nowIso } from "../runtime/clock.server";
+import { csvStream } from "../admin/portfolio-csv.server";
+import { getPaymentProvider, RefundError, type ProviderName } from "../payments/index.server";
+import { DEAL_STATUS_TEXT } from "./deals.server";
+
+export const DEALS_PER_PAGE = 50;
+/** Started buy nows never paid are checkouts, not deals: the list leaves them out. */
+const LISTED = (eb: any) => eb("status", "!=", "checkout");
+
+export interface AdminDealRow {
+  id: number;
+  publicId: string;
+  domainName: string;
+  priceCents: number;
+  feeCreditedCents: number;
+  amountPaidCents: number | null;
+  buyer: string;
+  owner: string;
+  status: Deal["status"];
+  statusText: string;
+  createdAt: string;
+  paidAt: string | null;
+  completedAt: string | null;
+  paidOutAt: string | null;
+  transferLate: boolean;
+  refundable: boolean;
+}
+
+const columns = [
+  "id",
+  "public_id",
+  "domain_name",
+  "price_cents",
+  "fee_credited_cents",
+  "amount_due_cents",
+  "buyer_name",
+  "buyer_email",
+  "owner_email",
+  "status",
+  "created_at",
+  "paid_at",
+  "transfer_due_at",
+  "completed_at",
+  "paid_out_at",
+] as const;
+type Row = Pick<Deal, (typeof columns)[number]>;
+
+function toRow(deal: Row, at: string): AdminDealRow {
+  return {
+    id: deal.id,
+    publicId: deal.public_id,
+    domainName: deal.domain_name,
+    priceCents: Number(deal.price_cents),
+    feeCreditedCents: Number(deal.fee_credited_cents),
+    amountPaidCents: deal.paid_at ? Number(deal.amount_due_cents) : null,
+    buyer: `${deal.buyer_name} <${deal.buyer_email}>`,
+    owner: deal.owner_email,
+    status: deal.status,
+    statusText: DEAL_STATUS_TEXT[deal.status],
+    createdAt: deal.created_at,
+    paidAt: deal.paid_at,
+    completedAt: deal.completed_at,
+    paidOutAt: deal.paid_out_at,
+    transferLate: deal.status === "paid" && !!deal.transfer_due_at && deal.transfer_due_at <= at,
+    refundable: deal.status === "paid" || deal.status === "transferred",
+  };
+}
+
+export async function listDeals(page: number): Promise<{ rows: AdminDealRow[]; total: number; pageCount: number; page: number }> {
+  const { n } = await db
+    .selectFrom("deals")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where(LISTED)
+    .executeTakeFirstOrThrow();
+  const total = Number(n);
+  const pageCount = Math.max(1, Math.ceil(total / DEALS_PER_PAGE));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const rows = await db
+    .selectFrom("deals")
+    .select(columns)
+    .where(LISTED)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(DEALS_PER_PAGE)
+    .offset((current - 1) * DEALS_PER_PAGE)
+    .execute();
+  const at = now().toISOString();
+  return { rows: rows.map((row) => toRow(row, at)), total, pageCount, page: current };
+}
+
+/** Per owner: completed sales not yet paid out, the sum of their prices. */
+export async function owedToOwners(): Promise<Array<{ owner: string; deals: number; owedCents: number }>> {
+  const rows = await db
+    .selectFrom("deals")
+    .select([
+      sql<string>`lower(owner_email)`.as("owner"),
+      (eb) => eb.fn.countAll<number>().as("deals"),
+      (eb) => eb.fn.sum<number>("price_cents").as("owed"),
+    ])
+    .where("status", "=", "completed")
+    .where("paid_out_at", "is", null)
+    .groupBy(sql`lower(owner_email)`)
+    .orderBy("owner")
+    .execute();
+  return rows.map((row) => ({ owner: row.owner, deals: Number(row.deals), owedCents: Number(row.owed) }));
+}
+
+/** "Mark paid out": every completed deal of that owner not yet paid out, at once; returns how many. */
+export async function markPaidOut(owner: string): Promise<number> {
+  const result = await db
+    .updateTable("deals")
+    .set({ paid_out_at: nowIso(), updated_at: nowIso() })
+    .where(sql<boolean>`lower(owner_email) = ${owner.trim().toLowerCase()}`)
+    .where("status", "=", "completed")
+    .where("paid_out_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export type RefundDealResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * "Refund deal": the full amount back through the provider and the name back on sale. For a paid deal
+ * whose transfer did not arrive (or went wrong); never for a completed one.
+ */
+export async function refundDeal(publicId: string): Promise<RefundDealResult> {
+  const deal = await db.selectFrom("deals").selectAll().where("public_id", "=", publicId).executeTakeFirst();
+  if (!deal || (deal.status !== "paid" && deal.status !== "transferred") || !deal.payment_id)
+    return { ok: false, message: "Only a paid deal that is not completed can be refunded." };
+  try {
+    const refund = await getPaymentProvider(deal.provider as ProviderName).refund(deal.payment_id, `deal-refund:${deal.public_id}`);
+    if (refund.status === "failed") return { ok: false, message: `The refund failed: ${refund.failureReason ?? "no reason given"}.` };
+  } catch (error) {
+    if (error instanceof RefundError) return { ok: false, message: `The refund failed: ${error.message}` };
+    throw error;
+  }
+  try {
+    await inTransaction(async (trx) => {
+      const at = nowIso();
+      const refunded = await trx
+        .updateTable("deals")
+        .set({ status: "refunded", closed_at: at, updated_at: at })
+        .where("id", "=", deal.id)
+        .where("status", "in", ["paid", "transferred"])
+        .executeTakeFirst();
+      if (refunded.numUpdatedRows !== 1n) return;
+      await trx
+        .updateTable("domains")
+        .set({ sale_state: null, sold_at: null, deleted_at: null, updated_at: at })
+        .where("id", "=", deal.domain_id)
+        .where("sale_state", "=", "sold")
+        .execute();
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // The name was listed again meanwhile (a new row): the deal is refunded, that listing stays.
+    await db.updateTable("deals").set({ status: "refunded", closed_at: nowIso(), updated_at: nowIso() }).where("id", "=", deal.id).execute();
+  }
+  return { ok: true };
+}
+
+export function exportDealsCsv(): ReadableStream<Uint8Array> {
+  return csvStream(
+    ["id", "domain", "price", "fee_credited", "amount_paid", "buyer_name", "buyer_email", "owner_email", "status", "created_at", "paid_at", "completed_at", "paid_out_at"],
+    (afterId) =>
+      db
+        .selectFrom("deals")
+        .selectAll()
+        .where(LISTED)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(1000)
+        .execute(),
+    (deal) => [
+      deal.id,
+      deal.domain_name,
+      centsToDollarText(Number(deal.price_cents)),
+      centsToDollarText(Number(deal.fee_credited_cents)),
+      deal.paid_at ? centsToDollarText(Number(deal.amount_due_cents)) : "",
+      deal.buyer_name,
+      deal.buyer_email,
+      deal.owner_email,
+      deal.status,
+      deal.created_at,
+      deal.paid_at ?? "",
+      deal.completed_at ?? "",
+      deal.paid_out_at ?? "",
+    ],
+  );
+}
