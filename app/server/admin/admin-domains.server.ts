@@ -165,6 +165,34 @@ export async function updateDomainPrice(id: number, askingPriceCents: number): P
 }
 
 /**
+ * Sets or clears (null) a live domain's buy now price, unless it would be below the name's minimum offer
+ * (checked in the update itself, so a minimum offer saved meanwhile is never undercut).
+ */
+export async function setBuyNowPrice(
+  id: number,
+  cents: number | null,
+): Promise<"saved" | "not-found" | { belowMinOfferCents: number }> {
+  const result = await db
+    .updateTable("domains")
+    .set({ buy_now_cents: cents, updated_at: nowIso() })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .$if(cents !== null, (query) =>
+      query.where((eb) => eb.or([eb("min_offer_cents", "is", null), eb("min_offer_cents", "<=", cents!)])),
+    )
+    .executeTakeFirst();
+  if (result.numUpdatedRows > 0n) return "saved";
+  const row = await db
+    .selectFrom("domains")
+    .select("min_offer_cents")
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return "not-found";
+  return row.min_offer_cents === null ? setBuyNowPrice(id, cents) : { belowMinOfferCents: Number(row.min_offer_cents) };
+}
+
+/**
  * Sets a live domain's owner email and tracking ID; false when there is no such domain. Inquiries paid
  * before keep the owner they were sent to (inquiries.owner_email); the next ones go to the new owner.
  */
@@ -203,6 +231,7 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
           trackingId: entry.trackingId,
           ownerEmail: entry.ownerEmail,
           pitch: entry.pitch,
+          buyNowCents: entry.buyNowPrice,
         },
         trx,
       );

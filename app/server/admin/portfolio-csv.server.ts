@@ -38,6 +38,7 @@ type ImportEntry = Omit<DomainEntry, "ownerEmail" | "categories"> & {
 interface ExtraColumns {
   categories: number;
   pitch: number;
+  buyNowPrice: number;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -98,11 +99,12 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     };
   }
   // Columns after the first four are found by their header (an export's `categories` column, say).
-  const extra: ExtraColumns = { categories: -1, pitch: -1 };
+  const extra: ExtraColumns = { categories: -1, pitch: -1, buyNowPrice: -1 };
   if (rows.length > 0 && HEADER_NAMES.has((rows[0]!.cells[0] ?? "").toLowerCase())) {
     const header = rows.shift()!.cells.map((cell) => cell.toLowerCase());
     extra.categories = header.indexOf("categories");
     extra.pitch = header.indexOf("pitch");
+    extra.buyNowPrice = header.indexOf("buy_now_price");
   }
   if (rows.length === 0)
     return { ok: false, errors: [{ line: 1, message: "The file has no domain rows." }], moreErrors: 0 };
@@ -129,9 +131,11 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
     const clearOwner = ownerEmail.toLowerCase() === CLEAR_OWNER_EMAIL;
     const categories = extra.categories >= 0 ? unguardCell(cells[extra.categories] ?? "") : "";
     const pitch = extra.pitch >= 0 ? unguardCell(cells[extra.pitch] ?? "") : "";
+    const buyNowPrice = extra.buyNowPrice >= 0 ? withoutNul(cells[extra.buyNowPrice] ?? "") : "";
     const parsed = DomainEntrySchema.safeParse({
       domainName,
       askingPrice,
+      buyNowPrice,
       trackingId,
       ownerEmail: clearOwner ? "" : ownerEmail,
       categories,
@@ -187,16 +191,21 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
         tracking_id: entry.trackingId,
         owner_email: entry.ownerEmail ?? "",
         pitch: entry.pitch,
+        buy_now_cents: entry.buyNowPrice,
         created_at: timestamp,
         updated_at: timestamp,
       })),
     );
-    if (extra.categories >= 0 || extra.pitch >= 0) await writeExtras(trx, entries, extra, timestamp);
+    if (extra.categories >= 0 || extra.pitch >= 0 || extra.buyNowPrice >= 0)
+      await writeExtras(trx, entries, extra, timestamp);
     return { ok: true as const, added: fresh.length, updated: entries.length - fresh.length };
   });
 }
 
-/** Gives each row's domain the row's categories and pitch, for the columns the file has (after the rows are written, so new names have ids). */
+/**
+ * Gives each row's domain the row's categories, pitch and buy now price, for the columns the file has (after
+ * the rows are written, so new names have ids).
+ */
 async function writeExtras(
   trx: Executor,
   entries: ImportEntry[],
@@ -213,10 +222,14 @@ async function writeExtras(
       const id = ids.get(entry.domainName);
       if (id === undefined) continue;
       if (entry.categories) await setDomainCategories(trx, id, entry.categories);
-      if (extra.pitch >= 0)
+      if (extra.pitch >= 0 || extra.buyNowPrice >= 0)
         await trx
           .updateTable("domains")
-          .set({ pitch: entry.pitch, updated_at: timestamp })
+          .set({
+            ...(extra.pitch >= 0 ? { pitch: entry.pitch } : {}),
+            ...(extra.buyNowPrice >= 0 ? { buy_now_cents: entry.buyNowPrice } : {}),
+            updated_at: timestamp,
+          })
           .where("id", "=", id)
           .execute();
     }
@@ -308,10 +321,23 @@ function csvStream<R extends { id: number }>(
   });
 }
 
-/** Same first four columns as the import, and its `categories` and `pitch` columns, so an export can be edited and imported back. */
+/**
+ * Same first four columns as the import, and its `categories`, `pitch` and `buy_now_price` columns, so an
+ * export can be edited and imported back.
+ */
 export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
   return csvStream(
-    ["domain", "price", "tracking_id", "owner_email", "paid_inquiries", "created_at", "categories", "pitch"],
+    [
+      "domain",
+      "price",
+      "tracking_id",
+      "owner_email",
+      "paid_inquiries",
+      "created_at",
+      "categories",
+      "pitch",
+      "buy_now_price",
+    ],
     async (afterId) => {
       const rows = await db
         .selectFrom("domains")
@@ -324,6 +350,7 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
           "inquiry_count",
           "created_at",
           "pitch",
+          "buy_now_cents",
         ])
         .where("deleted_at", "is", null)
         .where("id", ">", afterId)
@@ -345,6 +372,7 @@ export function exportPortfolioCsv(): ReadableStream<Uint8Array> {
       row.created_at,
       row.categories,
       row.pitch ?? "",
+      row.buy_now_cents === null ? "" : decimal(centsToDollarText(row.buy_now_cents)),
     ],
   );
 }
