@@ -176,4 +176,23 @@ describe("the CSV's buy_now_price column", () => {
     );
     expect(await domainNamed(`${tag}csvok.com`)).toBeUndefined();
   });
+
+  it("refuses a listed name's buy now price below its minimum offer, with the line number", async () => {
+    const domain = await createDomain({ prefix: `${tag}floor` });
+    expect((await asAdmin(`/admin/domains/${domain.id}`, { intent: "min-offer", minOffer: "2000" })).status).toBe(303);
+    const file = (buyNow: string) =>
+      [
+        "domain,price,tracking_id,owner_email,buy_now_price",
+        `${tag}csvnew.com,100,t,,50`,
+        `${domain.domain_name},3000,t,,${buyNow}`,
+      ].join("\n");
+    const refused = await upload(file("1999.99"));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain(
+      '<tr><td class="py-2 pr-4">3</td><td class="py-2">The buy now price cannot be below the minimum offer ($2,000).</td>',
+    );
+    expect(await domainNamed(`${tag}csvnew.com`)).toBeUndefined();
+    expect((await upload(file("2000"))).location).toBe("/admin/portfolio?added=1&updated=1");
+    expect(await buyNowOf(domain.domain_name)).toBe(200_000);
+  });
 });

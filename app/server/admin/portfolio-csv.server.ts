@@ -1,7 +1,13 @@
 // Portfolio CSV: import (all rows or none, with per-row errors) and streamed exports.
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { CLEAR_OWNER_EMAIL, DomainEntrySchema, fieldErrors, type DomainEntry } from "../../lib/admin-forms";
+import {
+  buyNowBelowMinimumText,
+  CLEAR_OWNER_EMAIL,
+  DomainEntrySchema,
+  fieldErrors,
+  type DomainEntry,
+} from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { guardCell, unguardCell } from "../../lib/csv-cells";
 import { formatCategoryList, type CategoryName } from "../../lib/categories";
@@ -158,6 +164,10 @@ export async function importPortfolioCsv(upload: string | Uint8Array): Promise<I
       categories: extra.categories >= 0 ? parsed.data.categories : null,
     });
   }
+  if (extra.buyNowPrice >= 0) {
+    errors.push(...(await buyNowBelowMinimum(entries, firstLineOf)));
+    errors.sort((a, b) => a.line - b.line);
+  }
   if (errors.length > 0) {
     return {
       ok: false,
@@ -234,6 +244,37 @@ async function writeExtras(
           .execute();
     }
   }
+}
+
+/**
+ * Rows giving a listed name a buy now price below its minimum offer, refused as the edit forms refuse it.
+ * Read with the file, before the import's transaction: a minimum offer changed meanwhile is not seen.
+ */
+async function buyNowBelowMinimum(entries: ImportEntry[], lineOf: Map<string, number>): Promise<RowError[]> {
+  const priced = entries.filter((entry) => entry.buyNowPrice !== null);
+  const errors: RowError[] = [];
+  for (let start = 0; start < priced.length; start += CHUNK) {
+    const chunk = priced.slice(start, start + CHUNK);
+    const floors = await db
+      .selectFrom("domains")
+      .select(["domain_name", "min_offer_cents"])
+      .where("deleted_at", "is", null)
+      .where("min_offer_cents", "is not", null)
+      .where(
+        inList(
+          "domain_name",
+          chunk.map((entry) => entry.domainName),
+        ),
+      )
+      .execute();
+    const floorOf = new Map(floors.map((row) => [row.domain_name, Number(row.min_offer_cents)]));
+    for (const entry of chunk) {
+      const floor = floorOf.get(entry.domainName);
+      if (floor !== undefined && entry.buyNowPrice! < floor)
+        errors.push({ line: lineOf.get(entry.domainName)!, message: buyNowBelowMinimumText(floor) });
+    }
+  }
+  return errors;
 }
 
 /** The ids of the live domains among `names`, by name. */
