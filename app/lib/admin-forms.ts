@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { cleanPitch, MAX_PITCH_LENGTH, parseCategoryList } from "./categories";
 import { asciiEmail, parseStoredDomainName } from "./domain-name";
+import { formatUsd } from "./money";
 
 export const PASSWORD_MIN_LENGTH = 6;
 export const DOMAINS_PER_PAGE = 50;
@@ -10,11 +11,17 @@ export const DOMAINS_PER_PAGE = 50;
 export const MIN_CARD_FEE_CENTS = 50;
 export const MAX_PRICE_CENTS = 100_000_000_000; // $1bn: a typo guard, not a business rule
 export const MAX_FEE_CENTS = 1_000_000;
+/** The most a buy now price may be (issue 37): $100,000,000. */
+export const MAX_BUY_NOW_CENTS = 10_000_000_000;
 /** In a CSV import's owner-email column: removes a listed domain's owner email (an empty cell keeps it). */
 export const CLEAR_OWNER_EMAIL = "none";
 
 export const TEXT = {
   invalidPrice: "Please enter a valid price",
+  buyNowNotAnAmount: "Enter the buy now price as an amount in dollars, such as 25000, or leave it empty for none.",
+  buyNowNotPositive: "The buy now price must be more than $0. Leave it empty for no buy now price.",
+  buyNowTooLarge: "The buy now price cannot be more than $100,000,000.",
+  buyNowHelp: "Optional, in dollars: a buyer may pay it and buy the name at once. Empty: no buy now price.",
   priceFailed: "Error updating price. Please try again.",
   feeUpdated: "Inquiry fee updated successfully!",
   feeFailed: "Error updating inquiry fee. Please try again.",
@@ -87,6 +94,30 @@ export function parsePrice(input: string): number | null {
   return cents === null || cents > MAX_PRICE_CENTS ? null : cents;
 }
 
+/**
+ * A buy now price in dollars (admin forms, the owner's Prices form, the CSV column): empty is none (null);
+ * otherwise an amount above $0 and at most $100,000,000, or the message that says what is wrong.
+ */
+export function parseBuyNowPrice(input: string): { cents: number | null } | { error: string } {
+  const text = input.trim();
+  if (text === "") return { cents: null };
+  if (/^-\s*\$?\s*[\d.]/.test(text)) return { error: TEXT.buyNowNotPositive };
+  const cents = parseDollars(text);
+  if (cents === null) return { error: TEXT.buyNowNotAnAmount };
+  if (cents <= 0) return { error: TEXT.buyNowNotPositive };
+  if (cents > MAX_BUY_NOW_CENTS) return { error: TEXT.buyNowTooLarge };
+  return { cents };
+}
+
+/** A buy now price below the minimum offer would sell the name for less than the owner's floor. */
+export function buyNowBelowMinimumText(minOfferCents: number): string {
+  return `The buy now price cannot be below the minimum offer (${formatUsd(minOfferCents)}).`;
+}
+
+export function minimumAboveBuyNowText(buyNowCents: number): string {
+  return `The minimum offer cannot be above the buy now price (${formatUsd(buyNowCents)}).`;
+}
+
 const PLAIN_DECIMAL = /^(\d{1,9})(?:\.(\d*))?$|^\.(\d+)$/;
 
 /**
@@ -157,6 +188,18 @@ export const DomainEntrySchema = z.object({
     }),
   trackingId: z.string().trim().min(1, "Tracking ID is required").max(200, "Tracking ID is too long"),
   ownerEmail: optionalEmail,
+  /** Empty or absent: no buy now price (null). */
+  buyNowPrice: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseBuyNowPrice(value ?? "");
+      if ("error" in parsed) {
+        ctx.addIssue({ code: "custom", message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.cents;
+    }),
   categories: z
     .string()
     .max(2000, "Categories are too long")

@@ -1,19 +1,32 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { awaitingReply } from "../server/admin/desk.server";
 import { AdminHeader } from "../components/admin/admin-header";
 import { FunnelSection } from "../components/admin/funnel-chart";
-import { ErrorAlert, Notice } from "../components/admin/notice";
-import { BackLink, card, fieldClass, primaryButton } from "../components/ui";
-import { DomainOwnerSchema, fieldErrors, parseDollars } from "../lib/admin-forms";
+import { Notice } from "../components/admin/notice";
+import { BackLink } from "../components/ui";
+import { BuyNowPriceForm, MinimumOfferForm } from "../components/admin/price-forms";
+import {
+  buyNowBelowMinimumText,
+  DomainOwnerSchema,
+  fieldErrors,
+  minimumAboveBuyNowText,
+  parseBuyNowPrice,
+  parseDollars,
+} from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
-import { centsToDollarText, formatUsd } from "../lib/money";
+import { formatUsd } from "../lib/money";
 import { domainFunnel, setMinimumOffer } from "../server/catalog/domain-funnel.server";
 import { env } from "../server/runtime/env.server";
 import { requireAdmin } from "../server/admin/session.server";
 import { ListingForm } from "../components/admin/listing-form";
 import { formatCategoryList } from "../lib/categories";
 import { categoriesOfDomains } from "../server/catalog/categories.server";
-import { findLiveDomainById, saveListing, updateDomainOwner } from "../server/admin/admin-domains.server";
+import {
+  findLiveDomainById,
+  saveListing,
+  setBuyNowPrice,
+  updateDomainOwner,
+} from "../server/admin/admin-domains.server";
 import { DomainOwnerForm } from "../components/admin/domain-owner-form";
 import type { Route } from "./+types/admin.domain";
 
@@ -21,6 +34,8 @@ const INVALID_AMOUNT = "Please enter a valid amount, or leave it empty for no mi
 const NOTICES: Record<string, string> = {
   "min-offer-saved": "Minimum offer saved.",
   "min-offer-cleared": "Minimum offer removed.",
+  "buy-now-saved": "Buy now price saved.",
+  "buy-now-cleared": "Buy now price removed.",
   "listing-saved": "Listing saved.",
   "owner-saved": "Owner saved.",
 };
@@ -66,7 +81,7 @@ export async function action({ params, request }: Route.ActionArgs) {
     });
     if (result === "not-found") throw data(null, { status: 404 });
     if (result !== "saved")
-      return data({ intent: "listing", error: result.error, value: result.values }, { status: 400 });
+      return data({ intent: "listing" as const, error: result.error, value: result.values }, { status: 400 });
     return redirect(`/admin/domains/${id}?notice=listing-saved`, 303);
   }
   if (form.get("intent") === "owner") {
@@ -75,15 +90,33 @@ export async function action({ params, request }: Route.ActionArgs) {
       trackingId: String(form.get("trackingId") ?? ""),
     };
     const parsed = DomainOwnerSchema.safeParse(values);
-    if (!parsed.success) return data({ intent: "owner", fields: fieldErrors(parsed.error), values }, { status: 400 });
+    if (!parsed.success)
+      return data({ intent: "owner" as const, fields: fieldErrors(parsed.error), values }, { status: 400 });
     if (!(await updateDomainOwner(id, parsed.data))) throw data(null, { status: 404 });
     return redirect(`/admin/domains/${id}?notice=owner-saved`, 303);
+  }
+  if (form.get("intent") === "buy-now") {
+    const value = String(form.get("buyNowPrice") ?? "");
+    const refuse = (error: string) => data({ intent: "buy-now" as const, error, value }, { status: 400 });
+    const parsed = parseBuyNowPrice(value);
+    if ("error" in parsed) return refuse(parsed.error);
+    const saved = await setBuyNowPrice(id, parsed.cents);
+    if (saved === "not-found") throw data(null, { status: 404 });
+    if (saved !== "saved") return refuse(buyNowBelowMinimumText(saved.belowMinOfferCents));
+    return redirect(`/admin/domains/${id}?notice=${parsed.cents ? "buy-now-saved" : "buy-now-cleared"}`, 303);
   }
   if (form.get("intent") !== "min-offer") throw data({ error: "Unknown action." }, { status: 400 });
   const input = String(form.get("minOffer") ?? "").trim();
   const cents = input === "" ? null : parseDollars(input);
-  if (input !== "" && cents === null) return data({ error: INVALID_AMOUNT, value: input }, { status: 400 });
-  if (!(await setMinimumOffer(id, cents === 0 ? null : cents))) throw data(null, { status: 404 });
+  if (input !== "" && cents === null)
+    return data({ intent: "min-offer" as const, error: INVALID_AMOUNT, value: input }, { status: 400 });
+  const saved = await setMinimumOffer(id, cents === 0 ? null : cents);
+  if (saved === "not-found") throw data(null, { status: 404 });
+  if (saved !== "saved")
+    return data(
+      { intent: "min-offer" as const, error: minimumAboveBuyNowText(saved.aboveBuyNowCents), value: input },
+      { status: 400 },
+    );
   return redirect(`/admin/domains/${id}?notice=${cents ? "min-offer-saved" : "min-offer-cleared"}`, 303);
 }
 
@@ -107,66 +140,15 @@ export default function AdminDomainPage({ loaderData, actionData }: Route.Compon
       <ListingForm
         categories={loaderData.listing.categories}
         pitch={loaderData.listing.pitch}
-        {...(actionData && "intent" in actionData && actionData.intent === "listing" ? actionData : {})}
+        {...(actionData?.intent === "listing" ? actionData : {})}
       />
-      <DomainOwnerForm
-        current={loaderData.owner}
-        {...(actionData && "intent" in actionData && actionData.intent === "owner" ? actionData : {})}
-      />
+      <DomainOwnerForm current={loaderData.owner} {...(actionData?.intent === "owner" ? actionData : {})} />
+      <BuyNowPriceForm buyNowCents={domain.buy_now_cents} {...(actionData?.intent === "buy-now" ? actionData : {})} />
       <MinimumOfferForm
         minOfferCents={domain.min_offer_cents}
-        {...(actionData && !("intent" in actionData) ? actionData : {})}
+        {...(actionData?.intent === "min-offer" ? actionData : {})}
       />
     </main>
-  );
-}
-
-function MinimumOfferForm({
-  minOfferCents,
-  error,
-  value,
-}: {
-  minOfferCents: number | null;
-  error?: string;
-  value?: string;
-}) {
-  return (
-    <section aria-labelledby="min-offer-heading" className={`${card} mt-10 max-w-xl`}>
-      <h2 id="min-offer-heading" className="text-xl font-semibold">
-        Minimum offer
-      </h2>
-      <p className="mt-1 text-sm text-slate-300">
-        Never shown to buyers. A buyer whose offer is below it is warned before paying that such offers are usually
-        declined. Leave empty for no minimum.
-      </p>
-      <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
-        <div>
-          <label htmlFor="min-offer" className="text-sm text-slate-200">
-            Minimum offer (USD)
-          </label>
-          <input
-            key={`${minOfferCents ?? "none"}:${value ?? ""}`}
-            id="min-offer"
-            name="minOffer"
-            type="number"
-            step="0.01"
-            min="0"
-            defaultValue={value ?? (minOfferCents ? centsToDollarText(minOfferCents) : "")}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "min-offer-error" : undefined}
-            className={`${fieldClass} mt-1 w-48`}
-          />
-        </div>
-        <button type="submit" name="intent" value="min-offer" className={primaryButton}>
-          Save minimum
-        </button>
-      </Form>
-      {error ? (
-        <ErrorAlert id="min-offer-error" className="mt-4">
-          {error}
-        </ErrorAlert>
-      ) : null}
-    </section>
   );
 }
 

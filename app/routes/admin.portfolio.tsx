@@ -93,7 +93,9 @@ export default function PortfolioPage({ loaderData, actionData }: Route.Componen
         </p>
         <p className="mt-1 text-sm text-slate-300">
           An empty owner email keeps a listed domain&apos;s current one; write <code>{CLEAR_OWNER_EMAIL}</code> to
-          remove it. Save the file as CSV UTF-8 with commas; an exported file imports back as it is.
+          remove it. With a header line, the columns <code>categories</code>, <code>pitch</code> and{" "}
+          <code>buy_now_price</code> (in dollars; empty for none) are read too, and a file without one of them keeps
+          what is set. Save the file as CSV UTF-8 with commas; an exported file imports back as it is.
         </p>
         <Form method="post" encType="multipart/form-data" className="mt-4 flex flex-wrap items-end gap-3">
           <div>

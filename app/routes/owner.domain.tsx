@@ -4,7 +4,7 @@ import { Notice } from "../components/admin/notice";
 import { OwnerHeader } from "../components/owner/owner-header";
 import { OwnerPricesForm, type PricesFormResult } from "../components/owner/owner-prices-form";
 import { BackLink } from "../components/ui";
-import { parseDollars, parsePrice, TEXT } from "../lib/admin-forms";
+import { buyNowBelowMinimumText, parseBuyNowPrice, parseDollars, parsePrice, TEXT } from "../lib/admin-forms";
 import { domainPagePath } from "../lib/domain-name";
 import { formatUsd } from "../lib/money";
 import { OWNER_NOTICES } from "../lib/owner-forms";
@@ -45,15 +45,22 @@ export async function action({ params, request }: Route.ActionArgs) {
   if (form.get("intent") !== "prices") throw data(null, { status: 400 });
   const askingPrice = String(form.get("askingPrice") ?? "").trim();
   const minOffer = String(form.get("minOffer") ?? "").trim();
-  const refuse = (error: string, status = 400) => data<PricesFormResult>({ error, askingPrice, minOffer }, { status });
+  const buyNowPrice = String(form.get("buyNowPrice") ?? "");
+  const refuse = (error: string, status = 400) =>
+    data<PricesFormResult>({ error, askingPrice, minOffer, buyNowPrice }, { status });
   if (!(await mayOwnersChangePrices())) return refuse(PRICES_OFF, 403);
   const askingPriceCents = parsePrice(askingPrice);
   if (askingPriceCents === null) return refuse(TEXT.invalidPrice);
   const minOfferCents = minOffer === "" ? null : parseDollars(minOffer);
   if (minOffer !== "" && minOfferCents === null) return refuse(INVALID_MIN_OFFER);
+  const buyNow = parseBuyNowPrice(buyNowPrice);
+  if ("error" in buyNow) return refuse(buyNow.error);
+  if (buyNow.cents !== null && minOfferCents && buyNow.cents < minOfferCents)
+    return refuse(buyNowBelowMinimumText(minOfferCents));
   const saved = await updateOwnerPrices(owner.email, id, {
     askingPriceCents,
     minOfferCents: minOfferCents === 0 ? null : minOfferCents,
+    buyNowCents: buyNow.cents,
   });
   if (!saved) throw data(null, { status: 404 });
   return redirect(`/owner/domains/${id}?notice=price-saved`, 303);
@@ -79,6 +86,7 @@ export default function OwnerDomainPage({ loaderData, actionData }: Route.Compon
       <OwnerPricesForm
         askingPriceCents={domain.asking_price_cents}
         minOfferCents={domain.min_offer_cents}
+        buyNowCents={domain.buy_now_cents}
         allowed={pricesAllowed}
         result={actionData}
       />

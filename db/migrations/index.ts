@@ -25,6 +25,7 @@ import * as m0190 from "./0190_public_content_version";
 import * as m0220 from "./0220_inquiry_owner_email";
 import * as m0230 from "./0230_recredit_credit_paid_refund_choice";
 import * as m0240 from "./0240_sale";
+import * as m0245 from "./0245_sold_domains_index";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "0220_inquiry_owner_email": m0220,
   "0230_recredit_credit_paid_refund_choice": m0230,
   "0240_sale": m0240,
+  "0245_sold_domains_index": m0245,
 };

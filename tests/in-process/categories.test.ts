@@ -132,7 +132,7 @@ describe("categories", () => {
     );
     expect(await categoriesOf(`${tag}csv1.com`)).toEqual(["=Formula", "Travel"]);
     const edited = lines.map((line) =>
-      line.startsWith(`"${tag}csv3`) ? line.replace(/"Travel",""$/, '"Travel | Beach",""') : line,
+      line.startsWith(`"${tag}csv3`) ? line.replace(/"Travel","",""$/, '"Travel | Beach","",""') : line,
     );
     await uploadPortfolioCsv([header, ...edited].join("\n"));
     expect(await categoriesOf(`${tag}csv3.org`)).toEqual(["Beach", "Travel"]);

@@ -221,10 +221,10 @@ describe("portfolio CSV", () => {
     const portfolio = (await http(app, "/admin/export/domains.csv", { cookie })).body;
     const header = portfolio.replace(/^\uFEFF/, "").split("\n")[0]!;
     expect(header).toBe(
-      '"domain","price","tracking_id","owner_email","paid_inquiries","created_at","categories","pitch"',
+      '"domain","price","tracking_id","owner_email","paid_inquiries","created_at","categories","pitch","buy_now_price"',
     );
     const line = portfolio.split("\n").find((row) => row.startsWith(`"${name}"`))!;
-    expect(line).toBe(`"${name}",123.00,"note;'=1+1","",0,"${createdAt(id)}","","Short,'@SUM(A1) and 'kept';'''-x"`);
+    expect(line).toBe(`"${name}",123.00,"note;'=1+1","",0,"${createdAt(id)}","","Short,'@SUM(A1) and 'kept';'''-x",""`);
     expect(formulaPieces(line)).toEqual([]);
     expect((await csvUpload(`${header}\n${line}\n`)).location).toBe("/admin/portfolio?added=0&updated=1");
     expect(app.db().prepare("SELECT tracking_id, pitch, asking_price_cents FROM domains WHERE id = ?").get(id)).toEqual(

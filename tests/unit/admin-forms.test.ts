@@ -3,6 +3,7 @@ import {
   DomainEntrySchema,
   loginLimitedText,
   parseFee,
+  parseBuyNowPrice,
   parseFeeAmount,
   parsePrice,
   TEXT,
@@ -15,6 +16,16 @@ describe("admin form rules", () => {
     expect(parsePrice("$2,500.5")).toBe(250_050);
     expect(parsePrice("0")).toBe(0);
     for (const bad of ["", "-1", "abc", "1e3", "12..3", "99999999999"]) expect(parsePrice(bad)).toBeNull();
+  });
+
+  it("reads a buy now price: empty is none; not an amount, $0 or less, or over $100,000,000 is refused", () => {
+    expect(parseBuyNowPrice("  ")).toEqual({ cents: null });
+    expect(parseBuyNowPrice("$25,000.50")).toEqual({ cents: 2_500_050 });
+    expect(parseBuyNowPrice("100000000")).toEqual({ cents: 10_000_000_000 });
+    for (const bad of ["abc", "1e3", "12..3"]) expect(parseBuyNowPrice(bad)).toEqual({ error: TEXT.buyNowNotAnAmount });
+    for (const bad of ["0", "0.00", "-5", "- $3"])
+      expect(parseBuyNowPrice(bad)).toEqual({ error: TEXT.buyNowNotPositive });
+    expect(parseBuyNowPrice("100000000.01")).toEqual({ error: TEXT.buyNowTooLarge });
   });
 
   it("reads only a plain decimal as a fee: anything else is an error, never a silent $0 or $15", () => {
@@ -55,6 +66,7 @@ describe("admin form rules", () => {
       askingPrice: 1000,
       trackingId: "t",
       ownerEmail: "",
+      buyNowPrice: null,
       categories: [],
       pitch: null,
     });

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import type { AdminActionResult } from "../../lib/admin-forms";
+import { TEXT, type AdminActionResult } from "../../lib/admin-forms";
 import { CATEGORIES_HELP, MAX_PITCH_LENGTH, PITCH_HELP } from "../../lib/categories";
 import { inputClass, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useHydrated } from "./hooks";
@@ -22,6 +22,15 @@ const FIELDS = [
     placeholder: "25000",
     required: true,
     extra: { step: "0.01", min: "0" },
+  },
+  {
+    name: "buyNowPrice",
+    label: "Buy now price",
+    type: "number",
+    placeholder: "",
+    required: false,
+    help: TEXT.buyNowHelp,
+    extra: { step: "0.01", min: "0.01", max: "100000000" },
   },
   {
     name: "trackingId",

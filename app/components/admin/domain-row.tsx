@@ -71,7 +71,11 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
             <span className="block text-xs text-slate-400 sm:hidden">{header}</span>
           )}
           {cell === "price" ? (
-            editing ? (
+            row.sold_at ? (
+              <span className="font-semibold">
+                <Price>{formatUsd(row.asking_price_cents)}</Price>
+              </span>
+            ) : editing ? (
               <PriceEditor row={row} serverError={serverError?.error} onClose={() => setEditing(false)} />
             ) : (
               <a
@@ -84,32 +88,36 @@ export function DomainRow({ row, editFromUrl }: { row: AdminDomainRow; editFromU
               </a>
             )
           ) : cell === "actions" ? (
-            <div className="flex gap-1">
-              <a
-                href={editHref}
-                onClick={startEditing}
-                className={iconButton}
-                aria-label={`Edit price of ${row.domain_name}`}
-              >
-                <PencilIcon className="h-4 w-4" />
-              </a>
-              <a
-                href={href({ delete: String(row.id), edit: null })}
-                onClick={confirmDelete}
-                className={iconButton}
-                aria-label={`Delete ${row.domain_name}`}
-              >
-                <TrashIcon className="h-4 w-4" />
-              </a>
-              {confirmingDelete ? (
-                <DeleteDialog domain={row} onCancel={() => setConfirmingDelete(false)} onConfirm={deleteNow} />
-              ) : null}
-              {deleteError ? (
-                <span role="alert" className="text-red-300">
-                  {deleteError}
-                </span>
-              ) : null}
-            </div>
+            row.sold_at ? (
+              <span className="text-slate-400">Sold: no changes</span>
+            ) : (
+              <div className="flex gap-1">
+                <a
+                  href={editHref}
+                  onClick={startEditing}
+                  className={iconButton}
+                  aria-label={`Edit price of ${row.domain_name}`}
+                >
+                  <PencilIcon className="h-4 w-4" />
+                </a>
+                <a
+                  href={href({ delete: String(row.id), edit: null })}
+                  onClick={confirmDelete}
+                  className={iconButton}
+                  aria-label={`Delete ${row.domain_name}`}
+                >
+                  <TrashIcon className="h-4 w-4" />
+                </a>
+                {confirmingDelete ? (
+                  <DeleteDialog domain={row} onCancel={() => setConfirmingDelete(false)} onConfirm={deleteNow} />
+                ) : null}
+                {deleteError ? (
+                  <span role="alert" className="text-red-300">
+                    {deleteError}
+                  </span>
+                ) : null}
+              </div>
+            )
           ) : (
             // Its own block: a link in it is not "in a text block" with the phone's label.
             <div>{cell(row)}</div>

@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { TEXT } from "../../lib/admin-forms";
 import { centsToDollarText } from "../../lib/money";
 import { ErrorAlert } from "../admin/notice";
 import { IntentButton } from "../intent-button";
@@ -8,17 +9,23 @@ export interface PricesFormResult {
   error: string;
   askingPrice: string;
   minOffer: string;
+  buyNowPrice: string;
 }
 
-/** The two numbers an owner may change on their own names: the asking price and the private minimum offer. */
+/**
+ * The numbers an owner may change on their own names: the asking price, the private minimum offer and the
+ * buy now price.
+ */
 export function OwnerPricesForm({
   askingPriceCents,
   minOfferCents,
+  buyNowCents,
   allowed,
   result,
 }: {
   askingPriceCents: number;
   minOfferCents: number | null;
+  buyNowCents: number | null;
   allowed: boolean;
   result?: PricesFormResult;
 }) {
@@ -30,7 +37,8 @@ export function OwnerPricesForm({
       {allowed ? (
         <>
           <p className="mt-1 text-sm text-slate-300">
-            The minimum offer is never shown to buyers; leave it empty for no minimum.
+            The minimum offer is never shown to buyers; leave it empty for no minimum. {TEXT.buyNowHelp} It may not be
+            below the minimum offer.
           </p>
           <Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
             <div>
@@ -63,6 +71,23 @@ export function OwnerPricesForm({
                 step="0.01"
                 min="0"
                 defaultValue={result?.minOffer ?? (minOfferCents ? centsToDollarText(minOfferCents) : "")}
+                aria-invalid={result ? true : undefined}
+                aria-describedby={result ? "prices-error" : undefined}
+                className={`${fieldClass} mt-1 w-48`}
+              />
+            </div>
+            <div>
+              <label htmlFor="buy-now-price" className="text-sm text-slate-200">
+                Buy now price
+              </label>
+              <input
+                key={`buy-now:${buyNowCents ?? "none"}:${result?.buyNowPrice ?? ""}`}
+                id="buy-now-price"
+                name="buyNowPrice"
+                type="number"
+                step="0.01"
+                min="0.01"
+                defaultValue={result?.buyNowPrice ?? (buyNowCents ? centsToDollarText(buyNowCents) : "")}
                 aria-invalid={result ? true : undefined}
                 aria-describedby={result ? "prices-error" : undefined}
                 className={`${fieldClass} mt-1 w-48`}

@@ -167,6 +167,7 @@ async function add(form: FormData) {
   const values = {
     domainName: text(form, "domainName"),
     askingPrice: text(form, "askingPrice"),
+    buyNowPrice: text(form, "buyNowPrice"),
     trackingId: text(form, "trackingId"),
     ownerEmail: text(form, "ownerEmail"),
     categories: text(form, "categories"),

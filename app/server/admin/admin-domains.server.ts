@@ -24,9 +24,27 @@ import { setDomainCategories } from "../catalog/categories.server";
 
 export type AdminDomainRow = Pick<
   Domain,
-  "id" | "domain_name" | "asking_price_cents" | "inquiry_count" | "tracking_id" | "owner_email" | "created_at"
+  | "id"
+  | "domain_name"
+  | "asking_price_cents"
+  | "inquiry_count"
+  | "tracking_id"
+  | "owner_email"
+  | "created_at"
+  | "sold_at"
 > &
   FunnelTotals;
+
+const ADMIN_COLUMNS = [
+  "id",
+  "domain_name",
+  "asking_price_cents",
+  "inquiry_count",
+  "tracking_id",
+  "owner_email",
+  "created_at",
+  "sold_at",
+] as const;
 
 export interface PortfolioStats {
   totalDomains: number;
@@ -81,13 +99,9 @@ function searchPatterns(term: string): string[] {
   return ascii === term ? [contains(term)] : [contains(term), contains(ascii)];
 }
 
-const ORDER: Record<
-  DomainSort,
-  [
-    column: "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count",
-    direction: "asc" | "desc",
-  ]
-> = {
+type SortColumn = "created_at" | "asking_price_cents" | "views" | "inquiries_started" | "inquiry_count";
+
+const ORDER: Record<DomainSort, [column: SortColumn, direction: "asc" | "desc"]> = {
   newest: ["created_at", "desc"],
   oldest: ["created_at", "asc"],
   "price-desc": ["asking_price_cents", "desc"],
@@ -104,7 +118,10 @@ export interface AdminDomainPage {
   pageCount: number;
 }
 
-/** Live domains for the admin table: search (name, tracking ID or owner email contains), sort and one page of `perPage`. */
+/**
+ * The admin table: the live domains and the sold ones (marked Sold; a delisted name is not shown), with a
+ * search (name, tracking ID or owner email contains), a sort and one page of `perPage`.
+ */
 export async function listAdminDomains(options: {
   search: string;
   sort: DomainSort;
@@ -120,33 +137,109 @@ export async function listAdminDomains(options: {
     .trim()
     .toLowerCase()
     .slice(0, MAX_SEARCH_LENGTH);
-  let query = db.selectFrom("domains").where("deleted_at", "is", null);
-  let total = options.liveTotal ?? (await portfolioStats()).totalDomains;
+  let live = db.selectFrom("domains").where("deleted_at", "is", null);
+  // Sold names have deleted_at set too: found by their own small index (migration 0245).
+  let sold = db.selectFrom("domains").where("sold_at", "is not", null);
+  let liveTotal = options.liveTotal ?? (await portfolioStats()).totalDomains;
   if (term) {
     const patterns = searchPatterns(term);
     const matches = await searchMatches(patterns);
-    total = matches.total;
+    liveTotal = matches.total;
     // Few matches: fetch them by id and sort them. Many: walk the sort index and stop after one page.
-    query = query.where(matches.ids ? inList("id", matches.ids) : matchesAny(patterns));
+    live = live.where(matches.ids ? inList("id", matches.ids) : matchesAny(patterns));
+    sold = sold.where(matchesAny(patterns));
   }
+  const [column, direction] = ORDER[options.sort];
+  const soldKeys = await sold.select(SORT_KEYS).select(funnelKey(column)).execute();
+  const total = liveTotal + soldKeys.length;
   const pageCount = Math.max(1, Math.ceil(total / options.perPage));
   const page = Math.min(Math.max(1, options.page), pageCount);
-  const [column, direction] = ORDER[options.sort];
-  const rows = await query
-    .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
-    .select(funnelSelections)
+  const offset = (page - 1) * options.perPage;
+  if (soldKeys.length === 0) {
+    const rows = await live
+      .select(ADMIN_COLUMNS)
+      .select(funnelSelections)
+      .orderBy(column, direction)
+      .orderBy("id", direction)
+      .limit(options.perPage)
+      .offset(offset)
+      .execute();
+    return { rows, total, page, pageCount };
+  }
+  // Sold names are few: the page is the live names around it, merged with them in the same order.
+  const compare = compareRows(column, direction);
+  const before = Math.max(0, offset - soldKeys.length);
+  const liveKeys = await live
+    .select(SORT_KEYS)
+    .select(funnelKey(column))
     .orderBy(column, direction)
     .orderBy("id", direction)
-    .limit(options.perPage)
-    .offset((page - 1) * options.perPage)
+    .limit(options.perPage + soldKeys.length)
+    .offset(before)
     .execute();
-  return { rows, total, page, pageCount };
+  const ids = mergedPage(liveKeys, soldKeys.sort(compare), compare, {
+    liveOffset: before,
+    offset,
+    perPage: options.perPage,
+  });
+  if (ids.length === 0) return { rows: [], total, page, pageCount };
+  const found = await db
+    .selectFrom("domains")
+    .select(ADMIN_COLUMNS)
+    .select(funnelSelections)
+    .where(inList("id", ids))
+    .execute();
+  const byId = new Map(found.map((row) => [row.id, row]));
+  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total, page, pageCount };
+}
+
+/** What a page of the admin table is sorted by, besides a funnel count. */
+const SORT_KEYS = ["id", "created_at", "asking_price_cents", "inquiry_count"] as const;
+type SortKeys = { id: number } & Partial<Record<SortColumn, string | number>>;
+
+/** The funnel count a sort needs (views, inquiries started), or none. */
+function funnelKey(column: SortColumn): Array<(typeof funnelSelections)[number]> {
+  if (column === "views") return [funnelSelections[0]];
+  if (column === "inquiries_started") return [funnelSelections[1]];
+  return [];
+}
+
+/** The table's order (ORDER: the column, then the id the same way), as SQL sorts it. */
+function compareRows(column: SortColumn, direction: "asc" | "desc") {
+  const sign = direction === "asc" ? 1 : -1;
+  return (a: SortKeys, b: SortKeys): number => {
+    const [x, y] = [a[column], b[column]];
+    const byKey =
+      column === "created_at" ? (String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0) : Number(x) - Number(y);
+    return sign * (byKey === 0 ? Number(a.id) - Number(b.id) : Math.sign(byKey));
+  };
+}
+
+/**
+ * The ids of one page of live and sold names in the table's order. `live` are the live names from
+ * position `liveOffset` (offset less the sold count, or 0), at most perPage + sold.length of them, so the
+ * page's live names are among them. A sold name sorting before the first of them when liveOffset > 0 is
+ * before the page (at most liveOffset live and its fellows before it); merged with the rest, they are the
+ * table from position liveOffset plus those, and a sold name after the last live one never reaches the
+ * page's end.
+ */
+function mergedPage(
+  live: SortKeys[],
+  sold: SortKeys[],
+  compare: (a: SortKeys, b: SortKeys) => number,
+  at: { liveOffset: number; offset: number; perPage: number },
+): number[] {
+  const first = live[0];
+  const before = at.liveOffset > 0 && first ? sold.filter((row) => compare(row, first) < 0).length : 0;
+  const merged = [...live, ...sold.slice(before)].sort(compare);
+  const from = at.offset - (at.liveOffset + before);
+  return merged.slice(from, from + at.perPage).map((row) => Number(row.id));
 }
 
 export async function findLiveDomainById(id: number): Promise<AdminDomainRow | undefined> {
   return db
     .selectFrom("domains")
-    .select(["id", "domain_name", "asking_price_cents", "inquiry_count", "tracking_id", "owner_email", "created_at"])
+    .select(ADMIN_COLUMNS)
     .select(funnelSelections)
     .where("id", "=", id)
     .where("deleted_at", "is", null)
@@ -162,6 +255,34 @@ export async function updateDomainPrice(id: number, askingPriceCents: number): P
     .where("deleted_at", "is", null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Sets or clears (null) a live domain's buy now price, unless it would be below the name's minimum offer
+ * (checked in the update itself, so a minimum offer saved meanwhile is never undercut).
+ */
+export async function setBuyNowPrice(
+  id: number,
+  cents: number | null,
+): Promise<"saved" | "not-found" | { belowMinOfferCents: number }> {
+  const result = await db
+    .updateTable("domains")
+    .set({ buy_now_cents: cents, updated_at: nowIso() })
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .$if(cents !== null, (query) =>
+      query.where((eb) => eb.or([eb("min_offer_cents", "is", null), eb("min_offer_cents", "<=", cents!)])),
+    )
+    .executeTakeFirst();
+  if (result.numUpdatedRows > 0n) return "saved";
+  const row = await db
+    .selectFrom("domains")
+    .select("min_offer_cents")
+    .where("id", "=", id)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return "not-found";
+  return row.min_offer_cents === null ? setBuyNowPrice(id, cents) : { belowMinOfferCents: Number(row.min_offer_cents) };
 }
 
 /**
@@ -203,6 +324,7 @@ export async function addDomain(entry: DomainEntry): Promise<Domain> {
           trackingId: entry.trackingId,
           ownerEmail: entry.ownerEmail,
           pitch: entry.pitch,
+          buyNowCents: entry.buyNowPrice,
         },
         trx,
       );

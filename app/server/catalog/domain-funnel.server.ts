@@ -16,7 +16,7 @@ export const funnelSelections = [
 ] as const;
 
 export interface DomainFunnel {
-  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "min_offer_cents" | "pitch">;
+  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "min_offer_cents" | "buy_now_cents" | "pitch">;
   totals: FunnelTotals;
   days: FunnelDay[];
 }
@@ -38,7 +38,15 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
   // The domain with its totals (the same subqueries as the admin table), then three small per-day reads.
   const row = await db
     .selectFrom("domains")
-    .select(["id", "domain_name", "asking_price_cents", "min_offer_cents", "pitch", ...funnelSelections])
+    .select([
+      "id",
+      "domain_name",
+      "asking_price_cents",
+      "min_offer_cents",
+      "buy_now_cents",
+      "pitch",
+      ...funnelSelections,
+    ])
     .where("id", "=", domainId)
     .where("deleted_at", "is", null)
     .executeTakeFirst();
@@ -87,13 +95,32 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
   };
 }
 
-/** Sets or clears (null) a live domain's private minimum offer; false when there is no such domain. */
-export async function setMinimumOffer(domainId: number, cents: number | null): Promise<boolean> {
+/**
+ * Sets or clears (null) a live domain's private minimum offer, unless it would be above the name's buy now
+ * price (checked in the update itself, so a buy now price saved meanwhile is never undercut).
+ */
+export async function setMinimumOffer(
+  domainId: number,
+  cents: number | null,
+): Promise<"saved" | "not-found" | { aboveBuyNowCents: number }> {
   const result = await db
     .updateTable("domains")
     .set({ min_offer_cents: cents })
     .where("id", "=", domainId)
     .where("deleted_at", "is", null)
+    .$if(cents !== null, (query) =>
+      query.where((eb) => eb.or([eb("buy_now_cents", "is", null), eb("buy_now_cents", ">=", cents!)])),
+    )
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (result.numUpdatedRows > 0n) return "saved";
+  const row = await db
+    .selectFrom("domains")
+    .select("buy_now_cents")
+    .where("id", "=", domainId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  if (!row) return "not-found";
+  return row.buy_now_cents === null
+    ? setMinimumOffer(domainId, cents)
+    : { aboveBuyNowCents: Number(row.buy_now_cents) };
 }

@@ -75,6 +75,7 @@ export interface NewDomainInput {
   trackingId: string;
   ownerEmail: string;
   pitch?: string | null;
+  buyNowCents?: number | null;
 }
 
 export async function insertDomain(input: NewDomainInput, executor: Executor = db): Promise<Domain> {
@@ -87,6 +88,7 @@ export async function insertDomain(input: NewDomainInput, executor: Executor = d
       tracking_id: input.trackingId,
       owner_email: input.ownerEmail,
       pitch: input.pitch ?? null,
+      buy_now_cents: input.buyNowCents ?? null,
       created_at: timestamp,
       updated_at: timestamp,
       deleted_at: null,

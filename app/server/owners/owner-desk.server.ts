@@ -67,15 +67,23 @@ export async function ownerDomainFunnel(email: string, domainId: number): Promis
   return (await ownsDomain(email, domainId)) ? domainFunnel(domainId) : null;
 }
 
-/** Sets the asking price and the minimum offer (null: none) of one of the owner's domains; false when not theirs. */
+/**
+ * Sets the asking price, the minimum offer and the buy now price (null: none) of one of the owner's domains;
+ * false when not theirs.
+ */
 export async function updateOwnerPrices(
   email: string,
   domainId: number,
-  prices: { askingPriceCents: number; minOfferCents: number | null },
+  prices: { askingPriceCents: number; minOfferCents: number | null; buyNowCents: number | null },
 ): Promise<boolean> {
   const result = await db
     .updateTable("domains")
-    .set({ asking_price_cents: prices.askingPriceCents, min_offer_cents: prices.minOfferCents, updated_at: nowIso() })
+    .set({
+      asking_price_cents: prices.askingPriceCents,
+      min_offer_cents: prices.minOfferCents,
+      buy_now_cents: prices.buyNowCents,
+      updated_at: nowIso(),
+    })
     .where("id", "=", domainId)
     .where(ownerEmailIs(email))
     .where("deleted_at", "is", null)
