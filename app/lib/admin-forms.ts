@@ -21,6 +21,8 @@ export const TEXT = {
   buyNowNotAnAmount: "Enter the buy now price as an amount in dollars, such as 25000, or leave it empty for none.",
   buyNowNotPositive: "The buy now price must be more than $0. Leave it empty for no buy now price.",
   buyNowTooLarge: "The buy now price cannot be more than $100,000,000.",
+  autoAcceptInvalid:
+    "Accept offers at or above must be an amount in dollars from $0.01 to $100,000,000, or empty for none.",
   buyNowHelp: "Optional, in dollars: a buyer may pay it and buy the name at once. Empty: no buy now price.",
   priceFailed: "Error updating price. Please try again.",
   feeUpdated: "Inquiry fee updated successfully!",

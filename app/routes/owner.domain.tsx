@@ -46,8 +46,9 @@ export async function action({ params, request }: Route.ActionArgs) {
   const askingPrice = String(form.get("askingPrice") ?? "").trim();
   const minOffer = String(form.get("minOffer") ?? "").trim();
   const buyNowPrice = String(form.get("buyNowPrice") ?? "");
+  const autoAccept = String(form.get("autoAccept") ?? "");
   const refuse = (error: string, status = 400) =>
-    data<PricesFormResult>({ error, askingPrice, minOffer, buyNowPrice }, { status });
+    data<PricesFormResult>({ error, askingPrice, minOffer, buyNowPrice, autoAccept }, { status });
   if (!(await mayOwnersChangePrices())) return refuse(PRICES_OFF, 403);
   const askingPriceCents = parsePrice(askingPrice);
   if (askingPriceCents === null) return refuse(TEXT.invalidPrice);
@@ -57,7 +58,10 @@ export async function action({ params, request }: Route.ActionArgs) {
   if ("error" in buyNow) return refuse(buyNow.error);
   if (buyNow.cents !== null && minOfferCents && buyNow.cents < minOfferCents)
     return refuse(buyNowBelowMinimumText(minOfferCents));
+  const accept = parseBuyNowPrice(autoAccept);
+  if ("error" in accept) return refuse(TEXT.autoAcceptInvalid);
   const saved = await updateOwnerPrices(owner.email, id, {
+    autoAcceptCents: accept.cents,
     askingPriceCents,
     minOfferCents: minOfferCents === 0 ? null : minOfferCents,
     buyNowCents: buyNow.cents,
@@ -87,6 +91,7 @@ export default function OwnerDomainPage({ loaderData, actionData }: Route.Compon
         askingPriceCents={domain.asking_price_cents}
         minOfferCents={domain.min_offer_cents}
         buyNowCents={domain.buy_now_cents}
+        autoAcceptCents={domain.auto_accept_cents}
         allowed={pricesAllowed}
         result={actionData}
       />

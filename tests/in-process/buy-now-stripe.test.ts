@@ -44,8 +44,7 @@ async function sendWebhook(event: Record<string, unknown>) {
 }
 
 async function startBuyNow() {
-  const domain = await createDomain({ prefix: "stripebuy", priceCents: 900_000 });
-  await db.updateTable("domains").set({ buy_now_cents: 800_000 }).where("id", "=", domain.id).execute();
+  const domain = await createDomain({ prefix: "stripebuy", priceCents: 900_000, buyNowCents: 800_000 });
   const started = await render(`/buy/${domain.short}`, { form: { name: BUYER.name, email: BUYER.email } });
   expect(started.status).toBe(303);
   const [deal] = await db.selectFrom("deals").selectAll().where("domain_id", "=", domain.id).execute();

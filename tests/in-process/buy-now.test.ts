@@ -12,9 +12,7 @@ const BUY_NOW_CENTS = 1_250_000;
 const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
 
 async function domainWithBuyNow(cents: number | null = BUY_NOW_CENTS) {
-  const domain = await createDomain({ prefix: "buynow", priceCents: 1_500_000 });
-  await db.updateTable("domains").set({ buy_now_cents: cents }).where("id", "=", domain.id).execute();
-  return domain;
+  return createDomain({ prefix: "buynow", priceCents: 1_500_000, buyNowCents: cents ?? undefined });
 }
 
 const dealsOf = (domainId: number) => db.selectFrom("deals").selectAll().where("domain_id", "=", domainId).execute();

@@ -15,13 +15,16 @@ beforeAll(async () => {
   await setFeeCents(1999);
 });
 
-async function setUp(options: { minOfferCents?: number; autoAcceptCents?: number; ownerReplied?: boolean } = {}) {
-  const domain = await createDomain({ prefix: "offer", priceCents: 800_000 });
-  await db
-    .updateTable("domains")
-    .set({ min_offer_cents: options.minOfferCents ?? null, auto_accept_cents: options.autoAcceptCents ?? null })
-    .where("id", "=", domain.id)
-    .execute();
+async function setUp(
+  options: { minOfferCents?: number; autoAcceptCents?: number; buyNowCents?: number; ownerReplied?: boolean } = {},
+) {
+  const domain = await createDomain({
+    prefix: "offer",
+    priceCents: 800_000,
+    minOfferCents: options.minOfferCents,
+    autoAcceptCents: options.autoAcceptCents,
+    buyNowCents: options.buyNowCents,
+  });
   const inquiry = await createPaidInquiry(domain, {
     messages: options.ownerReplied ? [{ author: "owner", text: "Thanks, let's talk." }] : [],
   });
@@ -163,8 +166,7 @@ describe("offers", () => {
   });
 
   it("two accepts at once give one deal; a buy now paid after an accepted offer is refused and refunded", async () => {
-    const { domain, inquiry, buyerPage, ownerPage } = await setUp();
-    await db.updateTable("domains").set({ buy_now_cents: 900_000 }).where("id", "=", domain.id).execute();
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp({ buyNowCents: 900_000 });
     // A buy now started before the offer is accepted, paid after.
     const buyNow = await post(`/buy/${domain.short}`, { name: "Other Buyer", email: "other@example.test" });
     expect(buyNow.status).toBe(303);

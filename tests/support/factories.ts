@@ -15,6 +15,7 @@ import { flushDomainViews, recordDomainView } from "../../app/server/catalog/dom
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
 import { postInquiryMessage } from "../../app/server/inquiries/messages.server";
 import { createOwnerSession } from "../../app/server/owners/owner-session.server";
+import { updateOwnerPrices } from "../../app/server/owners/owner-desk.server";
 import { createPaymentForInquiry, startInquiry } from "../../app/server/payments/flow.server";
 import { fulfilPayment } from "../../app/server/payments/fulfil.server";
 import { getPaymentProvider, getTestProvider } from "../../app/server/payments/index.server";
@@ -47,6 +48,10 @@ export async function createDomain(
      * before the form's rules kept it.
      */
     storedOwnerEmail?: string;
+    /** The sale's prices, set as the owner sets them on the Prices form. */
+    buyNowCents?: number;
+    minOfferCents?: number;
+    autoAcceptCents?: number;
   } = {},
 ): Promise<Domain & { short: string }> {
   const domainName = options.name ?? `${letterTag(options.prefix ?? "test", 10)}.com`;
@@ -69,6 +74,15 @@ export async function createDomain(
       ownerEmail: options.storedOwnerEmail,
     });
     await setDomainCategories(db, domain.id, entry.categories);
+  }
+  if (options.buyNowCents || options.minOfferCents || options.autoAcceptCents) {
+    await updateOwnerPrices(domain.owner_email, domain.id, {
+      askingPriceCents: domain.asking_price_cents,
+      minOfferCents: options.minOfferCents ?? null,
+      buyNowCents: options.buyNowCents ?? null,
+      autoAcceptCents: options.autoAcceptCents ?? null,
+    });
+    domain = (await db.selectFrom("domains").selectAll().where("id", "=", domain.id).executeTakeFirstOrThrow())!;
   }
   return { ...domain, short: domainName.replace(/\.com$/, "") };
 }

@@ -10,6 +10,7 @@ export interface PricesFormResult {
   askingPrice: string;
   minOffer: string;
   buyNowPrice: string;
+  autoAccept: string;
 }
 
 /**
@@ -20,12 +21,14 @@ export function OwnerPricesForm({
   askingPriceCents,
   minOfferCents,
   buyNowCents,
+  autoAcceptCents,
   allowed,
   result,
 }: {
   askingPriceCents: number;
   minOfferCents: number | null;
   buyNowCents: number | null;
+  autoAcceptCents: number | null;
   allowed: boolean;
   result?: PricesFormResult;
 }) {
@@ -92,6 +95,26 @@ export function OwnerPricesForm({
                 aria-describedby={result ? "prices-error" : undefined}
                 className={`${fieldClass} mt-1 w-48`}
               />
+            </div>
+            <div>
+              <label htmlFor="auto-accept" className="text-sm text-slate-200">
+                Accept offers at or above
+              </label>
+              <input
+                key={`auto-accept:${autoAcceptCents ?? "none"}:${result?.autoAccept ?? ""}`}
+                id="auto-accept"
+                name="autoAccept"
+                type="number"
+                step="0.01"
+                min="0.01"
+                defaultValue={result?.autoAccept ?? (autoAcceptCents ? centsToDollarText(autoAcceptCents) : "")}
+                aria-invalid={result ? true : undefined}
+                aria-describedby={result ? "prices-error" : undefined}
+                className={`${fieldClass} mt-1 w-48`}
+              />
+              <p className="mt-1 text-sm text-slate-400">
+                An offer at or above this is accepted at once, making a deal. Never shown to buyers; empty for none.
+              </p>
             </div>
             <IntentButton intent="prices" label="Save prices" busyLabel="Saving..." className={primaryButton} />
           </Form>

@@ -16,7 +16,10 @@ export const funnelSelections = [
 ] as const;
 
 export interface DomainFunnel {
-  domain: Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "min_offer_cents" | "buy_now_cents" | "pitch">;
+  domain: Pick<
+    Domain,
+    "id" | "domain_name" | "asking_price_cents" | "min_offer_cents" | "buy_now_cents" | "auto_accept_cents" | "pitch"
+  >;
   totals: FunnelTotals;
   days: FunnelDay[];
 }
@@ -44,6 +47,7 @@ export async function domainFunnel(domainId: number): Promise<DomainFunnel | nul
       "asking_price_cents",
       "min_offer_cents",
       "buy_now_cents",
+      "auto_accept_cents",
       "pitch",
       ...funnelSelections,
     ])

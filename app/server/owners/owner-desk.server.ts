@@ -74,7 +74,12 @@ export async function ownerDomainFunnel(email: string, domainId: number): Promis
 export async function updateOwnerPrices(
   email: string,
   domainId: number,
-  prices: { askingPriceCents: number; minOfferCents: number | null; buyNowCents: number | null },
+  prices: {
+    askingPriceCents: number;
+    minOfferCents: number | null;
+    buyNowCents: number | null;
+    autoAcceptCents: number | null;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable("domains")
@@ -82,6 +87,7 @@ export async function updateOwnerPrices(
       asking_price_cents: prices.askingPriceCents,
       min_offer_cents: prices.minOfferCents,
       buy_now_cents: prices.buyNowCents,
+      auto_accept_cents: prices.autoAcceptCents,
       updated_at: nowIso(),
     })
     .where("id", "=", domainId)

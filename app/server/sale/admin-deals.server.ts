@@ -73,7 +73,9 @@ function toRow(deal: Row, at: string): AdminDealRow {
   };
 }
 
-export async function listDeals(page: number): Promise<{ rows: AdminDealRow[]; total: number; pageCount: number; page: number }> {
+export async function listDeals(
+  page: number,
+): Promise<{ rows: AdminDealRow[]; total: number; pageCount: number; page: number }> {
   const { n } = await db
     .selectFrom("deals")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -135,8 +137,12 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
   if (!deal || (deal.status !== "paid" && deal.status !== "transferred") || !deal.payment_id)
     return { ok: false, message: "Only a paid deal that is not completed can be refunded." };
   try {
-    const refund = await getPaymentProvider(deal.provider as ProviderName).refund(deal.payment_id, `deal-refund:${deal.public_id}`);
-    if (refund.status === "failed") return { ok: false, message: `The refund failed: ${refund.failureReason ?? "no reason given"}.` };
+    const refund = await getPaymentProvider(deal.provider as ProviderName).refund(
+      deal.payment_id,
+      `deal-refund:${deal.public_id}`,
+    );
+    if (refund.status === "failed")
+      return { ok: false, message: `The refund failed: ${refund.failureReason ?? "no reason given"}.` };
   } catch (error) {
     if (error instanceof RefundError) return { ok: false, message: `The refund failed: ${error.message}` };
     throw error;
@@ -161,23 +167,34 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // The name was listed again meanwhile (a new row): the deal is refunded, that listing stays.
-    await db.updateTable("deals").set({ status: "refunded", closed_at: nowIso(), updated_at: nowIso() }).where("id", "=", deal.id).execute();
+    await db
+      .updateTable("deals")
+      .set({ status: "refunded", closed_at: nowIso(), updated_at: nowIso() })
+      .where("id", "=", deal.id)
+      .execute();
   }
   return { ok: true };
 }
 
 export function exportDealsCsv(): ReadableStream<Uint8Array> {
   return csvStream(
-    ["id", "domain", "price", "fee_credited", "amount_paid", "buyer_name", "buyer_email", "owner_email", "status", "created_at", "paid_at", "completed_at", "paid_out_at"],
+    [
+      "id",
+      "domain",
+      "price",
+      "fee_credited",
+      "amount_paid",
+      "buyer_name",
+      "buyer_email",
+      "owner_email",
+      "status",
+      "created_at",
+      "paid_at",
+      "completed_at",
+      "paid_out_at",
+    ],
     (afterId) =>
-      db
-        .selectFrom("deals")
-        .selectAll()
-        .where(LISTED)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(1000)
-        .execute(),
+      db.selectFrom("deals").selectAll().where(LISTED).where("id", ">", afterId).orderBy("id").limit(1000).execute(),
     (deal) => [
       deal.id,
       deal.domain_name,
