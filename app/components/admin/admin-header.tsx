@@ -8,6 +8,7 @@ import { secondaryButton } from "../ui";
 const ADMIN_LINKS: Array<{ to: string; label: string; also?: string[]; showsAwaiting?: boolean }> = [
   { to: "/admin", label: "Domains", also: ["/admin/domains/"] },
   { to: "/admin/inquiries", label: "Inquiries", showsAwaiting: true },
+  { to: "/admin/deals", label: "Deals" },
   { to: "/admin/portfolio", label: "Import / Export" },
   { to: "/admin/owners", label: "Owners" },
   { to: "/admin/insights", label: "Insights" },

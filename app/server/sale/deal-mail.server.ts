@@ -5,6 +5,8 @@ import type { Executor } from "../db/dialect.server";
 import { queueEmail } from "../mail/mail.server";
 import { formatUtc } from "../inquiries/refund-promise.server";
 import { dealPageUrl } from "./deals.server";
+import { publicOrigin } from "../inquiries/signed-links.server";
+import { env } from "../runtime/env.server";
 
 function amounts(deal: Deal): string[] {
   return [
@@ -129,6 +131,41 @@ export async function queueDealAgreedEmail(deal: Deal, executor: Executor): Prom
         "",
         "Pay on your deal page (keep this link private):",
         dealPageUrl("buyer", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+}
+
+export async function queueLateTransferEmails(deal: Deal, executor: Executor): Promise<void> {
+  await queueEmail(
+    {
+      kind: "deal_transfer_late_buyer",
+      to: deal.buyer_email,
+      subject: `The transfer details for ${deal.domain_name} are late`,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        `The owner of ${deal.domain_name} has not sent the transfer details in time. We have told the site's`,
+        "admin, who will follow up with the owner or refund your payment in full.",
+        "",
+        dealPageUrl("buyer", deal.public_id),
+      ].join("\n"),
+    },
+    executor,
+  );
+  if (!env.ADMIN_EMAIL) return;
+  await queueEmail(
+    {
+      kind: "deal_transfer_late_admin",
+      to: env.ADMIN_EMAIL,
+      subject: `Transfer overdue: ${deal.domain_name}`,
+      text: [
+        `${deal.domain_name} was paid for (${formatUsd(deal.amount_due_cents)}) but the owner, ${deal.owner_email},`,
+        "has not sent the transfer details in time. Follow up with them, or refund the buyer in full with",
+        '"Refund deal" on the admin\'s Deals page (the name goes back on sale).',
+        "",
+        `${publicOrigin()}/admin/deals`,
       ].join("\n"),
     },
     executor,

@@ -13,7 +13,7 @@ import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from ".
 import { recordStrayPayment, refundStrayPayment } from "../payments/stray-payments.server";
 import { findDealByPublicId } from "./deals.server";
 import { queueDealPaidEmails, queueLostEmail } from "./deal-mail.server";
-import { expireUnpaidDeals } from "./deal-steps.server";
+import { expireUnpaidDeals, notifyLateTransfers } from "./deal-steps.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -144,6 +144,7 @@ export async function reconcileDealCheckouts(getProvider: (name: string) => Paym
     .limit(50)
     .execute();
   await expireUnpaidDeals();
+  await notifyLateTransfers();
   let paid = 0;
   for (const row of open) {
     const result = await fulfilDealCheckout(getProvider(row.provider), row.checkout_id!);

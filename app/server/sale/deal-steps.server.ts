@@ -10,6 +10,7 @@ import { getPaymentProvider, type ProviderName } from "../payments/index.server"
 import { siteOrigin } from "../payments/flow.server";
 import { MessageRefused, postInquiryMessage } from "../inquiries/messages.server";
 import { dealPagePath, type DealSide } from "./deals.server";
+import { queueLateTransferEmails } from "./deal-mail.server";
 
 export type StepResult = { ok: true } | { ok: false; status: number; message: string };
 
@@ -99,4 +100,38 @@ export async function expireUnpaidDeals(): Promise<number> {
     if (await inTransaction((trx) => closeUnpaid(trx, deal, "expired", at))) expired++;
   }
   return expired;
+}
+
+/**
+ * The reconciler's pass: a paid deal with no transfer details TRANSFER_DAYS after payment. The buyer and
+ * the admin are told once (the conditional UPDATE claims it), and the admin can "Refund deal".
+ */
+export async function notifyLateTransfers(): Promise<number> {
+  const at = nowIso();
+  const late = await db
+    .selectFrom("deals")
+    .selectAll()
+    .where("status", "=", "paid")
+    .where("transfer_due_at", "<=", at)
+    .where("overdue_notified_at", "is", null)
+    .orderBy("id")
+    .limit(100)
+    .execute();
+  let told = 0;
+  for (const deal of late) {
+    const claimed = await inTransaction(async (trx) => {
+      const result = await trx
+        .updateTable("deals")
+        .set({ overdue_notified_at: at })
+        .where("id", "=", deal.id)
+        .where("status", "=", "paid")
+        .where("overdue_notified_at", "is", null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows !== 1n) return false;
+      await queueLateTransferEmails(deal, trx);
+      return true;
+    });
+    if (claimed) told++;
+  }
+  return told;
 }
