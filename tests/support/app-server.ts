@@ -153,6 +153,38 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   return server;
 }
 
+/**
+ * Another server on `server`'s database (the same data folder and engine, the same settings plus `env`)
+ * whose clock runs `offsetMs` ahead for its whole life (TEST_CLOCK_OFFSET_MS): the app as it answers at
+ * that later time, beside the first one. A server's clock never moves while it runs.
+ */
+export function startServerAt(
+  server: AppServer,
+  offsetMs: number,
+  env: Record<string, string> = {},
+): Promise<AppServer> {
+  return startAppServer({
+    dataDir: server.dataDir,
+    database: server.database,
+    env: { ...server.env, PORT: "0", TEST_CLOCK_OFFSET_MS: String(offsetMs), ...env },
+  });
+}
+
+/**
+ * Stops `server` and starts it again on the same port and database with its clock `offsetMs` ahead (0: the
+ * real time), in place: the same object then speaks for the new process, so a page already open in a
+ * browser posts to the restarted server (a form filled before a deadline, sent after it).
+ */
+export async function restartAt(server: AppServer, offsetMs: number): Promise<void> {
+  await server.stop();
+  const restarted = await startAppServer({
+    dataDir: server.dataDir,
+    database: server.database,
+    env: { ...server.env, PORT: new URL(server.url).port, TEST_CLOCK_OFFSET_MS: String(offsetMs) },
+  });
+  Object.assign(server, restarted);
+}
+
 /** The servers this test process started, by their URL: for helpers given only the URL. */
 const runningAt = new Map<string, AppServer>();
 
