@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { waitFor } from "../support/wait";
 import { http, visibleText } from "./admin-helpers";
 
 // Its own server: these tests use up the limits. TRUST_PROXY lets each request claim a client address.
@@ -128,8 +129,12 @@ describe("a flood of sign-ins", { timeout: 180_000 }, () => {
       }),
     );
     // "Meanwhile": the refusals are out (a few bytes each) and scrypt runs for the ones let through.
-    while (answered < count - 20 || (await health()).signIns.verifications.running === 0)
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(
+      async () => answered >= count - 20 && (await health()).signIns.verifications.running > 0,
+      60_000,
+      "the refusals out and verifications running",
+      20,
+    );
     const page = await probe();
     const stillVerifying = answered < count;
     const statuses = (await Promise.all(answers)).map((answer) => answer.status);

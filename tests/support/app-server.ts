@@ -7,6 +7,7 @@ import path from "node:path";
 import { requestOnNewConnection } from "./new-connection";
 import { createTestDatabase } from "./postgres";
 import { openPostgresSync } from "./postgres-sync";
+import { waitFor } from "./wait";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const tsImports = path.join(projectRoot, "scripts/ts-imports.mjs");
@@ -201,18 +202,16 @@ export async function settleServerAt(url: string): Promise<void> {
 export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs = 5_000): Promise<void> {
   const row = app.db().prepare("SELECT version FROM content_version").get() as { version: number | string };
   const written = Number(row.version);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const heard = async () => {
     // A connection of its own: a test that has just blocked its event loop (a large synchronous insert)
     // may hold a pooled keep-alive socket the server closed meanwhile, its FIN not yet read, and fetch
     // would send on it ("other side closed"). Waiting here also lets the loop read that FIN, so the
     // test's next fetch does not pick the dead socket either.
     const reply = await requestOnNewConnection(app.url, "/healthz", new URL(app.url).host);
     const health = JSON.parse(reply.body) as { contentVersion?: { version: number } };
-    if (Number(health.contentVersion?.version) >= written) return;
-    if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return Number(health.contentVersion?.version) >= written;
+  };
+  await waitFor(heard, timeoutMs, "the server to hear of the test's writes", 20);
 }
 
 /**
