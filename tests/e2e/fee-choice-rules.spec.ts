@@ -1,24 +1,26 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { startAppServer, type AppServer } from "../support/app-server";
+import { startAppServer, startServerAt, type AppServer } from "../support/app-server";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
 import { BUYER, postForm, setFeeCents, waitFor } from "../support/http";
-import {
-  DAY_MS,
-  inquiryRow,
-  linkIn,
-  newDomain,
-  payInquiry,
-  setSilencePolicy,
-  testClock,
-} from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, newDomain, payInquiry, setSilencePolicy } from "../support/refund-promise";
 
 // What the buyer's page offers after a silent deadline, and what it refuses (issue 34 items 4 and 5),
 // with JavaScript on and off, between the deadline and the scheduler's next pass: here a pass runs only
-// when a server starts on the worker's database.
-const clock = testClock();
-test.use({ appEnv: { TEST_CLOCK_FILE: clock.file, REFUND_SCHEDULER_INTERVAL_MS: "3600000" } });
+// when a server starts on the worker's database. An inquiry falls due at once by being paid on a server on
+// that database whose clock runs a week and a minute behind (TEST_CLOCK_OFFSET_MS).
+test.use({ appEnv: { REFUND_SCHEDULER_INTERVAL_MS: "3600000" } });
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
+
+/** A server on the worker's database a week and a minute behind: what is paid there is past its deadline now. */
+async function earlierServer(app: AppServer, use: (earlier: AppServer) => Promise<void>) {
+  const earlier = await startServerAt(app, -PAST_DEADLINE);
+  try {
+    await use(earlier);
+  } finally {
+    await earlier.stop();
+  }
+}
 
 /** A refund pass, as the scheduler runs it: a second server on the worker's database, until `offered` has its offer. */
 async function runPass(app: AppServer, offered: string) {
@@ -54,10 +56,12 @@ test('switched to "Refund automatically" after the offer: the choice is refused 
   app,
 }) => {
   setFeeCents(app.db(), 1999);
-  const inquiry = await payInquiry(app, newDomain(app, { prefix: "switch" }));
+  let inquiry!: Awaited<ReturnType<typeof payInquiry>>;
+  await earlierServer(app, async (earlier) => {
+    inquiry = await payInquiry(earlier, newDomain(app, { prefix: "switch" }));
+  });
   const link = await linkOf(app, inquiry.public_id);
   try {
-    await clock.set(PAST_DEADLINE);
     await runPass(app, inquiry.public_id);
     await page.goto(link);
     await expect(page.getByRole("button", { name: "Refund my fee" })).toBeVisible();
@@ -75,48 +79,43 @@ test('switched to "Refund automatically" after the offer: the choice is refused 
     expect(inquiryRow(app, inquiry.public_id)).toMatchObject({ status: "paid", fee_choice: null });
   } finally {
     setSilencePolicy(app.db(), "choose");
-    await clock.set(0);
   }
 });
 
 test("an inquiry paid with a credit offers only a new credit", async ({ page, app }) => {
   setFeeCents(app.db(), 1999);
-  const earned = await payInquiry(app, newDomain(app, { prefix: "earned" }));
+  let earned!: Awaited<ReturnType<typeof payInquiry>>;
+  await earlierServer(app, async (earlier) => {
+    earned = await payInquiry(earlier, newDomain(app, { prefix: "earned" }));
+  });
   const earnedLink = await linkOf(app, earned.public_id);
-  let code: string;
-  try {
-    await clock.set(PAST_DEADLINE);
-    await runPass(app, earned.public_id);
-    expect((await postForm(app, earnedLink, { intent: "choose-credit" })).status).toBe(303);
-    code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(await mailWith(app, "credit_issued", earned.email))![0];
-  } finally {
-    await clock.set(0);
-  }
+  await runPass(app, earned.public_id);
+  expect((await postForm(app, earnedLink, { intent: "choose-credit" })).status).toBe(303);
+  const code = /CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}/.exec(await mailWith(app, "credit_issued", earned.email))![0];
   const domain = newDomain(app, { prefix: "withcredit" });
   const email = `withcredit-${domain.id}@buyer.example`;
-  const sent = await postForm(app, `/payment/${domain.short}`, {
-    intent: "inquiry",
-    ...BUYER,
-    email,
-    credit_code: code,
+  let sent!: Awaited<ReturnType<typeof postForm>>;
+  await earlierServer(app, async (earlier) => {
+    sent = await postForm(earlier, `/payment/${domain.short}`, {
+      intent: "inquiry",
+      ...BUYER,
+      email,
+      credit_code: code,
+    });
   });
   expect(sent.status).toBe(303);
   const publicId = new URL(sent.headers.get("location")!, app.url).searchParams.get("inquiry")!;
   const link = await linkOf(app, publicId);
-  try {
-    await clock.set(PAST_DEADLINE);
-    await page.goto(link);
-    await expect(page.getByRole("button", { name: "Refund my fee" })).toHaveCount(0);
-    await expect(page.getByText("You paid with a credit, so you get a new one (never money)")).toBeVisible();
-    await expectNoA11yViolations(page);
-    await page.getByRole("button", { name: "Take a new credit" }).click();
-    await expect(page.getByRole("status")).toHaveText("Your credit is ready.");
-    await expect(page.getByTestId("inquiry-status")).toHaveText("Credited");
-    const fresh = (await page.getByTestId("credit-code").textContent())!;
-    expect(fresh).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
-    expect(fresh).not.toBe(code);
-    expect(inquiryRow(app, publicId).status).toBe("paid");
-  } finally {
-    await clock.set(0);
-  }
+  // Past its deadline, before any pass (which would give the new credit itself).
+  await page.goto(link);
+  await expect(page.getByRole("button", { name: "Refund my fee" })).toHaveCount(0);
+  await expect(page.getByText("You paid with a credit, so you get a new one (never money)")).toBeVisible();
+  await expectNoA11yViolations(page);
+  await page.getByRole("button", { name: "Take a new credit" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your credit is ready.");
+  await expect(page.getByTestId("inquiry-status")).toHaveText("Credited");
+  const fresh = (await page.getByTestId("credit-code").textContent())!;
+  expect(fresh).toMatch(/^CR-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+  expect(fresh).not.toBe(code);
+  expect(inquiryRow(app, publicId).status).toBe("paid");
 });

@@ -1,23 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCookie } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { removeDataDir, startAppServer, startServerAt, type AppServer } from "../support/app-server";
 import { setSilencePolicy } from "../support/refund-promise";
 import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
 import { BUYER, postJson, request, setFeeCents, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, linkIn, newDomain, subjectOf, testClock } from "../support/refund-promise";
+import { DAY_MS, inquiryRow, linkIn, newDomain, subjectOf } from "../support/refund-promise";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { http } from "./admin-helpers";
 
 // The refund scheduler where it takes processes, against the real stripe SDK and a Stripe-compatible
-// server, with a clock the test moves across them (TEST_CLOCK_FILE) and the buyer's email on a real SMTP
-// server: a refund cut off by a crash, two servers on one database, a restart. The scheduler's pass
+// server, with servers started past the deadline on the same database (TEST_CLOCK_OFFSET_MS) and the buyer's
+// email on a real SMTP server: a refund cut off by a crash, two servers on one database, a restart. The scheduler's pass
 // itself (the window, retries, a provider timeout) is tested in process (tests/in-process/auto-refund.test.ts).
 const PAST_DEADLINE = 7 * DAY_MS + 60_000;
 const STRIPE_TIMEOUT_MS = 1500;
 let fake: FakeStripe;
 let smtp: TestSmtp;
 let app: AppServer;
-const clock = testClock();
 const env = () => ({
   STRIPE_SECRET_KEY: "sk_test_fake",
   STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
@@ -25,7 +24,6 @@ const env = () => ({
   STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
   SMTP_URL: smtp.url,
   MAIL_RETRY_BASE_MS: "100",
-  TEST_CLOCK_FILE: clock.file,
   REFUND_SCHEDULER_INTERVAL_MS: "150",
   REFUND_RETRY_BASE_MS: "1500",
   ADMIN_EMAIL: "refund-admin@example.test",
@@ -76,7 +74,6 @@ const refundsFor = (intentId: string) =>
   [...fake.refunds.values()].filter((refund) => refund.payment_intent === intentId);
 const refundMails = (buyerEmail: string) =>
   smtp.messages.filter((m) => m.to.includes(buyerEmail) && subjectOf(m).includes("has been refunded"));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The buyer's page, from the receipt's link. */
 async function buyerPageLink(buyerEmail: string): Promise<string> {
@@ -130,9 +127,8 @@ describe("automatic refunds", () => {
       await waitFor(() => refundsFor(inquiry.intentId).length === 1, 10_000, "the refund at Stripe");
       await app.stop("SIGKILL");
       fake.clearDelays();
-      // Past the deadline, and the admin's lease long run out, under "Let the buyer choose".
-      await clock.set(PAST_DEADLINE);
-      app = await startAppServer({ dataDir: app.dataDir, env: env() });
+      // Started again past the deadline, and the admin's lease long run out, under "Let the buyer choose".
+      app = await startServerAt(app, PAST_DEADLINE);
       // The scheduler's first pass either retries the refund or (were the attempt not on the row) offers the choice.
       await waitFor(
         () => {
@@ -153,15 +149,17 @@ describe("automatic refunds", () => {
     } finally {
       fake.clearDelays();
       setSilencePolicy(app.db(), "refund");
-      await clock.set(0);
+      // Back to the real time for the next tests.
+      await app.stop();
+      app = await startServerAt(app, 0);
     }
   });
 
   it("two servers on one database refund each inquiry once", async () => {
     const inquiries = [await payWithStripe(app), await payWithStripe(app), await payWithStripe(app)];
-    const second = await startAppServer({ dataDir: app.dataDir, env: env() });
+    // Two servers on the same database past the deadline; the first stays at the real time.
+    const later = [await startServerAt(app, PAST_DEADLINE), await startServerAt(app, PAST_DEADLINE)];
     try {
-      await clock.set(PAST_DEADLINE);
       await waitFor(
         () => inquiries.every((i) => inquiryRow(app, i.publicId).status === "refunded"),
         15_000,
@@ -170,7 +168,8 @@ describe("automatic refunds", () => {
       await Promise.all(
         inquiries.map((i) => waitFor(() => refundMails(i.buyerEmail).length > 0, 10_000, "refund email")),
       );
-      await sleep(1_000);
+      // Stopped, each has finished its last pass: no refund can be under way any more.
+      for (const server of later) await server.stop();
       for (const i of inquiries) {
         expect(inquiryRow(app, i.publicId).refund_attempts).toBe(1);
         expect(refundsFor(i.intentId)).toHaveLength(1);
@@ -188,22 +187,17 @@ describe("automatic refunds", () => {
         expect(queued.n).toBe(1);
       }
     } finally {
-      await clock.set(0);
-      await second.stop();
+      for (const server of later) await server.stop();
     }
   });
 
   it("survives a restart: an inquiry that fell due while the server was down is refunded when it starts", async () => {
     const inquiry = await payWithStripe(app);
     await app.stop();
-    await clock.set(PAST_DEADLINE);
-    app = await startAppServer({ dataDir: app.dataDir, env: env() });
-    try {
-      await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 10_000, "refund after restart");
-      expect(refundsFor(inquiry.intentId)).toHaveLength(1);
-      await waitFor(() => refundMails(inquiry.buyerEmail).length === 1, 10_000, "refund email");
-    } finally {
-      await clock.set(0);
-    }
+    // Started again past the deadline (the file's last test: afterAll stops it).
+    app = await startServerAt(app, PAST_DEADLINE);
+    await waitFor(() => inquiryRow(app, inquiry.publicId).status === "refunded", 10_000, "refund after restart");
+    expect(refundsFor(inquiry.intentId)).toHaveLength(1);
+    await waitFor(() => refundMails(inquiry.buyerEmail).length === 1, 10_000, "refund email");
   });
 });

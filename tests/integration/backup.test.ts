@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runScript } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
+import { waitFor } from "../support/wait";
 
 // Every write changes the content version, so each search below is rendered: lift the per-address search limit.
 const app = useAppServer({ env: { SEARCHES_PER_MINUTE: "1000000" } });
@@ -37,7 +38,8 @@ describe("npm run backup", () => {
       while (serving) statuses.push((await fetch(new URL("/?q=backup", app.url))).status);
     })();
 
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Both under way: rows committed since, and pages answered.
+    await waitFor(() => committed.length >= 3050 && statuses.length >= 3, 10_000, "writes and page traffic under way");
     const committedBeforeBackup = [...committed];
     const target = path.join(app.dataDir, "copies", "during-traffic.db");
     const result = await runScript(app, "backup.ts", [target]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { setFeeCents } from "../support/http";
+import { waitFor } from "../support/wait";
 import { visibleText } from "./admin-helpers";
 
 const app = useAppServer();
@@ -43,10 +44,12 @@ describe("buyer pages over HTTP (what a browser without JavaScript gets)", () =>
     try {
       // Another process's write reaches the page cache through its data_version poll (100 ms).
       let free = await get(path);
-      for (let i = 0; i < 40 && free.body.includes("ensures serious"); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        free = await get(path);
-      }
+      await waitFor(
+        async () =>
+          !free.body.includes("ensures serious") || !(free = await get(path)).body.includes("ensures serious"),
+        2_000,
+        "the free page",
+      ).catch(() => {});
       expect(free.status).toBe(200);
       // The page's own text (the footer links every page to the refund policy).
       const main = /<main[\s\S]*<\/main>/.exec(free.body)?.[0] ?? "";

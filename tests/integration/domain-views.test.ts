@@ -4,6 +4,7 @@ import { removeDataDir, startAppServer } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BOT_USER_AGENT, requestWithHost } from "../support/raw-http";
+import { waitFor } from "../support/wait";
 
 const app = useAppServer();
 
@@ -21,10 +22,21 @@ function viewsIn(db: Database.Database, domainId: number) {
 }
 
 async function waitForViews(domainId: number, expected: number) {
-  const deadline = Date.now() + 10_000;
-  while (viewsIn(app.db(), domainId).total < expected && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 200));
+  await waitFor(() => viewsIn(app.db(), domainId).total >= expected, 10_000, `${expected} views counted`).catch(
+    () => {},
+  );
   return viewsIn(app.db(), domainId);
+}
+
+/**
+ * Waits for a flush that comes after every request so far: one more real visit (to a domain of its own)
+ * is written, and a flush writes everything counted before it in one transaction.
+ */
+async function untilFlushed() {
+  const marker = uniqueDomainName("flushmark");
+  const markerId = insertDomain(app.db(), { name: marker, priceCents: 10_000 });
+  await requestWithHost(app.url, `/domain/${marker.replace(/\.com$/, "")}`, "localhost");
+  await waitFor(() => viewsIn(app.db(), markerId).total > 0, 10_000, "the next flush of the view counts");
 }
 
 describe("per-domain page views", () => {
@@ -55,8 +67,8 @@ describe("per-domain page views", () => {
     const counted = await waitForViews(id, 5);
     expect(counted.total).toBe(5);
     expect(counted.daily).toEqual([{ day: new Date().toISOString().slice(0, 10), views: 5 }]);
-    // Nothing else trickles in later.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Nothing else trickles in later: a flush after every request has nothing more for this domain.
+    await untilFlushed();
     expect(viewsIn(app.db(), id).total).toBe(5);
   });
 

@@ -4,6 +4,7 @@ import { removeDataDir, startAppServer, type AppServer } from "../support/app-se
 import { adminCookie } from "../support/admin";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BUYER, postForm, postJson, request, type Reply } from "../support/http";
+import { untilWaitingForLock } from "../support/sqlite-lock";
 
 // Another process holds SQLite's write lock (a backup tool, a migration, a second server, a long
 // script): a separate better-sqlite3 connection in this test process runs BEGIN IMMEDIATE on the
@@ -73,7 +74,7 @@ const priceOf = (server: AppServer, id: number) =>
 const inquiriesNamed = (server: AppServer, name: string) =>
   server.db().prepare("SELECT * FROM inquiries WHERE name = ?").all(name) as any[];
 
-describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", () => {
+describe("a second writer holds the lock until the server waits for it (less than busy_timeout)", () => {
   it("buyers' inquiries and the admin's fee and price edits wait, then all succeed; every row is there", async () => {
     const domains = [newDomain(patient), newDomain(patient), newDomain(patient)];
     const cookie = await adminCookie(patient.url, ADMIN);
@@ -98,7 +99,9 @@ describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", ()
     );
     const fee = timed(adminPost(patient, cookie, { intent: "fee", fee: "24.99" }));
     const price = timed(adminPost(patient, cookie, { intent: "price", id: String(domains[0]!.id), price: "15000" }));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Released once the server waits in SQLite's busy handler (the requests behind it queue meanwhile).
+    await untilWaitingForLock(patient);
+    const heldMs = Date.now() - startedAt;
     lock.release();
 
     const js = await Promise.all(jsBuyers);
@@ -163,7 +166,7 @@ describe("a second writer holds the lock for 1.5 s (less than busy_timeout)", ()
     }
     const waited = Math.max(...[...js, ...forms, ...admin].map(({ ms }) => ms));
     console.log(
-      `faults (db busy within busy_timeout): lock held 1500 ms, ${names.length + 2} writes waited up to ${waited} ms, 0 failed, rows lost ${rowsLost}`,
+      `faults (db busy within busy_timeout): lock held ${heldMs} ms, ${names.length + 2} writes waited up to ${waited} ms, 0 failed, rows lost ${rowsLost}`,
     );
   });
 });

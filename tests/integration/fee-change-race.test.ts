@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { BUYER, postForm, postJson, setFeeCents, waitFor } from "../support/http";
+import { untilWaitingForLock } from "../support/sqlite-lock";
 
 // The fee switches between free and paid while an inquiry is being made. The server reads the fee once
 // to choose the path (rate limit, provider) and again inside the inquiry's transaction: when the two
@@ -41,10 +42,8 @@ async function whileFeeChangesTo<T>(cents: number, send: () => Promise<T>): Prom
   holder.exec("BEGIN IMMEDIATE");
   setFeeCents(holder, cents);
   const reply = send();
-  // Long enough for the server to read the old fee and queue behind the lock, even on a loaded CI machine
-  // (1.5 s was once too short there); well within busy_timeout (5 s). A fixed wait: nothing here tells
-  // when the server reached the lock.
-  await new Promise((resolve) => setTimeout(resolve, 3_000));
+  // The server has read the old fee and waits behind the lock (within busy_timeout, 5 s): commit then.
+  await untilWaitingForLock(app);
   holder.exec("COMMIT");
   holder.close();
   return reply;

@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { request, setFeeCents } from "../support/http";
+import { waitFor } from "../support/wait";
 import { createTestDatabase } from "../support/postgres";
 
 const onPostgres = process.env.TEST_DATABASE === "postgres";
@@ -19,14 +20,8 @@ afterAll(async () => {
 });
 
 type Check<T> = () => Promise<T | undefined | null | false>;
-async function until<T>(check: Check<T>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function until<T>(check: Check<T>, what: string, timeoutMs = 15_000): Promise<T> {
+  return waitFor(check, timeoutMs, what);
 }
 
 interface Changes {

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { waitFor } from "../support/wait";
 import { describe, expect, it } from "vitest";
 import { useAppServer } from "../support/vitest-server";
 
@@ -44,7 +45,7 @@ async function feeStreams() {
 }
 
 async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  await waitFor(check, 5_000, "the closed streams' places freed");
 }
 
 describe("live-fee connection limits", () => {

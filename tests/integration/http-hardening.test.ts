@@ -221,9 +221,9 @@ describe("request bodies", () => {
     socket.write(
       `POST /contact/velora HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
     );
+    // Each piece handed to the kernel before the next (the write's callback), as a busy client writes.
     for (let offset = 0; offset < body.length && !failed; offset += 32 * 1024) {
-      socket.write(body.subarray(offset, offset + 32 * 1024));
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await new Promise<void>((resolve) => socket.write(body.subarray(offset, offset + 32 * 1024), () => resolve()));
     }
     let text = "";
     socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
@@ -378,9 +378,7 @@ describe("/healthz and the live fee stream", () => {
     expect(text).toMatch(/event: fee\ndata: \{"cents":\d+\}\n\n/);
     expect(await subscribers()).toBe(before + 1);
     controller.abort();
-    const deadline = Date.now() + 5_000;
-    while ((await subscribers()) !== before && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(async () => (await subscribers()) === before, 5_000, "the stream's subscriber gone");
     expect(await subscribers()).toBe(before);
   });
 });

@@ -68,7 +68,19 @@ describe("owner notification over SMTP", () => {
     expect(mailsFor(name)).toHaveLength(0);
     await smtp.start();
     await waitFor(() => mailsFor(name).length > 0, 15_000, "delivery after the outage");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Every message of the inquiry marked sent: done, no later attempt can deliver one again.
+    const unsent = () =>
+      Number(
+        (
+          app
+            .db()
+            .prepare("SELECT count(*) AS n FROM outbox WHERE inquiry_id = ? AND sent_at IS NULL")
+            .get(inquiryId) as {
+            n: number | string;
+          }
+        ).n,
+      );
+    await waitFor(() => unsent() === 0, 10_000, "the inquiry's messages marked sent");
     expect(mailsFor(name)).toHaveLength(1);
     const row = app.db().prepare("SELECT sent_at FROM outbox WHERE inquiry_id = ?").get(inquiryId) as any;
     expect(row.sent_at).toBeTruthy();

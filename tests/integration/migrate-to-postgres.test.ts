@@ -12,6 +12,7 @@ import { removeDataDir, runScript, startAppServer, type AppServer } from "../sup
 import { adminCookie, TEST_ADMIN } from "../support/admin";
 import { newDomain, payInquiry } from "../support/refund-promise";
 import { createTestDatabase } from "../support/postgres";
+import { waitFor } from "../support/wait";
 import { http } from "./admin-helpers";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -211,16 +212,17 @@ describe("npm run migrate-to-postgres", () => {
        VALUES ('written-meanwhile.com', 700, 't', 't')`,
     );
     const copy = migrateToPostgres([demo.dbPath, targetUrl]);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const waiting = await watcher.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      if (waiting.rows[0].n > 0) break;
-      if (Date.now() > deadline) throw new Error("the copy never waited for the writer's lock");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitFor(
+      async () => {
+        const waiting = await watcher.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return waiting.rows[0].n > 0;
+      },
+      120_000,
+      "the copy to wait for the writer's lock",
+    );
     await writer.query("COMMIT");
     const result = await copy;
     expect(result.code, result.output).not.toBe(0);

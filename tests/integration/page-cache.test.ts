@@ -4,6 +4,7 @@ import { runScript } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { untilHeard } from "../support/http";
+import { waitFor } from "../support/wait";
 import { BOT_USER_AGENT, BROWSER_USER_AGENT } from "../support/raw-http";
 
 // Public pages are served from memory after the first render. These tests prove that no visitor ever
@@ -36,12 +37,14 @@ async function getCached(path: string) {
  * them within its bound (under a second, db/content-version.server.ts). GETs until `seen` or a second.
  */
 async function getWithin(path: string, seen: (page: Awaited<ReturnType<typeof get>>) => boolean, headers = {}) {
-  const deadline = Date.now() + 1_000;
-  for (;;) {
-    const page = await get(path, headers);
-    if (seen(page) || Date.now() > deadline) return page;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let page = await get(path, headers);
+  await waitFor(
+    async () => seen(page) || seen((page = await get(path, headers))),
+    1_000,
+    `${path} to show the change`,
+    20,
+  ).catch(() => {});
+  return page;
 }
 
 function shortName(name: string) {
@@ -152,8 +155,7 @@ describe("page cache: work a page does besides rendering", () => {
         app.db().prepare("SELECT views FROM domain_view_totals WHERE domain_id = ?").get(id) as
           { views: number } | undefined
       )?.views ?? 0;
-    const deadline = Date.now() + 10_000;
-    while (total() < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => total() >= 3, 10_000, "three views counted").catch(() => {});
     expect(total()).toBe(3);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationNames } from "../../app/server/db/migrator.server";
 import { runScript } from "../support/app-server";
 import { createTestDatabase } from "../support/postgres";
+import { waitFor } from "../support/wait";
 
 const SESSION_SECRET = "migration-test-secret-0123456789";
 let postgresUrl: string;
@@ -274,6 +275,7 @@ describe("migrations on PostgreSQL", () => {
   it("lets two transactions that each change two domains take turns instead of deadlocking on the version row", async () => {
     const other = new pg.Client({ connectionString: postgresUrl });
     await other.connect();
+    const otherPid = (await other.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
     try {
       await client.query(
         `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('x.com', 1, 't', 't'), ('y.com', 1, 't', 't')`,
@@ -285,7 +287,13 @@ describe("migrations on PostgreSQL", () => {
       const second = other
         .query("UPDATE domains SET asking_price_cents = 3 WHERE domain_name = 'y.com'")
         .then(() => other.query("COMMIT"));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(
+        async () =>
+          (await client.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [otherPid])).rows[0]
+            ?.wait_event_type === "Lock",
+        10_000,
+        "the second transaction to wait for a lock",
+      );
       // ...so the first can still change y.com (with the lock taken after the row, this was a deadlock).
       await client.query("UPDATE domains SET asking_price_cents = 4 WHERE domain_name = 'y.com'");
       await client.query("COMMIT");
@@ -308,8 +316,19 @@ describe("migrations on PostgreSQL", () => {
     await listener.connect();
     try {
       const received: string[] = [];
-      listener.on("notification", (message) => received.push(`${message.channel}:${message.payload}`));
+      let probes = 0;
+      listener.on("notification", (message) =>
+        message.channel === "probe" ? (probes += 1) : received.push(`${message.channel}:${message.payload}`),
+      );
       await listener.query("LISTEN content_changed");
+      await listener.query("LISTEN probe");
+      // A notification sent after the statements so far committed: PostgreSQL delivers notifications in
+      // commit order, so once it has arrived, any notification those statements made has too.
+      const probed = async () => {
+        const before = probes;
+        await listener.query("NOTIFY probe");
+        await waitFor(() => probes > before, 5_000, "the probe notification");
+      };
       await client.query(
         `INSERT INTO settings (key, value, created_at, updated_at) VALUES ('notify_test', '1', 't', 't')`,
       );
@@ -319,7 +338,7 @@ describe("migrations on PostgreSQL", () => {
         `INSERT INTO domains (domain_name, asking_price_cents, created_at, updated_at) VALUES ('n1.com', 1, 't', 't')`,
       );
       await client.query(`UPDATE domains SET asking_price_cents = 2 WHERE domain_name = 'n1.com'`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await probed();
       expect(received).toHaveLength(1); // nothing before the commit
       await client.query("COMMIT");
       await expect
@@ -329,7 +348,7 @@ describe("migrations on PostgreSQL", () => {
       await client.query(
         `INSERT INTO domain_daily_views (domain_id, day, views) SELECT id, '2026-01-01', 1 FROM domains WHERE domain_name = 'n1.com'`,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await probed();
       expect(received).toHaveLength(2);
     } finally {
       await listener.end();

@@ -35,14 +35,17 @@ const domain = (domainName: string) => ({
   ownerEmail: "owner@example.test",
 });
 
-/** Whether `promise` has settled by the time the event loop has gone round a few times. */
+/**
+ * Whether `promise` has settled by the time the event loop has gone round a few times (the database is
+ * synchronous and in this process: a read that can run has run by then).
+ */
 async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
   let settled = false;
   void promise.then(
     () => (settled = true),
     () => (settled = true),
   );
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  for (let turn = 0; turn < 10; turn++) await new Promise(setImmediate);
   return settled;
 }
 

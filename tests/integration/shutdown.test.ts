@@ -2,16 +2,13 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { waitFor } from "../support/wait";
 
 const servers: AppServer[] = [];
 afterAll(() => servers.forEach(removeDataDir));
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await waitFor(check, timeoutMs);
 }
 
 /** Reads an event stream until it ends; resolves with everything it carried. */
@@ -44,8 +41,14 @@ describe("graceful shutdown", () => {
       port,
       method: "POST",
       path: "/contact/velora",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "Transfer-Encoding": "chunked" },
+      // Expect: 100-continue: the server's "100 Continue" says it has read the headers and the request is its.
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Transfer-Encoding": "chunked",
+        Expect: "100-continue",
+      },
     });
+    const inFlight = new Promise((resolve) => slowRequest.once("continue", resolve));
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       slowRequest.on("response", (response) => {
         let body = "";
@@ -54,8 +57,9 @@ describe("graceful shutdown", () => {
       });
       slowRequest.on("error", reject);
     });
-    slowRequest.write("message=first-half");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    slowRequest.flushHeaders();
+    await inFlight;
+    await new Promise((resolve) => slowRequest.write("message=first-half", resolve));
 
     const exitCode = server.stop("SIGTERM");
     await until(() => server.output().includes('"msg":"shutting down"'));
@@ -68,8 +72,8 @@ describe("graceful shutdown", () => {
       () => ({ status: 0, body: null }),
     );
     if (health.status !== 0) expect(health).toMatchObject({ status: 503, body: { ok: false, shuttingDown: true } });
-    // ...but the request that was already under way gets its full answer.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // ...but the request that was already under way gets its full answer: the server waits for it.
+    expect(server.process.exitCode).toBeNull();
     slowRequest.end("&rest=second-half");
     const response = await answered;
     expect(response.status).toBe(405); // /contact has no action: a complete, ordinary answer

@@ -3,6 +3,7 @@ import { TEXT } from "../../app/lib/admin-forms";
 import { TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { tricklePost } from "../support/raw-http";
+import { waitFor } from "../support/wait";
 import { http } from "./admin-helpers";
 
 // The sign-in guard (app/server/http/sign-in-guard.server.ts) against slow bodies, over raw sockets.
@@ -46,7 +47,7 @@ describe("slow sign-in bodies", { timeout: 120_000 }, () => {
       }),
     );
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1_000)); // every slow post's headers are in
+      await Promise.all(slow.map((post) => post.taken)); // every slow post is in the server's hands
       expect((await guardStats()).inFlight).toBe(0);
       // Another address's sign-in, and one from each trickling address, are verified as usual.
       for (const address of ["10.20.1.1", "10.20.0.0", "10.20.0.1"]) {
@@ -107,13 +108,13 @@ describe("the admin's own browser (device cookie)", { timeout: 120_000 }, () => 
         headers: { "X-Forwarded-For": "10.22.0.2" },
       }),
     );
-    while ((await guardStats()).inFlight < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(async () => (await guardStats()).inFlight >= 10, 10_000, "ten sign-ins in flight", 10);
     // Each is counted against the address's limit before it queues for verification. Once every one in
     // flight is queued, all ten are counted, and the own browser's attempt below is the address's eleventh
     // (over the limit: its answer may be a 429, but never the guard's).
     const counted = ({ inFlight, verifications }: Awaited<ReturnType<typeof guardStats>>) =>
       verifications.running + verifications.waiting >= inFlight;
-    while (!counted(await guardStats())) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(async () => counted(await guardStats()), 10_000, "every sign-in in flight counted", 10);
     const stranger = await http(app, "/admin", {
       form: { intent: "login", email: TEST_ADMIN.email, password: TEST_ADMIN.password },
       headers: { "X-Forwarded-For": "10.22.0.2" },

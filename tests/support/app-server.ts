@@ -7,6 +7,7 @@ import path from "node:path";
 import { requestOnNewConnection } from "./new-connection";
 import { createTestDatabase } from "./postgres";
 import { openPostgresSync } from "./postgres-sync";
+import { waitFor } from "./wait";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const tsImports = path.join(projectRoot, "scripts/ts-imports.mjs");
@@ -153,6 +154,38 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   return server;
 }
 
+/**
+ * Another server on `server`'s database (the same data folder and engine, the same settings plus `env`)
+ * whose clock runs `offsetMs` ahead for its whole life (TEST_CLOCK_OFFSET_MS): the app as it answers at
+ * that later time, beside the first one. A server's clock never moves while it runs.
+ */
+export function startServerAt(
+  server: AppServer,
+  offsetMs: number,
+  env: Record<string, string> = {},
+): Promise<AppServer> {
+  return startAppServer({
+    dataDir: server.dataDir,
+    database: server.database,
+    env: { ...server.env, PORT: "0", TEST_CLOCK_OFFSET_MS: String(offsetMs), ...env },
+  });
+}
+
+/**
+ * Stops `server` and starts it again on the same port and database with its clock `offsetMs` ahead (0: the
+ * real time), in place: the same object then speaks for the new process, so a page already open in a
+ * browser posts to the restarted server (a form filled before a deadline, sent after it).
+ */
+export async function restartAt(server: AppServer, offsetMs: number): Promise<void> {
+  await server.stop();
+  const restarted = await startAppServer({
+    dataDir: server.dataDir,
+    database: server.database,
+    env: { ...server.env, PORT: new URL(server.url).port, TEST_CLOCK_OFFSET_MS: String(offsetMs) },
+  });
+  Object.assign(server, restarted);
+}
+
 /** The servers this test process started, by their URL: for helpers given only the URL. */
 const runningAt = new Map<string, AppServer>();
 
@@ -169,18 +202,16 @@ export async function settleServerAt(url: string): Promise<void> {
 export async function untilHeard(app: Pick<AppServer, "url" | "db">, timeoutMs = 5_000): Promise<void> {
   const row = app.db().prepare("SELECT version FROM content_version").get() as { version: number | string };
   const written = Number(row.version);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const heard = async () => {
     // A connection of its own: a test that has just blocked its event loop (a large synchronous insert)
     // may hold a pooled keep-alive socket the server closed meanwhile, its FIN not yet read, and fetch
     // would send on it ("other side closed"). Waiting here also lets the loop read that FIN, so the
     // test's next fetch does not pick the dead socket either.
     const reply = await requestOnNewConnection(app.url, "/healthz", new URL(app.url).host);
     const health = JSON.parse(reply.body) as { contentVersion?: { version: number } };
-    if (Number(health.contentVersion?.version) >= written) return;
-    if (Date.now() > deadline) throw new Error("the server did not hear of the test's writes");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return Number(health.contentVersion?.version) >= written;
+  };
+  await waitFor(heard, timeoutMs, "the server to hear of the test's writes", 20);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AppServer } from "./app-server";
 import { BROWSER_USER_AGENT } from "./raw-http";
 
 export { untilHeard } from "./app-server";
+export { waitFor } from "./wait";
 
 export interface Reply {
   status: number;
@@ -65,17 +66,3 @@ export const BUYER = {
   offer: "$12,500",
   message: "I would like to buy this domain for my startup.",
 };
-
-export async function waitFor<T>(
-  check: () => T | undefined | null | false,
-  timeoutMs = 10_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -21,6 +21,7 @@ import { arch, platform, tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { waitFor } from "./wait";
 
 export const POSTGRES_URL_VARIABLE = "TEST_POSTGRES_URL";
 const READY_TIMEOUT_MS = 90_000;
@@ -150,22 +151,25 @@ export async function postgresServerUrl(): Promise<string> {
       `${POSTGRES_URL_VARIABLE} is not set: run the test through the integration project (its globalSetup starts PostgreSQL)`,
     );
   }
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
+  let lastError: Error | undefined;
+  const accepts = async () => {
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
       await client.end();
-      return url;
+      return true;
     } catch (error) {
       await client.end().catch(() => {});
-      if (Date.now() > deadline)
-        throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${(error as Error).message}`, {
-          cause: error,
-        });
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      lastError = error as Error;
+      return false;
     }
-  }
+  };
+  await waitFor(accepts, READY_TIMEOUT_MS, "PostgreSQL to accept connections", 250).catch(() => {
+    throw new Error(`PostgreSQL at ${redact(url)} did not accept connections: ${lastError?.message}`, {
+      cause: lastError,
+    });
+  });
+  return url;
 }
 
 /** A new, empty database on the test run's server, for one test file (or one server); returns its URL. */

@@ -1,13 +1,11 @@
 // For Vitest files on the refund promise and the conversation after payment: one server with the test
-// payments, a test SMTP server, a movable clock (TEST_CLOCK_FILE) and an admin. Started before the
-// file's tests, stopped after them with the clock set back. `harness.app` may be replaced (a restart).
+// payments, a test SMTP server and an admin. Started before the file's tests, stopped after them.
+// `harness.app` may be replaced (a restart); a server at a later time is `startServerAt(harness.app, ms)`.
 import { afterAll, beforeAll } from "vitest";
 import { removeDataDir, startAppServer, type AppServer } from "./app-server";
-import { testClock } from "./refund-promise";
 import { startSmtp, type TestSmtp } from "./smtp";
 
 export function usePromiseServer(name: string, extraEnv: Record<string, string> = {}) {
-  const clock = testClock();
   const admin = {
     email: `${name}-admin@example.test`,
     password: `${name}-admin-password`,
@@ -24,7 +22,6 @@ export function usePromiseServer(name: string, extraEnv: Record<string, string> 
     SESSION_SECRET: `${name}-secret-0123456789`,
     PUBLIC_URL: "https://domains.example.test",
     PAYMENTS: "test",
-    TEST_CLOCK_FILE: clock.file,
     REFUND_SCHEDULER_INTERVAL_MS: "100",
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
@@ -35,13 +32,11 @@ export function usePromiseServer(name: string, extraEnv: Record<string, string> 
     app = await startAppServer({ env: env() });
   });
   afterAll(async () => {
-    await clock.set(0);
     await app?.stop();
     if (app) removeDataDir(app);
     await smtp?.stop();
   });
   return {
-    clock,
     admin,
     env,
     get smtp() {

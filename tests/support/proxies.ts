@@ -8,6 +8,7 @@ import tls from "node:tls";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../bench/support";
+import { waitFor } from "./wait";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -85,21 +86,20 @@ async function waitForListening(
   output: () => string,
   timeoutMs = 20_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const handshakes = async () => {
     if (child.exitCode !== null) throw new Error(`proxy exited with ${child.exitCode}:\n${output()}`);
     // Ready once a TLS handshake completes: caddy takes connections a moment before its certificate is
     // loaded, and a request then fails with "tlsv1 alert internal error".
-    const open = await new Promise<boolean>((resolve) => {
+    return new Promise<boolean>((resolve) => {
       const socket = tls.connect({ port, host: "127.0.0.1", servername: "localhost", rejectUnauthorized: false });
       socket.once("secureConnect", () => (socket.destroy(), resolve(true)));
       socket.once("error", () => (socket.destroy(), resolve(false)));
     });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`proxy did not listen on ${port}:\n${output()}`);
+  };
+  await waitFor(handshakes, timeoutMs, `the proxy on ${port}`, 100).catch((error: Error) => {
+    child.kill("SIGKILL");
+    throw /^proxy exited/.test(error.message) ? error : new Error(`proxy did not listen on ${port}:\n${output()}`);
+  });
 }
 
 function startChild(command: string, args: string[], env: NodeJS.ProcessEnv) {

@@ -33,7 +33,12 @@ export function tricklePost(
   baseUrl: string,
   path: string,
   options: { body: string; headers?: Record<string, string>; everyMs?: number; head?: number },
-): { answer: Promise<{ raw: string; status: number; afterMs: number }>; stop: () => void } {
+): {
+  answer: Promise<{ raw: string; status: number; afterMs: number }>;
+  /** Resolves when the server has read the headers and taken the request (its "100 Continue"). */
+  taken: Promise<void>;
+  stop: () => void;
+} {
   const target = new URL(baseUrl);
   const socket = net.connect(Number(target.port), target.hostname);
   const started = performance.now();
@@ -41,6 +46,8 @@ export function tricklePost(
     Host: target.host,
     "Content-Type": "application/x-www-form-urlencoded",
     "Content-Length": String(Buffer.byteLength(options.body)),
+    // The server answers "100 Continue" as it takes the request: the test knows when it is in flight.
+    Expect: "100-continue",
     ...options.headers,
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
@@ -58,12 +65,19 @@ export function tricklePost(
     clearInterval(timer);
     socket.destroy();
   };
+  let onTaken!: () => void;
+  const taken = new Promise<void>((resolve) => (onTaken = resolve));
   const answer = new Promise<{ raw: string; status: number; afterMs: number }>((resolve) => {
     let raw = "";
     let afterMs = 0;
     socket.on("data", (chunk) => {
-      if (!raw) afterMs = performance.now() - started;
       raw += chunk.toString("utf8");
+      const interim = /^HTTP\/1\.1 100 [^\r\n]*\r\n\r\n/.exec(raw);
+      if (interim) {
+        raw = raw.slice(interim[0].length);
+        onTaken();
+      }
+      if (raw && !afterMs) afterMs = performance.now() - started;
     });
     const done = () => {
       clearInterval(timer);
@@ -72,5 +86,5 @@ export function tricklePost(
     socket.on("close", done);
     socket.on("error", () => {});
   });
-  return { answer, stop };
+  return { answer, taken, stop };
 }

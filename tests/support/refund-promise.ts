@@ -1,8 +1,6 @@
-// Helpers for the refund-promise tests: a buyer paying with the test provider (no JavaScript), a
-// clock the tests move on a running server (TEST_CLOCK_FILE), and reading what a mail program shows.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+// Helpers for the refund-promise tests: a buyer paying with the test provider (no JavaScript) and reading
+// what a mail program shows. A test that needs the server at a later time starts one on the same database
+// (startServerAt in ./app-server).
 import type { AppServer } from "./app-server";
 import { insertDomain, uniqueDomainName } from "./data";
 import { BUYER, postForm, request } from "./http";
@@ -13,27 +11,6 @@ import type { ReceivedMail } from "./smtp";
 export { mailText, subjectOf } from "./mail-text";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** A clock file for TEST_CLOCK_FILE; `set` moves the server's now() by offsetMs (applied within 20 ms). */
-export function testClock() {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "clock-")), "offset");
-  writeFileSync(file, "0");
-  let offset = 0;
-  return {
-    file,
-    get offsetMs() {
-      return offset;
-    },
-    async set(offsetMs: number) {
-      offset = offsetMs;
-      writeFileSync(file, String(offsetMs));
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    },
-    async advance(ms: number) {
-      await this.set(offset + ms);
-    },
-  };
-}
 
 export function newDomain(server: AppServer, options: { ownerEmail?: string; prefix?: string } = {}) {
   const name = uniqueDomainName(options.prefix ?? "promise");

@@ -45,11 +45,11 @@ describe("createWorkQueue", () => {
         (error) => (error instanceof QueueFullError ? "refused" : "error"),
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise(setImmediate); // one turn of the event loop: the queue's promises settle
     expect(queue.stats()).toEqual({ running: 2, waiting: 3, refused: 3 });
     while (release.length > 0 || queue.stats().running > 0) {
       release.shift()?.();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise(setImmediate); // one turn of the event loop: the queue's promises settle
     }
     expect(await Promise.all(results)).toEqual([
       "done",

@@ -160,7 +160,7 @@ const EnvSchema = z.object({
 });
 
 /** Every variable the app reads (the unit test keeps .env.example listing the same). */
-export const ENV_VARIABLES = [...Object.keys(EnvSchema.shape), "ENV_FILE", "TEST_CLOCK_FILE", "TEST_CLOCK_OFFSET_MS"];
+export const ENV_VARIABLES = [...Object.keys(EnvSchema.shape), "ENV_FILE", "TEST_CLOCK_OFFSET_MS"];
 
 export type Env = z.infer<typeof EnvSchema> & {
   /** The payment provider new inquiries go through. */
