@@ -15,12 +15,14 @@ import {
   listPaymentProblems,
   markInquiryAnswered,
   replyAsOwner,
+  answerOfferAsOwner,
   settleProblem,
 } from "../server/admin/admin-inquiries.server";
 import { awaitingReply } from "../server/admin/desk.server";
 import { env } from "../server/runtime/env.server";
 import { refundByAdmin } from "../server/refunds/auto-refund.server";
 import { requireAdmin } from "../server/admin/session.server";
+import type { ReplyRefusal } from "../components/admin/inquiry-conversation";
 import type { Route } from "./+types/admin.inquiries";
 
 const PER_PAGE = 50;
@@ -39,12 +41,22 @@ const InboxQuery = z.object({
 });
 
 const InboxAction = z.object({
-  intent: z.enum(["answer", "refund", "settle-refund", "settle-payment", "reply"]),
+  intent: z.enum([
+    "answer",
+    "refund",
+    "settle-refund",
+    "settle-payment",
+    "reply",
+    "accept-offer",
+    "decline-offer",
+    "counter-offer",
+  ]),
   id: z.coerce.number().int().positive().optional(),
   paymentId: z.string().max(255).optional(),
   returnTo: z.string().catch("/admin/inquiries"),
   confirmed: z.string().optional(),
   message: z.string().optional(),
+  counterAmount: z.string().optional(),
 });
 
 const CONFIRM_REFUND_FIRST = "Confirm the refund first: use the Refund button and answer its question.";
@@ -91,6 +103,17 @@ export async function action({ request }: Route.ActionArgs) {
     const replied = await replyAsOwner(id, parsed.data.message);
     if (replied.ok) return back("inquiry-replied");
     return data({ error: null, reply: { id, error: replied.error, text: replied.text } }, { status: replied.status });
+  }
+  if (intent === "accept-offer" || intent === "decline-offer" || intent === "counter-offer") {
+    const answered = await answerOfferAsOwner(id, intent, parsed.data.counterAmount);
+    if (answered.ok)
+      return back(
+        intent === "accept-offer" ? "offer-accepted" : intent === "decline-offer" ? "offer-declined" : "counter-sent",
+      );
+    return data(
+      { error: null, offer: { id, error: answered.error, text: answered.text } as ReplyRefusal },
+      { status: answered.status },
+    );
   }
   if (intent === "answer") {
     return back((await markInquiryAnswered(id)) ? "inquiry-answered" : "inquiry-answer-refused");
@@ -166,6 +189,9 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
                 replying={query.reply === inquiry.id}
                 replyRefusal={
                   actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null
+                }
+                offerRefusal={
+                  actionData && "offer" in actionData && actionData.offer?.id === inquiry.id ? actionData.offer : null
                 }
               />
             </li>

@@ -8,6 +8,7 @@ import { useAdminHref, useReturnTo } from "./hooks";
 import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
 import { InquiryConversation, type ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
+import { InboxSaleBlock } from "./inbox-sale";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
   if (inquiry.status === "refunded") return { label: "Refunded", className: "bg-amber-900 text-amber-100" };
@@ -31,12 +32,15 @@ export function InquiryCard({
   confirmingRefund = false,
   replying = false,
   replyRefusal = null,
+  offerRefusal = null,
 }: {
   inquiry: InboxRow;
   confirmingRefund?: boolean;
   /** The admin chose Reply on this card (?reply=id): its reply form is shown open and focused. */
   replying?: boolean;
   replyRefusal?: ReplyRefusal | null;
+  /** A refused answer to this card's offer: the message and the counter-offer typed. */
+  offerRefusal?: ReplyRefusal | null;
 }) {
   const returnTo = useReturnTo();
   const href = useAdminHref();
@@ -70,6 +74,7 @@ export function InquiryCard({
       </div>
       <InquiryFacts details={details} message={inquiry.message} columns={6} />
       <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} replying={replying} />
+      <InboxSaleBlock inquiry={inquiry} returnTo={returnTo} refusal={offerRefusal} />
       {inquiry.status === "paid" && inquiry.last_error ? (
         <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p>
       ) : null}

@@ -10,6 +10,9 @@ import { listDeadLetters } from "../mail/mail.server";
 import { INQUIRY_STATUS_TEXT, inquiryStatus, isInquiryOpen } from "../../lib/inquiry-status";
 import { now } from "../runtime/clock.server";
 import { conversationsOf, type ConversationEntry } from "../inquiries/inquiry-page.server";
+import { salesOf, type InboxSale } from "../sale/inbox-sale.server";
+import { answerOffer, sendOffer } from "../sale/offers.server";
+import { parseOfferAmount } from "../../lib/offer-amount";
 import { parseMessage } from "../../lib/inquiry-message";
 import { postInquiryMessage } from "../inquiries/messages.server";
 import { offerAgainstAsking } from "../../lib/desk";
@@ -45,6 +48,8 @@ export type InboxRow = Pick<
   open: boolean;
   /** The offer against the asking price when the inquiry was made ("$9,000 — 37% of the $24,500 asking price"). */
   offerText: string;
+  /** The latest open offer in the conversation, and the deal it led to (issue 37). */
+  sale: InboxSale;
 };
 
 /** The columns of an inbox row, for the admin's inbox and an owner's desk. */
@@ -75,9 +80,9 @@ export const INBOX_COLUMNS = [
 
 /** Paid inquiries as inbox rows: each with its conversation, status text and whether it is open. */
 export async function toInboxRows(
-  found: Array<Omit<InboxRow, "conversation" | "statusText" | "open" | "offerText">>,
+  found: Array<Omit<InboxRow, "conversation" | "statusText" | "open" | "offerText" | "sale">>,
 ): Promise<InboxRow[]> {
-  const conversations = await conversationsOf(found);
+  const [conversations, sales] = await Promise.all([conversationsOf(found), salesOf(found.map((row) => row.id))]);
   const at = now().getTime();
   return found.map((row) => {
     const status = inquiryStatus(row, at);
@@ -87,6 +92,7 @@ export async function toInboxRows(
       statusText: INQUIRY_STATUS_TEXT[status],
       open: isInquiryOpen(status),
       offerText: offerAgainstAsking(row.offer, row.asking_price_cents),
+      sale: sales.get(row.id) ?? { openOffer: null, deal: null },
     };
   });
 }
@@ -173,6 +179,28 @@ export async function replyAsOwner(inquiryId: number, input: unknown): Promise<A
   const posted = await postInquiryMessage(inquiry, { author: "owner", via: "site" }, parsed.text);
   if (posted.ok) return { ok: true };
   return { ok: false, error: posted.message, text: parsed.text, status: posted.reason === "closed" ? 409 : 429 };
+}
+
+/** The admin answers the buyer's open offer as the owner (accept, decline, or counter with an amount). */
+export async function answerOfferAsOwner(
+  inquiryId: number,
+  intent: "accept-offer" | "decline-offer" | "counter-offer",
+  counterAmount: unknown,
+): Promise<AdminReplyResult> {
+  const typed = typeof counterAmount === "string" ? counterAmount : "";
+  const inquiry = await db.selectFrom("inquiries").selectAll().where("id", "=", inquiryId).executeTakeFirst();
+  if (!inquiry || !inquiry.paid_at)
+    return { ok: false, error: "That inquiry does not exist.", text: typed, status: 404 };
+  let result;
+  if (intent === "counter-offer") {
+    const amount = parseOfferAmount(typed);
+    if (!amount.ok) return { ok: false, error: amount.message, text: typed, status: 400 };
+    result = await sendOffer(inquiry, "owner", amount.cents, { counter: true, bySite: true });
+  } else {
+    result = await answerOffer(inquiry, "owner", intent === "accept-offer" ? "accept" : "decline", { bySite: true });
+  }
+  if (result.ok) return { ok: true };
+  return { ok: false, error: result.message, text: typed, status: result.reason === "rate_limited" ? 429 : 409 };
 }
 
 export interface CreditSummary {
