@@ -20,6 +20,7 @@ import { generatedDomainName } from "../db/seed-many";
 import { renderFiguresTable, replaceFiguresBlock, writeFiguresToDoc, type BenchRow } from "../bench/docs-figures";
 import { BROWSE_ROWS } from "../bench/browse-rows";
 import { benchInsightsAlone, INSIGHTS_TARGET_MS, insightsRows } from "../bench/insights";
+import { DEALS_TARGET_MS, dealsRows } from "../bench/deals";
 import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
 import {
@@ -546,6 +547,8 @@ async function main() {
   // Portfolio insights (issue 25) on each engine's seeded names plus a year of activity: bench/insights.ts.
   const pgInsights = pgUrl ? [{ engine: "PostgreSQL" as const, url: pgUrl }] : [];
   serverTimes.push(...insightsRows([{ engine: "SQLite", url: sqliteUrl }, ...pgInsights], SESSION_SECRET));
+  // The admin's Deals page (issue 37) over 10,000 deals on each engine: bench/deals.ts.
+  serverTimes.push(...dealsRows([{ engine: "SQLite", url: sqliteUrl }, ...pgInsights], SESSION_SECRET));
   const browsePlans = (
     flag("skip-filters") ? [] : [["SQLite", sqliteUrl], ...(pgUrl ? [["PostgreSQL", pgUrl]] : [])]
   ).map(([engine, databaseUrl]) => {
@@ -942,6 +945,14 @@ function resultRows(run: {
       target: `p95 < ${INSIGHTS_TARGET_MS} ms`,
       sqlite: timed(label, (timing) => timing.p95 < INSIGHTS_TARGET_MS),
       postgres: timed(`${label}${pg}`, (timing) => timing.p95 < INSIGHTS_TARGET_MS),
+    });
+  }
+  for (const [label] of run.serverTimes.filter(([label]) => label.startsWith("/admin/deals") && !label.endsWith(pg))) {
+    rows.push({
+      measurement: `${label} (first page and owed to owners), server time`,
+      target: `p50 < ${DEALS_TARGET_MS} ms`,
+      sqlite: timed(label, (timing) => timing.p50 < DEALS_TARGET_MS),
+      postgres: timed(`${label}${pg}`, (timing) => timing.p50 < DEALS_TARGET_MS),
     });
   }
   if (run.browsePlans.length > 0) {
