@@ -98,6 +98,14 @@ export async function fulfilDealPayment(provider: PaymentProvider, state: Paymen
   }
 
   if (outcome === "lost") {
+    // Recorded first: a crash after this still gets the money back (the reconciler retries stray refunds).
+    await recordStrayPayment({
+      paymentId: state.paymentId,
+      inquiryId: null,
+      provider: provider.name,
+      reason: "duplicate",
+      amountCents: state.amountCents,
+    });
     const lost = await db
       .updateTable("deals")
       .set({ status: "lost", payment_id: state.paymentId, closed_at: nowIso(), updated_at: nowIso() })
@@ -106,7 +114,7 @@ export async function fulfilDealPayment(provider: PaymentProvider, state: Paymen
       .returningAll()
       .executeTakeFirst();
     if (lost) await inTransaction((trx) => queueLostEmail(lost, trx));
-    await returnPayment(provider, state, "duplicate");
+    await refundStrayPayment(state.paymentId);
     log.info({ dealId: deal.id, paymentId: state.paymentId }, "deal payment lost the race; refunded");
     return { ok: false, reason: "lost", message: LOST_TEXT };
   }
