@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/server/db/database.server";
 import { updateOwnerPrices } from "../../app/server/owners/owner-desk.server";
+import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { dealPagePath } from "../../app/server/sale/deals.server";
-import { BUYER, GOOD_CARD, createDomain, signInOwner } from "../support/factories";
+import { BUYER, GOOD_CARD, createDomain, createPaidInquiry, setFeeCents, signInOwner } from "../support/factories";
 import { useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { visibleText, withoutSpans } from "../support/visible-text";
@@ -15,7 +16,7 @@ const ALICE = "alice-deals@owners.example";
 const BOB = "bob-deals@owners.example";
 const CAROL = "carol-deals@owners.example";
 const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
-const names = { older: "", newer: "", unpaid: "", bob: "" };
+const names = { older: "", newer: "", unpaid: "", bob: "", offer: "" };
 let newerDeal = "";
 
 /** A buy now started on the name; paid through the test checkout when `pay`. Returns the deal's public id. */
@@ -72,6 +73,14 @@ beforeAll(async () => {
   clock.advance(60_000);
   await buyNow(unpaid, false);
   await buyNow(bobs, true);
+  // An offer the owner accepted: a deal agreed at $6,500 with the inquiry fee credited, not paid yet.
+  await setFeeCents(1999);
+  clock.advance(60_000);
+  const offered = await createDomain({ prefix: "offerdeal", priceCents: 800_000, ownerEmail: ALICE });
+  names.offer = offered.domain_name;
+  const inquiry = await createPaidInquiry(offered);
+  await render(inquiryPagePath("buyer", inquiry.public_id), { form: { intent: "send-offer", offerAmount: "6500" } });
+  await render(inquiryPagePath("owner", inquiry.public_id), { form: { intent: "accept-offer" } });
 });
 
 describe("the owner's desk: Deals", () => {
@@ -80,6 +89,8 @@ describe("the owner's desk: Deals", () => {
     expect(text).toContain("Deals");
     expect(text).toContain(`${names.newer} $7,200.50 — $7,200.50 Paid: waiting for the transfer details`);
     expect(text).toContain(`${names.older} $2,500 — $2,500 Paid: waiting for the transfer details`);
+    expect(text).toContain(`${names.offer} $6,500 -$19.99 — Deal agreed`);
+    expect(text.indexOf(names.offer)).toBeLessThan(text.indexOf(names.newer));
     expect(text.indexOf(names.newer)).toBeLessThan(text.indexOf(names.older));
     // An unpaid buy now is an attempt, not a deal; Bob's sale is his.
     expect(text).not.toContain(names.unpaid);
@@ -90,7 +101,8 @@ describe("the owner's desk: Deals", () => {
 
   it("opens the owner's deal page from the list and shows a completed sale as Completed", async () => {
     const { section } = await desk(ALICE);
-    const href = /href="(\/deal\/[^"]+\/owner\?sig=[^"]+)"/.exec(section)![1]!.replace(/&amp;/g, "&");
+    const row = new RegExp(`data-owner-deal="${names.newer}"[\\s\\S]*?</tr>`).exec(section)![0];
+    const href = /href="(\/deal\/[^"]+\/owner\?sig=[^"]+)"/.exec(row)![1]!.replace(/&amp;/g, "&");
     const page = await render(href);
     expect(page.status).toBe(200);
     expect(visibleText(withoutSpans(page.body))).toContain(`Sale of ${names.newer}`);
