@@ -19,6 +19,16 @@ export interface MonthFees {
   creditCents: number;
 }
 
+/** One UTC calendar month of sales, by the month each deal was paid in. */
+export interface MonthSales {
+  /** "YYYY-MM". */
+  month: string;
+  /** Deals paid that month and not refunded since (paid, transferred or completed). */
+  sales: number;
+  /** The sum of those deals' prices, in cents. */
+  revenueCents: number;
+}
+
 export interface DayActivity {
   /** "YYYY-MM-DD" (UTC). */
   day: string;
@@ -40,6 +50,8 @@ export interface NameActivity {
 export interface PortfolioInsights {
   /** The last 12 months, oldest first, the current one last; months without fees are zeros. */
   months: MonthFees[];
+  /** The same 12 months of sales, oldest first; months without a sale are zeros. */
+  sales: MonthSales[];
   /** Whether the site has ever issued a credit or taken one as a fee (then the credit column is shown). */
   credits: boolean;
   /** The last 90 UTC days, oldest first, today last; days without views are zeros. */

@@ -103,7 +103,7 @@ export default function AdminDealsPage({ loaderData, actionData }: Route.Compone
                   {["Name", "Price", "Fee credited", "Amount paid", "Buyer", "Owner", "Status", "Dates", ""].map(
                     (h) => (
                       <th key={h} scope="col" className="px-2 py-2 font-medium">
-                        {h}
+                        {h || <span className="sr-only">Actions</span>}
                       </th>
                     ),
                   )}

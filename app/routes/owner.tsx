@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { Notice } from "../components/admin/notice";
+import { OwnerDeals } from "../components/owner/owner-deals";
 import { OwnerDomains } from "../components/owner/owner-domains";
 import { OwnerHeader } from "../components/owner/owner-header";
 import { OwnerInquiries } from "../components/owner/owner-inquiries";
@@ -11,6 +12,7 @@ import { OWNER_LINK_ERRORS, OWNER_NOTICES, type OwnerLinkError } from "../lib/ow
 import { clientIp } from "../server/http/request-context.server";
 import { forgetPendingCode, readPending, requestCode, signInWithCode } from "../server/owners/owner-auth.server";
 import {
+  listOwnerDeals,
   listOwnerDomains,
   listOwnerInquiries,
   markAnsweredFromDesk,
@@ -45,6 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     state: "desk" as const,
     email: owner.email,
     domains: await listOwnerDomains(owner.email),
+    deals: await listOwnerDeals(owner.email),
     inquiries: await listOwnerInquiries(owner.email),
     insights: await portfolioInsights({ ownerEmail: owner.email }),
     notice: notice ? (OWNER_NOTICES[notice] ?? null) : null,
@@ -86,13 +89,14 @@ export default function OwnerPage({ loaderData, actionData }: Route.ComponentPro
     const codeFor = result?.step === "email" ? null : loaderData.codeFor;
     return <OwnerSignIn codeFor={codeFor} error={result?.error ?? loaderData.error} email={result?.email ?? ""} />;
   }
-  const { email, domains, inquiries, insights, notice } = loaderData;
+  const { email, domains, deals, inquiries, insights, notice } = loaderData;
   const refusal = actionData && "reply" in actionData ? actionData.reply : null;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <OwnerHeader email={email} />
       {notice && !refusal ? <Notice>{notice}</Notice> : null}
       <OwnerDomains domains={domains} />
+      <OwnerDeals deals={deals.rows} total={deals.total} />
       <OwnerInquiries inquiries={inquiries.rows} total={inquiries.total} refusal={refusal ?? null} />
       <p className="mt-10 text-slate-300">Insights into your names. Dates are UTC.</p>
       <PortfolioInsightsView insights={insights} nameHref={(id) => `/owner/domains/${id}`} />

@@ -1,6 +1,7 @@
 import { insertPaidInquiry, signInAdmin, TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { paidBuyNow } from "../support/deals";
 import { expect, expectNoA11yViolations, test as base } from "../support/fixtures";
 import { codeIn, signInLinkIn, signInMail } from "../support/owner";
 import { startSmtp, type TestSmtp } from "../support/smtp";
@@ -72,6 +73,25 @@ test("an owner signs in with the emailed code, sees the desk and changes a price
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Owner sign-in" })).toBeVisible();
+});
+
+test("the desk lists the owner's deals, each opening the owner's deal page", async ({ page, app, smtp }) => {
+  const owner = newOwner(app);
+  const deal = await paidBuyNow(app, { ownerEmail: owner.email, buyNowCents: 830_000, prefix: "deskdeal" });
+  const other = await paidBuyNow(app, { ownerEmail: `other-${owner.email}`, buyNowCents: 910_000 });
+  const mail = await askForCode(page, smtp, owner.email);
+  await page.getByLabel("Code").fill(codeIn(mail));
+  await page.getByRole("button", { name: "Sign in" }).click();
+
+  const deals = page.getByRole("region", { name: "Deals" });
+  const row = deals.getByRole("row").filter({ hasText: deal.name });
+  await expect(row).toContainText("$8,300");
+  await expect(row).toContainText("Paid: waiting for the transfer details");
+  await expect(deals.getByText(other.name)).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  await row.getByRole("link", { name: /^Open/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Sale of ${deal.name}` })).toBeVisible();
+  await expect(page.getByLabel("Authorization code")).toBeVisible();
 });
 
 test("an owner signs in from the emailed link; a wrong code is refused first", async ({ page, app, smtp }) => {

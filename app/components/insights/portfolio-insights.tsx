@@ -187,6 +187,86 @@ function FeesSection({ insights }: { insights: PortfolioInsights }) {
   );
 }
 
+function SalesSection({ insights }: { insights: PortfolioInsights }) {
+  const { sales: months } = insights;
+  const sales = months.reduce((sum, month) => sum + month.sales, 0);
+  const revenue = months.reduce((sum, month) => sum + month.revenueCents, 0);
+  const peak = Math.max(1, ...months.map((month) => month.revenueCents));
+  const slot = WIDTH / months.length;
+  const first = monthLabel(months[0]!.month);
+  const last = monthLabel(months[months.length - 1]!.month);
+  const summary = `Sales per month from ${first} to ${last}: ${count(sales)} ${sales === 1 ? "sale" : "sales"}, ${formatUsd(revenue)} in revenue.`;
+  return (
+    <section aria-labelledby="insights-sales" className={card} data-insights="sales">
+      <h2 id="insights-sales" className="text-xl font-semibold">
+        Sales and revenue
+      </h2>
+      <p className="mt-1 text-sm text-slate-300">
+        The last 12 months by the month each deal was paid: the names sold and the sum of their prices; refunded deals
+        are left out.
+      </p>
+      {sales > 0 ? (
+        <div className="mt-4 grid gap-6 lg:grid-cols-2 [&>*]:min-w-0">
+          <figure>
+            <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 4}`} className="h-auto w-full" role="img" aria-label={summary}>
+              <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-slate-600" strokeWidth="1" />
+              {months.map((month, index) => {
+                const height = Math.round((month.revenueCents / peak) * (HEIGHT - 10));
+                return (
+                  <rect
+                    key={month.month}
+                    data-month={month.month}
+                    data-revenue-cents={month.revenueCents}
+                    x={index * slot + 4}
+                    y={HEIGHT - height}
+                    width={slot - 8}
+                    height={Math.max(height, month.sales > 0 ? 1 : 0)}
+                    rx="2"
+                    className="fill-violet-400"
+                  >
+                    <title>{`${monthLabel(month.month)}: ${month.sales} ${month.sales === 1 ? "sale" : "sales"}, ${formatUsd(month.revenueCents)}`}</title>
+                  </rect>
+                );
+              })}
+            </svg>
+            <EndLabels first={first} last={last} />
+            <figcaption className="mt-2 flex flex-wrap gap-4 text-sm text-slate-300">
+              <span>
+                <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-sm bg-violet-400" />
+                Revenue: <strong data-insights-total="revenue">{formatUsd(revenue)}</strong>
+              </span>
+              <span>
+                Sales: <strong data-insights-total="sales">{count(sales)}</strong>
+              </span>
+            </figcaption>
+          </figure>
+          <ScrollBox label="Sales per month, table">
+            <table className={tableClass} data-insights-table="sales">
+              <caption className={captionClass}>Sales per month</caption>
+              <Head columns={["Month", "Sales", "Revenue"]} />
+              <tbody>
+                {[...months].reverse().map((month) => (
+                  <tr key={month.month} className="border-t border-slate-800" data-month-row={month.month}>
+                    <th scope="row" className={`${cellClass} font-normal whitespace-nowrap`}>
+                      {monthLabel(month.month)}
+                    </th>
+                    <td className={`${cellClass} text-right`}>{count(month.sales)}</td>
+                    <td className={`${cellClass} text-right`}>
+                      <Price>{formatUsd(month.revenueCents)}</Price>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollBox>
+        </div>
+      ) : (
+        <Empty name="sales">No sales in the last 12 months</Empty>
+      )}
+    </section>
+  );
+}
+
 function ActivitySection({ insights }: { insights: PortfolioInsights }) {
   const { days } = insights;
   const views = days.reduce((sum, day) => sum + day.views, 0);
@@ -366,7 +446,7 @@ function NoInquirySection({ names, href }: { names: NameActivity[]; href?: (id: 
 }
 
 /**
- * The four insights of a portfolio (the whole site's or one owner's). `nameHref` links each name (the
+ * The insights of a portfolio (the whole site's or one owner's). `nameHref` links each name (the
  * admin's domain page); without it names are plain text.
  */
 export function PortfolioInsightsView({
@@ -379,6 +459,7 @@ export function PortfolioInsightsView({
   return (
     <div className="mt-6 grid gap-6 [&>*]:min-w-0" data-portfolio-insights>
       <FeesSection insights={insights} />
+      <SalesSection insights={insights} />
       <ActivitySection insights={insights} />
       <MostViewedSection names={insights.mostViewed} href={nameHref} />
       <NoInquirySection names={insights.noInquiry} href={nameHref} />

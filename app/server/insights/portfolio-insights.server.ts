@@ -19,6 +19,9 @@
 //     all time are also the most viewed now; in the worst case (none of them is) it reads every name:
 //     about 0.6 s at 100,000 names on SQLite.
 //   - fees read inquiries by paid_at (index inquiries_paid, 0180).
+//   - sales read the deals paid in the 12 months (status paid, transferred or completed: a refunded or
+//     lost deal is no sale), by the month of paid_at; one owner's by the owner email each deal recorded
+//     (index deals_owner), as their desk lists them.
 import { sql, type RawBuilder } from "kysely";
 import {
   INSIGHT_DAYS,
@@ -26,6 +29,7 @@ import {
   INSIGHT_MONTHS,
   type DayActivity,
   type MonthFees,
+  type MonthSales,
   type NameActivity,
   type PortfolioInsights,
 } from "../../lib/insights";
@@ -35,6 +39,7 @@ import { now } from "../runtime/clock.server";
 import { lastDays } from "../catalog/domain-funnel.server";
 import { ownerEmailIs } from "../catalog/domains.server";
 import { normalizeEmail } from "../admin/users.server";
+import { dealOwnerIs } from "../sale/deals.server";
 
 export interface InsightsScope {
   /** null: the whole portfolio; otherwise the names of the owner with this email (case and spaces ignored). */
@@ -49,6 +54,8 @@ function lastMonths(count = INSIGHT_MONTHS, today = now()): string[] {
 }
 
 const PAID = sql`('paid', 'refunded')`;
+/** A deal paid and not refunded since: a sale. */
+const SOLD = sql`('paid', 'transferred', 'completed')`;
 /** Fees taken in money: neither a credit code nor a free inquiry. */
 const IN_MONEY = sql`i.provider NOT IN ('credit', 'free')`;
 
@@ -65,7 +72,7 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
   const ofOwner = (column: string): RawBuilder<unknown> =>
     owner === null ? sql`` : sql`AND ${sql.ref(column)} IN (SELECT id FROM domains WHERE ${ownerEmailIs(owner)})`;
 
-  const [fees, credits, views, paid] = await Promise.all([
+  const [fees, credits, views, paid, sales] = await Promise.all([
     sql<{
       month: string;
       received: number | string | null;
@@ -87,6 +94,11 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
        FROM inquiries i
        WHERE i.paid_at >= ${firstDay} AND i.status IN ${PAID} ${ofOwner("i.domain_id")}
        GROUP BY substr(i.paid_at, 1, 10)`.execute(db),
+    sql<{ month: string; sales: number | string; revenue: number | string | null }>`SELECT
+         substr(paid_at, 1, 7) AS month, count(*) AS sales, sum(price_cents) AS revenue
+       FROM deals
+       WHERE paid_at >= ${firstMonth} AND status IN ${SOLD} ${owner === null ? sql`` : sql`AND ${dealOwnerIs(owner)}`}
+       GROUP BY substr(paid_at, 1, 7)`.execute(db),
   ]);
   const { viewsByDay, lists, asked } = views;
 
@@ -100,6 +112,7 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
 
   const feesByMonth = new Map(fees.rows.map((row) => [row.month, row]));
   const paidByDay = new Map(paid.rows.map((row) => [row.day, Number(row.paid)]));
+  const salesByMonth = new Map(sales.rows.map((row) => [row.month, row]));
   return {
     months: months.map((month): MonthFees => {
       const row = feesByMonth.get(month);
@@ -114,6 +127,11 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
         creditCents: Number(row?.credit_cents ?? 0),
       };
     }),
+    sales: months.map((month): MonthSales => ({
+      month,
+      sales: Number(salesByMonth.get(month)?.sales ?? 0),
+      revenueCents: Number(salesByMonth.get(month)?.revenue ?? 0),
+    })),
     credits: credits.rows.length > 0,
     days: days.map((day): DayActivity => ({ day, views: viewsByDay.get(day) ?? 0, paid: paidByDay.get(day) ?? 0 })),
     mostViewed: lists.top.map(name),

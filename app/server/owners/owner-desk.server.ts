@@ -12,6 +12,7 @@ import { markInquiryAnswered } from "../inquiries/refund-promise.server";
 import { postInquiryMessage } from "../inquiries/messages.server";
 import { parseMessage } from "../../lib/inquiry-message";
 import { inquiryOwnerIs, ownerEmailIs } from "../catalog/domains.server";
+import { DEAL_STATUS_TEXT, dealOwnerIs, dealPagePath } from "../sale/deals.server";
 
 export interface OwnerDomainRow {
   id: number;
@@ -114,6 +115,48 @@ export async function listOwnerInquiries(email: string): Promise<{ rows: InboxRo
     .limit(OWNER_INQUIRIES_SHOWN)
     .execute();
   return { rows: await toInboxRows(found), total: Number(total) };
+}
+
+export interface OwnerDealRow {
+  id: number;
+  domainName: string;
+  priceCents: number;
+  feeCreditedCents: number;
+  /** null until the buyer pays. */
+  amountPaidCents: number | null;
+  statusText: string;
+  createdAt: string;
+  /** The owner's own signed deal page. */
+  href: string;
+}
+
+export const OWNER_DEALS_SHOWN = 100;
+
+/**
+ * The deals made for the owner (by the owner email the deal recorded), newest first; a buy now never
+ * paid ('checkout') is an attempt, not a deal, and is left out as on the admin's Deals page.
+ */
+export async function listOwnerDeals(email: string): Promise<{ rows: OwnerDealRow[]; total: number }> {
+  const query = db.selectFrom("deals").where(dealOwnerIs(email)).where("status", "!=", "checkout");
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+  const found = await query
+    .select(["id", "public_id", "domain_name", "price_cents", "fee_credited_cents", "amount_due_cents", "status"])
+    .select(["paid_at", "created_at"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(OWNER_DEALS_SHOWN)
+    .execute();
+  const rows = found.map((deal): OwnerDealRow => ({
+    id: deal.id,
+    domainName: deal.domain_name,
+    priceCents: Number(deal.price_cents),
+    feeCreditedCents: Number(deal.fee_credited_cents),
+    amountPaidCents: deal.paid_at ? Number(deal.amount_due_cents) : null,
+    statusText: DEAL_STATUS_TEXT[deal.status],
+    createdAt: deal.created_at,
+    href: dealPagePath("owner", deal.public_id),
+  }));
+  return { rows, total: Number(total) };
 }
 
 /** One of the owner's paid inquiries, or undefined. */

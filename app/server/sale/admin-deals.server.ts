@@ -1,7 +1,7 @@
 // The admin's Deals page (issue 37 item 5): every deal, what is owed to each owner for names sold for
 // them (completed deals not yet paid out) with "Mark paid out", a late transfer flagged, and "Refund deal".
-import { sql } from "kysely";
-import type { Deal } from "../../../db/schema";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Database, Deal } from "../../../db/schema";
 import { centsToDollarText } from "../../lib/money";
 import { db } from "../db/database.server";
 import { inTransaction, isUniqueViolation } from "../db/dialect.server";
@@ -12,7 +12,7 @@ import { DEAL_STATUS_TEXT } from "./deals.server";
 
 export const DEALS_PER_PAGE = 50;
 /** Started buy nows never paid are checkouts, not deals: the list leaves them out. */
-const LISTED = (eb: any) => eb("status", "!=", "checkout");
+const LISTED = (eb: ExpressionBuilder<Database, "deals">) => eb("status", "!=", "checkout");
 
 export interface AdminDealRow {
   id: number;

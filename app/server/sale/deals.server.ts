@@ -2,6 +2,7 @@
 // nothing until it is paid; an accepted offer makes one 'agreed'. The partial unique index
 // deals_one_live_per_domain (migration 0240) lets a name have one live deal in any number of processes.
 import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
 import type { Deal, DealStatus } from "../../../db/schema";
 import { db } from "../db/database.server";
 import { linkSignature, publicOrigin, verifyLinkSignature } from "../inquiries/signed-links.server";
@@ -25,6 +26,15 @@ export function dealPagePath(side: DealSide, publicId: string): string {
 
 export function dealPageUrl(side: DealSide, publicId: string): string {
   return `${publicOrigin()}${dealPagePath(side, publicId)}`;
+}
+
+/**
+ * A deal made for the owner `email` (normalized), case and surrounding spaces ignored as inquiryOwnerIs
+ * matches: every writer stores deals.owner_email trimmed (buy now, an accepted offer), so lower() alone
+ * compares the same and the index deals_owner (lower(owner_email), created_at) serves it.
+ */
+export function dealOwnerIs(email: string) {
+  return sql<boolean>`lower(owner_email) = ${email.trim().toLowerCase()}`;
 }
 
 export async function findDealByPublicId(publicId: string): Promise<Deal | null> {
