@@ -119,13 +119,19 @@ describe("migrations on PostgreSQL", () => {
     );
     expect(rows.map((row) => row.column)).toEqual([
       "content_version.version",
+      "deals.amount_due_cents",
+      "deals.fee_credited_cents",
+      "deals.price_cents",
       "domain_daily_views.views",
       "domain_totals.live_value_cents",
       "domain_view_totals.views",
       "domains.asking_price_cents",
+      "domains.auto_accept_cents",
+      "domains.buy_now_cents",
       "domains.min_offer_cents",
       "inquiries.amount_cents",
       "inquiries.asking_price_cents",
+      "offers.amount_cents",
       "portfolio_daily_views.views",
       "stray_payments.amount_cents",
       "test_payments.amount_cents",
@@ -207,6 +213,9 @@ describe("migrations on PostgreSQL", () => {
     // UPDATE OF list, as 0190 does) or added here.
     const privateColumns: Record<string, string[]> = {
       domains: [
+        // The owner's private "Accept offers at or above" (0240); sold_at moves with sale_state and deleted_at.
+        "auto_accept_cents",
+        "sold_at",
         "has_digit",
         "has_hyphen",
         "id",
