@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { runScript } from "../support/app-server";
 import { useAppServer } from "../support/vitest-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
-import { untilHeard } from "../support/http";
+import { postForm, request, untilHeard } from "../support/http";
 import { waitFor } from "../support/wait";
 import { BOT_USER_AGENT, BROWSER_USER_AGENT } from "../support/raw-http";
 
@@ -237,5 +237,37 @@ describe("repeat visitors and compression", () => {
     const identity = await rawGet("/domain/velora", { "Accept-Encoding": "identity" });
     expect(identity.headers["content-encoding"]).toBeUndefined();
     expect(identity.body).toBe(plain.body);
+  });
+
+  it("shows Under offer and then Sold on a cached domain page as soon as the deal moves", async () => {
+    const name = uniqueDomainName("cachedsale");
+    const id = insertDomain(app.db(), { name, priceCents: 300_000 });
+    app.db().prepare("UPDATE domains SET buy_now_cents = ? WHERE id = ?").run(250_000, id);
+    const path = `/domain/${shortName(name)}`;
+    expect((await getCached(path)).body).toContain("Buy now for $2,500");
+
+    // An offer accepted in another process: the name is under offer.
+    app.db().prepare("UPDATE domains SET sale_state = 'under_offer' WHERE id = ?").run(id);
+    const underOffer = await getWithin(path, (page) => page.body.includes("Under offer"));
+    expect(underOffer.body).toContain("Under offer");
+    expect(underOffer.body).not.toContain("Buy now for");
+    expect((await getCached(path)).body).toContain("Under offer");
+
+    // The deal is cancelled, then the name is bought now over HTTP: its cached page says it has been sold.
+    app.db().prepare("UPDATE domains SET sale_state = NULL WHERE id = ?").run(id);
+    expect((await getWithin(path, (page) => page.body.includes("Buy now for"))).body).toContain("Buy now for");
+    const started = await postForm(app, `/buy/${shortName(name)}`, {
+      name: "Cache Buyer",
+      email: "cache@example.test",
+    });
+    const paid = await postForm(app, started.headers.get("location")!, {
+      card_number: "4242424242424242",
+      expiry: "12/40",
+      cvc: "123",
+    });
+    expect((await request(app, paid.headers.get("location")!)).status).toBe(303);
+    const sold = await getWithin(path, (page) => page.body.includes("has been sold"));
+    expect(sold.body).toContain("has been sold");
+    expect((await getCached(path)).body).toContain("has been sold");
   });
 });
