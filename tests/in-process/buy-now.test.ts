@@ -4,11 +4,14 @@ import { liveDomainTotals } from "../../app/server/catalog/domains.server";
 import { dealPagePath, findDealByPublicId } from "../../app/server/sale/deals.server";
 import { BUYER, createDomain, GOOD_CARD } from "../support/factories";
 import { render } from "../support/in-process/document";
+import { DAY_MS, useTestClock } from "../support/in-process/clock";
+import { runReconcilePass } from "../../app/server/payments/reconciler.server";
 import { sentMail } from "../support/in-process/mail";
 
 // Buy now through to "Completed" (issue 37 items 1, 3, 4), with the embedded test provider, as a browser
 // without JavaScript sends it: forms, 303s, the hosted checkout page.
 const BUY_NOW_CENTS = 1_250_000;
+const clock = useTestClock();
 const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
 
 async function domainWithBuyNow(cents: number | null = BUY_NOW_CENTS) {
@@ -196,5 +199,18 @@ describe("buy now", () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toContain("This name has no buy now price");
     expect(await dealsOf(domain.id)).toHaveLength(0);
+  });
+
+  it("a buy now left unpaid for a day expires: its checkout is closed", async () => {
+    const domain = await domainWithBuyNow();
+    const started = await render(`/buy/${domain.short}`, { form: { name: BUYER.name, email: BUYER.email } });
+    clock.advance(2 * DAY_MS);
+    await runReconcilePass();
+    const [deal] = await dealsOf(domain.id);
+    expect(deal!.status).toBe("expired");
+    const closed = await render(started.location!);
+    expect(closed.body).toContain("This payment can no longer be completed.");
+    // The name is still on sale.
+    expect((await render(`/domain/${domain.short}`)).body).toContain("Buy now for $12,500");
   });
 });

@@ -173,8 +173,10 @@ export function createTestProvider(): TestPaymentProvider {
       return !row || row.status === "canceled";
     },
 
-    async expireCheckout() {
-      // The local checkout page closes with its payment (cancelPayment).
+    async expireCheckout(checkoutId) {
+      // The local checkout page closes with its payment, as Stripe's expired session can no longer be paid.
+      const checkout = await selectCheckout(checkoutId);
+      if (checkout) await moveStatus(checkout.payment_id, "requires_payment_method", { status: "canceled" });
     },
 
     async confirmWithCard(clientSecret, card) {

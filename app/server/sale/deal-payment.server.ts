@@ -158,5 +158,32 @@ export async function reconcileDealCheckouts(getProvider: (name: string) => Paym
     const result = await fulfilDealCheckout(getProvider(row.provider), row.checkout_id!);
     if (result.ok && result.newlyPaid) paid++;
   }
+  await expireStaleCheckouts(getProvider, since);
   return paid;
+}
+
+/** A buy now started over a day ago and never paid: asked one last time, then its checkout is closed. */
+async function expireStaleCheckouts(getProvider: (name: string) => PaymentProvider, before: string): Promise<void> {
+  const stale = await db
+    .selectFrom("deals")
+    .select(["id", "checkout_id", "provider"])
+    .where("status", "=", "checkout")
+    .where("created_at", "<", before)
+    .orderBy("id")
+    .limit(50)
+    .execute();
+  for (const row of stale) {
+    const provider = getProvider(row.provider);
+    if (row.checkout_id) {
+      const result = await fulfilDealCheckout(provider, row.checkout_id);
+      if (result.ok || result.reason === "lost") continue;
+      await provider.expireCheckout(row.checkout_id);
+    }
+    await db
+      .updateTable("deals")
+      .set({ status: "expired", closed_at: nowIso(), updated_at: nowIso() })
+      .where("id", "=", row.id)
+      .where("status", "=", "checkout")
+      .execute();
+  }
 }
