@@ -43,4 +43,7 @@ export const OWNER_NOTICES: Record<string, string> = {
   answered: "The inquiry is marked as answered.",
   "answer-refused": "This inquiry can no longer be marked as answered.",
   "signed-out": "You are signed out.",
+  "accept-offer": "Offer accepted: a deal is agreed.",
+  "decline-offer": "The offer was declined.",
+  "counter-offer": "Your counter-offer was sent.",
 };

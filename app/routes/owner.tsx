@@ -16,18 +16,21 @@ import {
   listOwnerDomains,
   listOwnerInquiries,
   markAnsweredFromDesk,
+  answerOfferFromDesk,
   replyFromDesk,
 } from "../server/owners/owner-desk.server";
 import { destroyOwnerSession, getOwner, requireOwner } from "../server/owners/owner-session.server";
 import { isOwnerSignInOn } from "../server/owners/owner-settings.server";
 import { portfolioInsights } from "../server/insights/portfolio-insights.server";
 import { env } from "../server/runtime/env.server";
+import type { ReplyRefusal } from "../components/admin/inquiry-conversation";
 import type { Route } from "./+types/owner";
 
 const DeskAction = z.object({
-  intent: z.enum(["reply", "answered"]),
+  intent: z.enum(["reply", "answered", "accept-offer", "decline-offer", "counter-offer"]),
   id: z.coerce.number().int().positive(),
   [MESSAGE_FIELD]: z.string().optional(),
+  counterAmount: z.string().optional(),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -72,6 +75,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (changed === null) throw data(null, { status: 404 });
     return redirect(`/owner?notice=${changed ? "answered" : "answer-refused"}`, 303);
   }
+  const offerIntent = parsed.data.intent;
+  if (offerIntent === "accept-offer" || offerIntent === "decline-offer" || offerIntent === "counter-offer") {
+    const answered = await answerOfferFromDesk(owner.email, id, offerIntent, parsed.data.counterAmount);
+    if (answered === null) throw data(null, { status: 404 });
+    if (answered.ok) return redirect(`/owner?notice=${offerIntent}`, 303);
+    return data(
+      { step: null, error: null, email: "", offer: { id, error: answered.error, text: answered.text } },
+      { status: answered.status },
+    );
+  }
   const replied = await replyFromDesk(owner.email, id, parsed.data[MESSAGE_FIELD]);
   if (replied === null) throw data(null, { status: 404 });
   if (replied.ok) return redirect("/owner?notice=replied", 303);
@@ -91,13 +104,19 @@ export default function OwnerPage({ loaderData, actionData }: Route.ComponentPro
   }
   const { email, domains, deals, inquiries, insights, notice } = loaderData;
   const refusal = actionData && "reply" in actionData ? actionData.reply : null;
+  const offerRefusal = actionData && "offer" in actionData ? (actionData.offer as ReplyRefusal) : null;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <OwnerHeader email={email} />
-      {notice && !refusal ? <Notice>{notice}</Notice> : null}
+      {notice && !refusal && !offerRefusal ? <Notice>{notice}</Notice> : null}
       <OwnerDomains domains={domains} />
       <OwnerDeals deals={deals.rows} total={deals.total} />
-      <OwnerInquiries inquiries={inquiries.rows} total={inquiries.total} refusal={refusal ?? null} />
+      <OwnerInquiries
+        inquiries={inquiries.rows}
+        total={inquiries.total}
+        refusal={refusal ?? null}
+        offerRefusal={offerRefusal}
+      />
       <p className="mt-10 text-slate-300">Insights into your names. Dates are UTC.</p>
       <PortfolioInsightsView insights={insights} nameHref={(id) => `/owner/domains/${id}`} />
     </main>

@@ -1,6 +1,7 @@
 import { Form, Link } from "react-router";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { InquiryConversation, type ReplyRefusal } from "../admin/inquiry-conversation";
+import { InboxSaleBlock } from "../admin/inbox-sale";
 import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
 import { LocalDate } from "../admin/local-date";
 import { card, primaryButton } from "../ui";
@@ -10,10 +11,13 @@ export function OwnerInquiries({
   inquiries,
   total,
   refusal,
+  offerRefusal,
 }: {
   inquiries: InboxRow[];
   total: number;
   refusal: ReplyRefusal | null;
+  /** A refused answer to an offer: its card shows why and keeps the amount. */
+  offerRefusal: ReplyRefusal | null;
 }) {
   return (
     <section aria-labelledby="owner-inquiries-heading" className="mt-10">
@@ -38,6 +42,7 @@ export function OwnerInquiries({
               key={inquiry.id}
               inquiry={inquiry}
               refusal={refusal?.id === inquiry.id ? refusal : null}
+              offerRefusal={offerRefusal?.id === inquiry.id ? offerRefusal : null}
             />
           ))}
         </div>
@@ -46,7 +51,15 @@ export function OwnerInquiries({
   );
 }
 
-function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: ReplyRefusal | null }) {
+function OwnerInquiryCard({
+  inquiry,
+  refusal,
+  offerRefusal,
+}: {
+  inquiry: InboxRow;
+  refusal: ReplyRefusal | null;
+  offerRefusal: ReplyRefusal | null;
+}) {
   const details: Array<[string, React.ReactNode]> = [
     ["Email", inquiry.email],
     ["Phone", inquiry.phone || "Not given"],
@@ -61,6 +74,7 @@ function OwnerInquiryCard({ inquiry, refusal }: { inquiry: InboxRow; refusal: Re
       </h3>
       <InquiryFacts details={details} message={inquiry.message} columns={5} />
       <InquiryConversation inquiry={inquiry} returnTo="/owner" refusal={refusal} />
+      <InboxSaleBlock inquiry={inquiry} returnTo="/owner" refusal={offerRefusal} />
       {inquiry.open && !inquiry.answered_at ? (
         <Form method="post" action="/owner" className="mt-4">
           <input type="hidden" name="id" value={inquiry.id} />

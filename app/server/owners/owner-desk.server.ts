@@ -10,6 +10,8 @@ import { domainFunnel, funnelSelections, lastDays, type DomainFunnel } from "../
 import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquiries.server";
 import { markInquiryAnswered } from "../inquiries/refund-promise.server";
 import { postInquiryMessage } from "../inquiries/messages.server";
+import { answerOffer, sendOffer } from "../sale/offers.server";
+import { parseOfferAmount } from "../../lib/offer-amount";
 import { parseMessage } from "../../lib/inquiry-message";
 import { inquiryOwnerIs, ownerEmailIs } from "../catalog/domains.server";
 import { DEAL_STATUS_TEXT, dealOwnerIs, dealPagePath } from "../sale/deals.server";
@@ -192,6 +194,28 @@ export async function replyFromDesk(
     status: posted.reason === "closed" ? 409 : 429,
     retryAfterSeconds: posted.reason === "closed" ? undefined : posted.retryAfterSeconds,
   };
+}
+
+/** The owner answers the buyer's open offer from the desk; null when the inquiry is not theirs. */
+export async function answerOfferFromDesk(
+  email: string,
+  inquiryId: number,
+  intent: "accept-offer" | "decline-offer" | "counter-offer",
+  counterAmount: unknown,
+): Promise<OwnerReplyResult | null> {
+  const inquiry = await findOwnerInquiry(email, inquiryId);
+  if (!inquiry) return null;
+  const typed = typeof counterAmount === "string" ? counterAmount : "";
+  let result;
+  if (intent === "counter-offer") {
+    const amount = parseOfferAmount(typed);
+    if (!amount.ok) return { ok: false, error: amount.message, text: typed, status: 400 };
+    result = await sendOffer(inquiry, "owner", amount.cents, { counter: true });
+  } else {
+    result = await answerOffer(inquiry, "owner", intent === "accept-offer" ? "accept" : "decline");
+  }
+  if (result.ok) return { ok: true };
+  return { ok: false, error: result.message, text: typed, status: result.reason === "rate_limited" ? 429 : 409 };
 }
 
 /** "I have replied" from the desk; null when the inquiry is not theirs, else whether it changed. */
