@@ -3,7 +3,7 @@ import { db } from "../../app/server/db/database.server";
 import { updateOwnerPrices } from "../../app/server/owners/owner-desk.server";
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { dealPagePath } from "../../app/server/sale/deals.server";
-import { BUYER, GOOD_CARD, createDomain, createPaidInquiry, setFeeCents, signInOwner } from "../support/factories";
+import { buyNow, createDomain, createPaidInquiry, setFeeCents, signInOwner } from "../support/factories";
 import { useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { visibleText, withoutSpans } from "../support/visible-text";
@@ -15,21 +15,12 @@ const clock = useTestClock();
 const ALICE = "alice-deals@owners.example";
 const BOB = "bob-deals@owners.example";
 const CAROL = "carol-deals@owners.example";
-const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
 const names = { older: "", newer: "", unpaid: "", bob: "", offer: "" };
 let newerDeal = "";
 
 /** A buy now started on the name; paid through the test checkout when `pay`. Returns the deal's public id. */
-async function buyNow(domain: { id: number; short: string }, pay: boolean): Promise<string> {
-  const started = await render(`/buy/${domain.short}`, { form: { name: BUYER.name, email: BUYER.email } });
-  if (pay) {
-    const paid = await render(started.location!, { form: card });
-    const back = new URL(paid.location!);
-    await render(back.pathname + back.search);
-  }
-  const deal = await db.selectFrom("deals").selectAll().where("domain_id", "=", domain.id).executeTakeFirstOrThrow();
-  expect(deal.status).toBe(pay ? "paid" : "checkout");
-  return deal.public_id;
+async function buyNowOf(domain: { id: number; short: string }, pay: boolean): Promise<string> {
+  return (await buyNow(domain, { pay })).public_id;
 }
 
 async function desk(email: string) {
@@ -67,12 +58,12 @@ beforeAll(async () => {
     unpaid: unpaid.domain_name,
     bob: bobs.domain_name,
   });
-  await buyNow(older, true);
+  await buyNowOf(older, true);
   clock.advance(60_000);
-  newerDeal = await buyNow(newer, true);
+  newerDeal = await buyNowOf(newer, true);
   clock.advance(60_000);
-  await buyNow(unpaid, false);
-  await buyNow(bobs, true);
+  await buyNowOf(unpaid, false);
+  await buyNowOf(bobs, true);
   // An offer the owner accepted: a deal agreed at $6,500 with the inquiry fee credited, not paid yet.
   await setFeeCents(1999);
   clock.advance(60_000);

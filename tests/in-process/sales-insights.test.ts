@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../app/server/db/database.server";
-import { BUYER, GOOD_CARD, createAdmin, createDomain, signInOwner, type TestAdmin } from "../support/factories";
+import { buyNow, createAdmin, createDomain, signInOwner, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { visibleText, withoutSpans } from "../support/visible-text";
@@ -12,7 +12,6 @@ const clock = useTestClock();
 const ALICE = "alice-sales@owners.example";
 const BOB = "bob-sales@owners.example";
 const CAROL = "carol-sales@owners.example";
-const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
 const month = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 7);
 let admin: TestAdmin;
 
@@ -24,15 +23,7 @@ async function sale(owner: string, cents: number, pay = true): Promise<string> {
     buyNowCents: cents,
     ownerEmail: owner,
   });
-  const started = await render(`/buy/${domain.short}`, { form: { name: BUYER.name, email: BUYER.email } });
-  if (pay) {
-    const paid = await render(started.location!, { form: card });
-    const back = new URL(paid.location!);
-    await render(back.pathname + back.search);
-  }
-  const deal = await db.selectFrom("deals").selectAll().where("domain_id", "=", domain.id).executeTakeFirstOrThrow();
-  expect(deal.status).toBe(pay ? "paid" : "checkout");
-  return deal.public_id;
+  return (await buyNow(domain, { pay })).public_id;
 }
 
 beforeAll(async () => {

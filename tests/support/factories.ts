@@ -21,11 +21,12 @@ import { fulfilPayment } from "../../app/server/payments/fulfil.server";
 import { getPaymentProvider, getTestProvider } from "../../app/server/payments/index.server";
 import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { setSilencePolicy, type SilencePolicy } from "../../app/server/inquiries/refund-promise.server";
-import type { Domain, Inquiry } from "../../db/schema";
+import type { Deal, Domain, Inquiry } from "../../db/schema";
 import { letterTag } from "./data";
 import { BUYER } from "./http";
 import { BROWSER_USER_AGENT } from "./raw-http";
 import { requestFor } from "./in-process/routes";
+import { render } from "./in-process/document";
 
 // The buyer the HTTP tests use too.
 export { BUYER };
@@ -185,4 +186,33 @@ export async function recordViews(
     clock.set(offset);
   }
   await flushDomainViews();
+}
+
+/**
+ * A buy now on `domain` as a browser without JavaScript makes it: the form, then (unless `pay` is false)
+ * the test checkout paid with GOOD_CARD and the return to the deal page. Returns the deal as stored,
+ * `paid` (or `checkout` when not paid); anything else throws.
+ */
+export async function buyNow(
+  domain: { id: number; short: string },
+  options: { pay?: boolean; buyer?: { name: string; email: string } } = {},
+): Promise<Deal> {
+  const pay = options.pay ?? true;
+  const buyer = options.buyer ?? BUYER;
+  const started = await render(`/buy/${domain.short}`, { form: { name: buyer.name, email: buyer.email } });
+  if (started.status !== 303) throw new Error(`buy now answered ${started.status}`);
+  if (pay) {
+    const card = { card_number: GOOD_CARD.number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc };
+    const paid = await render(started.location!, { form: card });
+    const back = new URL(paid.location!);
+    await render(back.pathname + back.search);
+  }
+  const deal = await db
+    .selectFrom("deals")
+    .selectAll()
+    .where("domain_id", "=", domain.id)
+    .orderBy("id", "desc")
+    .executeTakeFirstOrThrow();
+  if (deal.status !== (pay ? "paid" : "checkout")) throw new Error(`the deal is ${deal.status}`);
+  return deal;
 }

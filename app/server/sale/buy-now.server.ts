@@ -1,9 +1,10 @@
 // Buy now (issue 37 item 1): the buyer gives name and email and pays the domain's buy now price through
 // the card provider's hosted checkout (Stripe Checkout, or the test provider's page), with and without
 // JavaScript. The amount is the server's; the deal holds nothing until it is paid (deal-payment.server.ts).
-import { z } from "zod";
+import type { z } from "zod";
 import type { Domain } from "../../../db/schema";
-import { INQUIRY_LIMITS, isOneLine, REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { REQUIRED_FIELDS_MESSAGE } from "../../lib/inquiry";
+import { InquirySchema } from "../inquiries/inquiries.server";
 import { shortDomainName } from "../../lib/domain-name";
 import { nowIso } from "../runtime/clock.server";
 import { db } from "../db/database.server";
@@ -14,20 +15,8 @@ import { mayCreatePayment, PAYMENTS_PAUSED_TEXT } from "../payments/card-testing
 import { siteOrigin } from "../payments/flow.server";
 import { dealPagePath, newDealPublicId } from "./deals.server";
 
-export const BuyNowSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, REQUIRED_FIELDS_MESSAGE)
-    .max(INQUIRY_LIMITS.name, `Full Name must be at most ${INQUIRY_LIMITS.name} characters`)
-    .refine(isOneLine, "Full Name must be one line"),
-  email: z
-    .string()
-    .trim()
-    .min(1, REQUIRED_FIELDS_MESSAGE)
-    .max(INQUIRY_LIMITS.email, `Email Address must be at most ${INQUIRY_LIMITS.email} characters`)
-    .pipe(z.email("Please enter a valid email address")),
-});
+// The inquiry form's own rules and messages for the same two fields.
+export const BuyNowSchema = InquirySchema.pick({ name: true, email: true });
 export type BuyNowInput = z.infer<typeof BuyNowSchema>;
 export type BuyNowField = keyof BuyNowInput;
 

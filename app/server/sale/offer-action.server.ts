@@ -4,7 +4,7 @@
 import { data } from "react-router";
 import type { Inquiry } from "../../../db/schema";
 import { COUNTER_FIELD, OFFER_FIELD, parseOfferAmount } from "../../lib/offer-amount";
-import { answerOffer, dealAgreedFor, sendOffer, type OfferSide } from "./offers.server";
+import { answerOffer, sendOffer, type OfferSide } from "./offers.server";
 
 export const OFFER_INTENTS = ["send-offer", "counter-offer", "accept-offer", "decline-offer"] as const;
 export type OfferIntent = (typeof OFFER_INTENTS)[number];
@@ -45,8 +45,7 @@ export async function offerAction(
     if (intent === "send-offer" && side !== "buyer") throw data(null, { status: 400 });
     result = await sendOffer(inquiry, side, amount.cents, { counter: intent === "counter-offer", ...options });
     if (result.ok) {
-      const agreed = await dealAgreedFor(inquiry.id);
-      return back(agreed ? "offer-accepted" : intent === "send-offer" ? "offer-sent" : "counter-sent");
+      return back(result.agreed ? "offer-accepted" : intent === "send-offer" ? "offer-sent" : "counter-sent");
     }
   } else {
     result = await answerOffer(inquiry, side, intent === "accept-offer" ? "accept" : "decline", options);

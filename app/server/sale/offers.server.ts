@@ -16,6 +16,7 @@ import {
   type PostMessageResult,
 } from "../inquiries/messages.server";
 import { newDealPublicId } from "./deals.server";
+import { SOLD_TEXT } from "./buy-now.server";
 import { queueDealAgreedEmail } from "./deal-mail.server";
 
 export type OfferSide = "buyer" | "owner";
@@ -27,7 +28,6 @@ export const BELOW_MINIMUM_TEXT =
   "Your offer is below the owner's minimum offer, so it was declined at once. You can send a higher offer.";
 export const NOT_OPEN_TEXT = "This offer is no longer open: it was answered, replaced or has expired.";
 export const UNDER_OFFER_TEXT = "This name is already under offer.";
-export const SOLD_TEXT = "This name has been sold.";
 
 const authorOf = (side: OfferSide, bySite: boolean): MessageAuthor =>
   side === "buyer" ? { author: "buyer", via: "page" } : { author: "owner", via: bySite ? "site" : "page" };
@@ -148,7 +148,7 @@ export async function sendOffer(
   side: OfferSide,
   cents: number,
   options: { counter?: boolean; bySite?: boolean } = {},
-): Promise<PostMessageResult> {
+): Promise<PostMessageResult & { agreed?: boolean }> {
   const domain = await domainOf(inquiry);
   const refusal = saleRefusal(domain);
   if (refusal) return { ok: false, reason: "refused", message: refusal };
@@ -159,14 +159,20 @@ export async function sendOffer(
   const autoAccept = side === "buyer" && domain!.auto_accept_cents !== null && cents >= domain!.auto_accept_cents;
   const label = options.counter ? "Counter-offer" : "Offer";
   const body = `${label}: ${formatUsd(cents)}${autoAccept ? " (accepted automatically: a deal is agreed)" : ""}`;
-  return postInquiryMessage(inquiry, authorOf(side, options.bySite ?? false), body, async (trx, messageId, at) => {
-    if (answering) await closeOffer(trx, answering, "countered", at);
-    const offer = await recordOffer(trx, inquiry, side, cents, messageId, at);
-    if (autoAccept) {
-      await closeOffer(trx, offer, "accepted", at);
-      await agreeDeal(trx, inquiry, cents, at);
-    }
-  });
+  const posted = await postInquiryMessage(
+    inquiry,
+    authorOf(side, options.bySite ?? false),
+    body,
+    async (trx, messageId, at) => {
+      if (answering) await closeOffer(trx, answering, "countered", at);
+      const offer = await recordOffer(trx, inquiry, side, cents, messageId, at);
+      if (autoAccept) {
+        await closeOffer(trx, offer, "accepted", at);
+        await agreeDeal(trx, inquiry, cents, at);
+      }
+    },
+  );
+  return posted.ok ? { ...posted, agreed: autoAccept } : posted;
 }
 
 /** "Accept offer" or "Decline": answers the other side's open offer. */
@@ -189,15 +195,4 @@ export async function answerOffer(
     await closeOffer(trx, offer, answer === "accept" ? "accepted" : "declined", at);
     if (answer === "accept") await agreeDeal(trx, inquiry, offer.amount_cents, at);
   });
-}
-
-/** True when the inquiry has a live deal (an offer just accepted automatically, for the page's notice). */
-export async function dealAgreedFor(inquiryId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom("deals")
-    .select("id")
-    .where("inquiry_id", "=", inquiryId)
-    .where("status", "in", ["agreed", "paid", "transferred", "completed"])
-    .executeTakeFirst();
-  return row !== undefined;
 }
