@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/server/db/database.server";
 import { updateOwnerPrices } from "../../app/server/owners/owner-desk.server";
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { dealPagePath } from "../../app/server/sale/deals.server";

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/server/db/database.server";
 import { buyNow, createAdmin, createDomain, signInOwner, type TestAdmin } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
