@@ -25,6 +25,11 @@ export interface DomainPageData {
   saleState: "under_offer" | null;
 }
 
+/** A sold name's page (SoldView): its title, and not a document for search engines any more. */
+export function soldPageMeta(name: string, siteName: string): MetaDescriptor[] {
+  return [{ title: `${name} has been sold | ${siteName}` }, { name: "robots", content: "noindex" }];
+}
+
 /** Title, description, canonical URL, Open Graph tags and a schema.org Product for one domain. */
 export function domainPageMeta(page: DomainPageData): MetaDescriptor[] {
   const { domain, siteName, canonicalUrl } = page;

@@ -1,12 +1,11 @@
 import { data } from "react-router";
 import { DomainView } from "../components/domain-view";
 import { NotFoundView } from "../components/ui";
-import { domainPageMeta, type DomainPageData } from "../lib/seo";
+import { domainPageMeta, soldPageMeta, type DomainPageData } from "../lib/seo";
 import { findDomainByParam, findSoldDomainByParam } from "../server/catalog/domains.server";
-import { similarDomainsHtml } from "../server/catalog/similar.server";
-import { SoldView } from "../components/sale/sold-view";
+import { SoldView, type SoldPage } from "../components/sale/sold-view";
 import { env } from "../server/runtime/env.server";
-import { loadDomainPage } from "../server/catalog/landers.server";
+import { loadDomainPage, loadSoldPage } from "../server/catalog/landers.server";
 import type { Route } from "./+types/domain";
 
 export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
@@ -15,21 +14,14 @@ export const NOT_FOUND_TEXT = "The domain you're looking for doesn't exist.";
 export interface DomainRouteData {
   siteName: string;
   page: DomainPageData | null;
-  sold?: { name: string; similarHtml: string };
+  sold?: SoldPage;
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const domain = await findDomainByParam(params.domainName);
   if (!domain) {
     const sold = await findSoldDomainByParam(params.domainName);
-    if (sold) {
-      const similarHtml = await similarDomainsHtml(sold);
-      return {
-        siteName: env.SITE_NAME,
-        page: null,
-        sold: { name: sold.domain_name, similarHtml },
-      } satisfies DomainRouteData;
-    }
+    if (sold) return { siteName: env.SITE_NAME, page: null, sold: await loadSoldPage(sold) } satisfies DomainRouteData;
     return data({ siteName: env.SITE_NAME, page: null } satisfies DomainRouteData, { status: 404 });
   }
   return { siteName: env.SITE_NAME, page: await loadDomainPage(domain, request, context) } satisfies DomainRouteData;
@@ -57,10 +49,7 @@ export default function DomainPage({ loaderData }: Route.ComponentProps) {
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (loaderData && !loaderData.page && "sold" in loaderData && loaderData.sold) {
-    return [
-      { title: `${loaderData.sold.name} has been sold | ${loaderData.siteName}` },
-      { name: "robots", content: "noindex" },
-    ];
+    return soldPageMeta(loaderData.sold.name, loaderData.siteName);
   }
   if (!loaderData?.page) {
     return [

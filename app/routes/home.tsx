@@ -7,11 +7,18 @@ import { GlobeIcon } from "../components/icons";
 import { card, secondaryButton } from "../components/ui";
 import { asksForAnything, browseHref, ignoredNotes, readBrowseQuery } from "../lib/browse";
 import { TOO_MANY_SEARCHES } from "../lib/search";
-import { domainPageMeta, openGraph } from "../lib/seo";
+import { domainPageMeta, openGraph, soldPageMeta } from "../lib/seo";
 import { browseDomains, extensionCounts } from "../server/catalog/browse.server";
 import { categoryCounts } from "../server/catalog/categories.server";
 import { env } from "../server/runtime/env.server";
-import { landerDomainFor, loadDomainPage, operatorHomeUrl, siteOrigin } from "../server/catalog/landers.server";
+import {
+  landerDomainFor,
+  loadDomainPage,
+  loadSoldPage,
+  operatorHomeUrl,
+  siteOrigin,
+} from "../server/catalog/landers.server";
+import { SoldView } from "../components/sale/sold-view";
 import { clientIp } from "../server/http/request-context.server";
 import { searchRateLimit } from "../server/http/search-limit.server";
 import type { Route } from "./+types/home";
@@ -21,13 +28,20 @@ const PER_PAGE = 24;
 export async function loader({ request, context }: Route.LoaderArgs) {
   // A listed domain pointed at this server greets its visitor with its own for-sale page.
   const landerDomain = await landerDomainFor(request);
-  if (landerDomain) {
+  if (landerDomain && "live" in landerDomain) {
     return {
       kind: "lander" as const,
-      lander: await loadDomainPage(landerDomain, request, context),
+      lander: await loadDomainPage(landerDomain.live, request, context),
       browseUrl: operatorHomeUrl(),
     };
   }
+  // A name sold here, still pointed at this server: it says so (not the operator's splash).
+  if (landerDomain)
+    return {
+      kind: "sold" as const,
+      siteName: env.SITE_NAME,
+      sold: await loadSoldPage(landerDomain.sold, { onLander: true }),
+    };
   const query = readBrowseQuery(new URL(request.url).searchParams);
   const { filters, ignored } = query;
   const [extensions, categories] = await Promise.all([extensionCounts(), categoryCounts()]);
@@ -86,6 +100,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       />
     );
   }
+  if (loaderData.kind === "sold") return <SoldView {...loaderData.sold} />;
   const { siteName, filters, rows, total, page, pageCount, limited, notes } = loaderData;
   const q = filters.q;
   return (
@@ -152,6 +167,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (loaderData?.kind === "lander") return domainPageMeta(loaderData.lander);
+  if (loaderData?.kind === "sold") return soldPageMeta(loaderData.sold.name, loaderData.siteName);
   const siteName = loaderData?.siteName ?? "Premium domains";
   const title = `${siteName} - Premium Domain Acquisitions`;
   const description = `${siteName}: premium domain names for sale. See the guiding price and contact the owner directly.`;

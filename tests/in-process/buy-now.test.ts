@@ -91,6 +91,14 @@ describe("buy now", () => {
     expect(sold.status).toBe(200);
     expect(sold.body).toContain("has been sold");
     expect(sold.body).not.toContain("Buy now for");
+    expect(sold.body).toContain('href="/#domains"');
+    // Its own lander (the name still pointed at this server) says so too, not the operator's splash.
+    const lander = await render("/", { headers: { Host: domain.domain_name } });
+    expect(lander.status).toBe(200);
+    expect(lander.body).toContain("has been sold");
+    expect(lander.body).toContain(`<title>${domain.domain_name} has been sold`);
+    expect(lander.body).not.toContain("Premium Domain Acquisitions");
+    expect(lander.body).not.toContain('href="/#domains"');
     const totals = await liveDomainTotals();
     expect(totals.count).toBe(before.count - 1);
     expect((await render(`/buy/${domain.short}`)).status).toBe(404);

@@ -2,12 +2,13 @@ import type { Domain } from "../../../db/schema";
 import { hostNameFromHeader, siteOriginFor } from "../../lib/host";
 import type { DomainPageData } from "../../lib/seo";
 import { domainPagePath } from "../../lib/domain-name";
-import { findLiveDomainByName } from "./domains.server";
+import { findLiveDomainByName, findSoldDomainByParam } from "./domains.server";
 import { recordDomainView } from "./domain-views.server";
 import { env } from "../runtime/env.server";
 import { isKnownHost, operatorHostNames } from "./hosts.server";
 import { ownerTypicalReplyDays } from "./owner-reply-time.server";
 import type { RouterContextProvider } from "react-router";
+import type { SoldPage } from "../../components/sale/sold-view";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomain } from "./categories.server";
@@ -18,11 +19,23 @@ import { perContentVersion } from "../db/content-version.server";
 // The operator's own addresses keep the splash and browse page; any other listed domain pointed at
 // this server greets its visitor with its own for-sale page.
 
-/** The listed domain a request's Host names, or null for the operator's hosts and unknown or malformed ones. */
-export async function landerDomainFor(request: Request): Promise<Domain | null> {
+/**
+ * The domain a request's Host names: listed (its for-sale page), or sold here (its "has been sold" page,
+ * until the buyer points it elsewhere); null for the operator's hosts and unknown or malformed ones.
+ */
+export async function landerDomainFor(request: Request): Promise<{ live: Domain } | { sold: Domain } | null> {
   const name = hostNameFromHeader(request.headers.get("host"));
   if (!name || operatorHostNames.has(name) || !name.includes(".")) return null;
-  return findLiveDomainByName(name);
+  const live = await findLiveDomainByName(name);
+  if (live) return { live };
+  const sold = await findSoldDomainByParam(name);
+  return sold ? { sold } : null;
+}
+
+/** What a sold name's page shows (SoldView) at /domain/{short}, or on its own lander (`onLander`). */
+export async function loadSoldPage(sold: Domain, { onLander = false } = {}): Promise<SoldPage> {
+  const browseUrl = onLander ? operatorHomeUrl() && `${operatorHomeUrl()}#domains` : "/#domains";
+  return { name: sold.domain_name, similarHtml: await similarDomainsHtml(sold), browseUrl };
 }
 
 /**
