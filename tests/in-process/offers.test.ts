@@ -148,8 +148,14 @@ describe("offers", () => {
     expect(await saleState(domain.id)).toBe("under_offer");
     clock.advance(8 * DAY_MS);
     await runReconcilePass();
-    expect((await dealOf(inquiry.id))!.status).toBe("expired");
+    const deal = (await dealOf(inquiry.id))!;
+    expect(deal.status).toBe("expired");
     expect(await saleState(domain.id)).toBeNull();
+    // Both sides are told, once (a second pass sends nothing more).
+    await runReconcilePass();
+    const expiredMail = (await sentMail()).filter((mail) => mail.raw.includes(`Deal expired: ${domain.domain_name}`));
+    expect(expiredMail.map((mail) => mail.to[0]).sort()).toEqual([deal.buyer_email, deal.owner_email].sort());
+    expect(expiredMail[0]!.raw).toContain("The name is back on sale");
   });
 
   it("either side cancels an unpaid deal; the conversation says so", async () => {

@@ -137,6 +137,35 @@ export async function queueDealAgreedEmail(deal: Deal, executor: Executor): Prom
   );
 }
 
+/** An agreed deal left unpaid past its pay-by date: both sides are told the name is back on sale. */
+export async function queueDealExpiredEmails(deal: Deal, executor: Executor): Promise<void> {
+  const subject = `Deal expired: ${deal.domain_name} is back on sale`;
+  const what = `The deal for ${deal.domain_name} at ${formatUsd(deal.price_cents)} was not paid in time and has expired.`;
+  await queueEmail(
+    {
+      kind: "deal_expired_buyer",
+      to: deal.buyer_email,
+      subject,
+      text: [
+        `Hello ${deal.buyer_name},`,
+        "",
+        what,
+        "The name is back on sale. To buy it still, make a new offer on your inquiry page.",
+      ].join("\n"),
+    },
+    executor,
+  );
+  await queueEmail(
+    {
+      kind: "deal_expired_owner",
+      to: deal.owner_email,
+      subject,
+      text: [what, "The name is back on sale; nothing is owed to you for this deal."].join("\n"),
+    },
+    executor,
+  );
+}
+
 export async function queueLateTransferEmails(deal: Deal, executor: Executor): Promise<void> {
   await queueEmail(
     {

@@ -10,7 +10,7 @@ import { getPaymentProvider, type ProviderName } from "../payments/index.server"
 import { siteOrigin } from "../payments/flow.server";
 import { MessageRefused, postInquiryMessage } from "../inquiries/messages.server";
 import { dealPagePath, type DealSide } from "./deals.server";
-import { queueLateTransferEmails } from "./deal-mail.server";
+import { queueDealExpiredEmails, queueLateTransferEmails } from "./deal-mail.server";
 
 export type StepResult = { ok: true } | { ok: false; status: number; message: string };
 
@@ -84,7 +84,7 @@ export async function cancelDeal(deal: Deal, side: DealSide): Promise<StepResult
   return { ok: false, status: posted.reason === "rate_limited" ? 429 : 409, message: posted.message };
 }
 
-/** The reconciler's pass: agreed deals past their pay-by date expire, and their names are back on sale. */
+/** The reconciler's pass: agreed deals past their pay-by date expire, their names are back on sale, and both sides are told. */
 export async function expireUnpaidDeals(): Promise<number> {
   const at = nowIso();
   const due = await db
@@ -97,7 +97,12 @@ export async function expireUnpaidDeals(): Promise<number> {
     .execute();
   let expired = 0;
   for (const deal of due) {
-    if (await inTransaction((trx) => closeUnpaid(trx, deal, "expired", at))) expired++;
+    const closed = await inTransaction(async (trx) => {
+      if (!(await closeUnpaid(trx, deal, "expired", at))) return false;
+      await queueDealExpiredEmails(deal, trx);
+      return true;
+    });
+    if (closed) expired++;
   }
   return expired;
 }
