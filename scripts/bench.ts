@@ -413,6 +413,9 @@ async function main() {
     trackingId: short,
     ownerEmail: "owner@example.test",
   });
+  // Imported here, as insertDomain above: the app's database module opens DATABASE_URL when loaded.
+  const { addSaleStateNames, SOLD_SHORT, UNDER_OFFER_SHORT } = await import("../bench/sale-states");
+  await addSaleStateNames();
   const domainPage = await rawGet(new URL(domainPath, app.url).href);
   if (domainPage.status !== 200) throw new Error(`${domainPath} answered ${domainPage.status}`);
   const bodyFile = path.join(dataDir, "domain-page.html");
@@ -461,6 +464,7 @@ async function main() {
     const writer = await startWriter(root, env);
     cleanups.push(writer.stop);
     await writer.send(`domain ${short}.com ${short}`);
+    await writer.send("sale-states");
     pgApps = {
       app: await startApp(env),
       uncached: await startApp({ ...env, PAGE_CACHE: "false", SEARCHES_PER_MINUTE: "1000000" }),
@@ -505,21 +509,25 @@ async function main() {
       : null;
 
   // Issue 27 item 4: the contact page and a listed domain's own lander against the domain page, taking
-  // turns request by request.
+  // turns request by request; issue 37: a name under offer and a sold name's page too.
   const comparedPages = (baseUrl: string) =>
     alternatingTimings(
       [
         { url: new URL(domainPath, baseUrl).href },
         { url: new URL(`/contact/${short}`, baseUrl).href },
         { url: new URL("/", baseUrl).href, headers: { Host: `${short}.com` } },
+        { url: new URL(`/domain/${UNDER_OFFER_SHORT}`, baseUrl).href },
+        { url: new URL(`/domain/${SOLD_SHORT}`, baseUrl).href },
       ],
       COMPARED_PAGE_REQUESTS,
     );
-  const [domainTime, contactTime, landerTime] = await comparedPages(uncachedApp.url);
+  const [domainTime, contactTime, landerTime, underOfferTime, soldTime] = await comparedPages(uncachedApp.url);
   const serverTimes: Array<[string, Timing | null]> = [
     ["/domain/{short}, page cache off", domainTime],
     ["/contact/{short}, page cache off", contactTime],
     ["lander, page cache off", landerTime],
+    ["under offer, page cache off", underOfferTime],
+    ["sold, page cache off", soldTime],
     ["/ browse, page cache off", await sequentialTimings(new URL("/", uncachedApp.url).href, 40)],
     ["/?q=nova search, page cache off", await sequentialTimings(new URL("/?q=nova", uncachedApp.url).href, 40)],
     [
@@ -560,11 +568,15 @@ async function main() {
     return [engine!, output] as const;
   });
   if (pgApps) {
-    const [pgDomainTime, pgContactTime, pgLanderTime] = await comparedPages(pgApps.uncached.url);
+    const [pgDomainTime, pgContactTime, pgLanderTime, pgUnderOfferTime, pgSoldTime] = await comparedPages(
+      pgApps.uncached.url,
+    );
     serverTimes.push(
       ["/domain/{short}, page cache off [PostgreSQL]", pgDomainTime],
       ["/contact/{short}, page cache off [PostgreSQL]", pgContactTime],
       ["lander, page cache off [PostgreSQL]", pgLanderTime],
+      ["under offer, page cache off [PostgreSQL]", pgUnderOfferTime],
+      ["sold, page cache off [PostgreSQL]", pgSoldTime],
       [
         "/admin first page [PostgreSQL]",
         pgCookie ? await sequentialTimings(new URL("/admin", pgApps.app.url).href, 40, { Cookie: pgCookie }) : null,
@@ -880,6 +892,8 @@ function resultRows(run: {
   for (const [label, measurement] of [
     ["/contact/{short}, page cache off", "`/contact/{short}`, uncached, server time"],
     ["lander, page cache off", "lander: `/` on a listed domain's own host, uncached, server time"],
+    ["under offer, page cache off", 'a name "Under offer" (`/domain/{short}`), uncached, server time'],
+    ["sold, page cache off", "a sold name's page (`/domain/{short}`), uncached, server time"],
   ] as const) {
     const against = (suffix: string) => times.get(`/domain/{short}, page cache off${suffix}`);
     const near = (suffix: string) => (timing: Timing) =>
