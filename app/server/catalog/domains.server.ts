@@ -26,7 +26,11 @@ export async function findDomainByParam(param: string): Promise<Domain | null> {
   if (candidates.length === 0) return null;
   if (candidates.length === 1) return findLiveDomainByName(candidates[0]!);
   // One query for both names; the first candidate wins when both are listed.
-  const rows = await liveByEitherName([candidates[0]!, candidates[1]!]);
+  return firstOfCandidates(candidates, await liveByEitherName([candidates[0]!, candidates[1]!]));
+}
+
+/** The row of the first candidate name that has one (lookupCandidates' order), else null. */
+function firstOfCandidates(candidates: string[], rows: Domain[]): Domain | null {
   for (const candidate of candidates) {
     const row = rows.find((each) => each.domain_name === candidate);
     if (row) return row;
@@ -45,11 +49,7 @@ export async function findSoldDomainByParam(param: string): Promise<Domain | nul
     .where("sold_at", "is not", null)
     .orderBy("sold_at", "desc")
     .execute();
-  for (const candidate of candidates) {
-    const row = rows.find((each) => each.domain_name === candidate);
-    if (row) return row;
-  }
-  return null;
+  return firstOfCandidates(candidates, rows);
 }
 
 /** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
