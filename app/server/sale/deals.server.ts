@@ -9,6 +9,8 @@ import { linkSignature, publicOrigin, verifyLinkSignature } from "../inquiries/s
 
 export type DealSide = "buyer" | "owner";
 export const LIVE_DEAL_STATUSES = ["agreed", "paid", "transferred", "completed"] as const satisfies DealStatus[];
+/** The deals an inquiry's pages and cards show: the live one, or one refunded after payment (not those that ended unpaid). */
+export const SHOWN_DEAL_STATUSES: DealStatus[] = [...LIVE_DEAL_STATUSES, "refunded"];
 
 // A purpose per side, so the buyer's link never opens the owner's page (as for inquiries).
 const SIDE_PURPOSE: Record<DealSide, string> = { buyer: "deal-buyer", owner: "deal-owner" };

@@ -1,17 +1,14 @@
 // What the admin's inbox and the owner's desk show of a sale on each inquiry card: the open offer (the
 // admin answers it as the owner) and the deal, read for a page of inquiries at once.
-import type { Deal } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { now } from "../runtime/clock.server";
-import { DEAL_STATUS_TEXT } from "./deals.server";
+import { DEAL_STATUS_TEXT, SHOWN_DEAL_STATUSES } from "./deals.server";
 
 export interface InboxSale {
   openOffer: { fromBuyer: boolean; amount: string; expiresAt: string } | null;
   deal: { statusText: string; price: string } | null;
 }
-
-const CLOSED_DEALS: Deal["status"][] = ["cancelled", "expired", "lost", "checkout"];
 
 export async function salesOf(inquiryIds: number[]): Promise<Map<number, InboxSale>> {
   const sales = new Map<number, InboxSale>();
@@ -29,7 +26,7 @@ export async function salesOf(inquiryIds: number[]): Promise<Map<number, InboxSa
       .selectFrom("deals")
       .select(["inquiry_id", "status", "price_cents"])
       .where("inquiry_id", "in", inquiryIds)
-      .where("status", "not in", CLOSED_DEALS)
+      .where("status", "in", SHOWN_DEAL_STATUSES)
       .execute(),
   ]);
   const entry = (id: number) => sales.get(id) ?? sales.set(id, { openOffer: null, deal: null }).get(id)!;

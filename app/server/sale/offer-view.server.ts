@@ -4,7 +4,7 @@ import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { now } from "../runtime/clock.server";
 import { formatUtc } from "../inquiries/refund-promise.server";
-import { DEAL_STATUS_TEXT, dealPagePath } from "./deals.server";
+import { DEAL_STATUS_TEXT, dealPagePath, SHOWN_DEAL_STATUSES } from "./deals.server";
 import type { OfferSide } from "./offers.server";
 
 export interface OffersView {
@@ -28,8 +28,6 @@ export interface OffersView {
   note: string | null;
 }
 
-const CLOSED_DEALS = ["cancelled", "expired", "lost"];
-
 export async function offersView(inquiry: Inquiry, side: OfferSide, inquiryOpen: boolean): Promise<OffersView> {
   const at = now().toISOString();
   const [open, deal, domain] = await Promise.all([
@@ -45,7 +43,7 @@ export async function offersView(inquiry: Inquiry, side: OfferSide, inquiryOpen:
       .selectFrom("deals")
       .selectAll()
       .where("inquiry_id", "=", inquiry.id)
-      .where("status", "not in", CLOSED_DEALS as Deal["status"][])
+      .where("status", "in", SHOWN_DEAL_STATUSES)
       .orderBy("id", "desc")
       .executeTakeFirst(),
     db
