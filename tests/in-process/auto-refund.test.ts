@@ -2,17 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The real stripe SDK against a Stripe-compatible server started before the app loads (its URL is a setting).
 const { fake, STRIPE_TIMEOUT_MS } = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe");
-  const fake = await startFakeStripe();
+  const { startStripeForApp } = await import("../support/in-process/stripe");
   const STRIPE_TIMEOUT_MS = 1500;
-  Object.assign(process.env, {
-    PAYMENTS: "stripe",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-    STRIPE_API_BASE: fake.url,
-    STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS),
-    REFUND_RETRY_BASE_MS: "1500",
-  });
+  const fake = await startStripeForApp({ STRIPE_TIMEOUT_MS: String(STRIPE_TIMEOUT_MS), REFUND_RETRY_BASE_MS: "1500" });
   return { fake, STRIPE_TIMEOUT_MS };
 });
 

@@ -4,15 +4,10 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 // Buy now with the real stripe SDK against the Stripe-compatible test server: Stripe Checkout, the
 // webhook (signed) and the reconciler each record the payment, once.
 const { fake, WEBHOOK_SECRET } = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe");
-  const fake = await startFakeStripe();
+  const { startStripeForApp } = await import("../support/in-process/stripe");
   const WEBHOOK_SECRET = "whsec_deal_test";
-  Object.assign(process.env, {
-    PAYMENTS: "stripe",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+  const fake = await startStripeForApp({
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_BASE: fake.url,
     MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "1000",
   });
   return { fake, WEBHOOK_SECRET };

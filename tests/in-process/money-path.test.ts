@@ -5,16 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 // configured (the reconciler alone must finish every payment) and real SMTP, both started before the app
 // loads (their addresses are settings). The reconciler's pass runs when the test says, at the clock's time.
 const { fake, smtp, RECONCILE_AFTER_MS } = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe");
+  const { startStripeForApp } = await import("../support/in-process/stripe");
   const { startSmtp } = await import("../support/smtp");
-  const fake = await startFakeStripe();
   const smtp = await startSmtp(0, { refuseRecipients: /^nobody@/ });
   const RECONCILE_AFTER_MS = 60_000;
-  Object.assign(process.env, {
-    PAYMENTS: "stripe",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-    STRIPE_API_BASE: fake.url,
+  const fake = await startStripeForApp({
     SMTP_URL: smtp.url,
     MAIL_RETRY_BASE_MS: "50",
     PAYMENT_RECONCILE_AFTER_MS: String(RECONCILE_AFTER_MS),

@@ -3,17 +3,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 // Issue 13, finding 6 (card testing): the caps on Stripe payments created per hour, per client address and
 // site-wide, with the real stripe SDK against the Stripe-compatible test server (started before the app).
 const { fake } = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe");
-  const fake = await startFakeStripe();
-  Object.assign(process.env, {
-    PAYMENTS: "stripe",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-    STRIPE_API_BASE: fake.url,
-    MAX_PAYMENTS_PER_HOUR: "3",
-    MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "2",
-  });
-  return { fake };
+  const { startStripeForApp } = await import("../support/in-process/stripe");
+  return { fake: await startStripeForApp({ MAX_PAYMENTS_PER_HOUR: "3", MAX_PAYMENTS_PER_ADDRESS_PER_HOUR: "2" }) };
 });
 
 import { setInquiryFee } from "../../app/server/catalog/settings.server";

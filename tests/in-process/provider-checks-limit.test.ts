@@ -2,15 +2,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 
 // The real stripe SDK against the Stripe-compatible test server, started before the app loads.
 const { fake } = await vi.hoisted(async () => {
-  const { startFakeStripe } = await import("../support/fake-stripe");
-  const fake = await startFakeStripe();
-  Object.assign(process.env, {
-    PAYMENTS: "stripe",
-    STRIPE_SECRET_KEY: "sk_test_fake",
-    STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-    STRIPE_API_BASE: fake.url,
-  });
-  return { fake };
+  const { startStripeForApp } = await import("../support/in-process/stripe");
+  return { fake: await startStripeForApp() };
 });
 
 import { setInquiryFee } from "../../app/server/catalog/settings.server";
