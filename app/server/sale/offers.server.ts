@@ -2,7 +2,7 @@
 // (stored, emailed, shown; from the owner it counts as the reply for the refund promise), and its state
 // changes in that message's transaction (postInquiryMessage's hook), so a refused step leaves no message.
 // An offer is open for OFFER_DAYS; a new one replaces its sender's open one. Accepting makes a deal.
-import type { Domain, Inquiry, Offer } from "../../../db/schema";
+import type { Deal, Domain, Inquiry, Offer } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { isUniqueViolation, type Executor } from "../db/dialect.server";
@@ -100,20 +100,18 @@ async function closeOffer(trx: Executor, offer: Offer, status: "accepted" | "dec
   if (closed.numUpdatedRows !== 1n) throw new MessageRefused(NOT_OPEN_TEXT);
 }
 
-/** The deal an accepted offer makes, and the name under offer; one per name (the unique index). */
+/**
+ * The deal an accepted offer makes, and the name under offer; one per name (the unique index). The deal's
+ * row is written before the name's, as a payment (fulfilDealPayment) and a cancel write them: in the other
+ * order an acceptance and a buy now's payment at once deadlocked on PostgreSQL (each held the row the
+ * other needed), and the loser got an error page instead of the refusal.
+ */
 async function agreeDeal(trx: Executor, inquiry: Inquiry, priceCents: number, at: string): Promise<void> {
   const fee = inquiry.status === "paid" && inquiry.provider !== "credit" ? inquiry.amount_cents : 0;
   const feeCredited = Math.max(0, Math.min(fee, priceCents - MIN_CHARGE_CENTS));
-  const underOffer = await trx
-    .updateTable("domains")
-    .set({ sale_state: "under_offer", updated_at: at })
-    .where("id", "=", inquiry.domain_id)
-    .where("deleted_at", "is", null)
-    .where("sale_state", "is", null)
-    .executeTakeFirst();
-  if (underOffer.numUpdatedRows !== 1n) throw new MessageRefused(UNDER_OFFER_TEXT);
+  let deal: Deal;
   try {
-    const deal = await trx
+    deal = await trx
       .insertInto("deals")
       .values({
         public_id: newDealPublicId(),
@@ -135,11 +133,19 @@ async function agreeDeal(trx: Executor, inquiry: Inquiry, priceCents: number, at
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await queueDealAgreedEmail(deal, trx);
   } catch (error) {
     if (isUniqueViolation(error)) throw new MessageRefused(UNDER_OFFER_TEXT);
     throw error;
   }
+  const underOffer = await trx
+    .updateTable("domains")
+    .set({ sale_state: "under_offer", updated_at: at })
+    .where("id", "=", inquiry.domain_id)
+    .where("deleted_at", "is", null)
+    .where("sale_state", "is", null)
+    .executeTakeFirst();
+  if (underOffer.numUpdatedRows !== 1n) throw new MessageRefused(UNDER_OFFER_TEXT);
+  await queueDealAgreedEmail(deal, trx);
 }
 
 /** "Send offer" (buyer) or a counter-offer (either side, answering the other's open offer). */
