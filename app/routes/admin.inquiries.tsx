@@ -37,7 +37,6 @@ const InboxQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   notice: z.string().optional().catch(undefined),
   refund: z.coerce.number().int().positive().optional().catch(undefined),
-  reply: z.coerce.number().int().positive().optional().catch(undefined),
 });
 
 const InboxAction = z.object({
@@ -186,7 +185,6 @@ export default function InquiriesPage({ loaderData, actionData }: Route.Componen
               <InquiryCard
                 inquiry={inquiry}
                 confirmingRefund={query.refund === inquiry.id}
-                replying={query.reply === inquiry.id}
                 replyRefusal={
                   actionData && "reply" in actionData && actionData.reply.id === inquiry.id ? actionData.reply : null
                 }

@@ -81,7 +81,7 @@ test("Sign out everywhere is in the Account menu, which opens without JavaScript
 });
 
 for (const width of WIDTHS) {
-  test(`the inbox shows the offer against the price, Reply, and counts that match the list, at ${width} px`, async ({
+  test(`the inbox shows the offer against the price, one way to reply, and counts that match the list, at ${width} px`, async ({
     page,
     app,
   }, testInfo) => {
@@ -114,15 +114,20 @@ for (const width of WIDTHS) {
     await expect(card).toContainText("$9,000 — 37% of the $24,500 asking price");
     const mailto = await card.getByRole("link", { name: "Reply by email" }).getAttribute("href");
     expect(mailto).toMatch(/^mailto:ada@example\.test\?subject=Re%3A%20Your%20inquiry%20about%20/);
-    // A settled inquiry has no Reply to the product's form (the conversation is closed), nor Mark answered.
+    // One set of actions: the reply form is the card's only way to reply in the product, shown as it is.
+    await expect(card.getByRole("button", { name: "Send reply" })).toHaveCount(1);
+    await expect(card.getByRole("link", { name: "Reply", exact: true })).toHaveCount(0);
+    await expect(card.getByRole("button", { name: "Reply", exact: true })).toHaveCount(0);
+    await expect(card.getByLabel("Reply as the owner to Offer Buyer")).toBeVisible();
+    await expect(card.getByRole("button", { name: "Mark answered" })).toBeVisible();
+    await expect(card.getByRole("link", { name: /^Refund \$/ })).toBeVisible();
+    // A settled inquiry has no reply form (the conversation is closed), nor Mark answered.
     const creditedCard = page.getByRole("article", { name: `Credited Buyer about ${name}` });
     await expect(creditedCard.getByRole("button", { name: "Mark answered" })).toHaveCount(0);
     await expect(creditedCard).not.toContainText("Reply due by");
-    await expect(
-      page
-        .getByRole("article", { name: `Refunded Buyer about ${name}` })
-        .getByRole("link", { name: "Reply", exact: true }),
-    ).toHaveCount(0);
+    const refundedCard = page.getByRole("article", { name: `Refunded Buyer about ${name}` });
+    await expect(refundedCard.getByRole("button", { name: "Send reply" })).toHaveCount(0);
+    await expect(refundedCard.getByRole("link", { name: "Reply by email" })).toBeVisible();
     await noSidewaysScroll(page, width);
     await screenshot(page, testInfo, "admin-inbox", width);
     await expectNoA11yViolations(page);
@@ -142,12 +147,8 @@ for (const width of WIDTHS) {
     await expect(page.getByRole("article")).toHaveCount(1);
     await expect(card).toBeVisible();
 
-    // Reply opens the product's own reply form, ready to type.
-    await card.getByRole("link", { name: "Reply", exact: true }).click();
-    const field = card.getByLabel("Reply as the owner to Offer Buyer");
-    await expect(field).toBeVisible();
-    await expect(field).toBeFocused();
-    await field.fill("Thanks, the owner accepts $9,000.");
+    // The reply form is there to type in, without opening anything first.
+    await card.getByLabel("Reply as the owner to Offer Buyer").fill("Thanks, the owner accepts $9,000.");
     await card.getByRole("button", { name: "Send reply" }).click();
     await expect(page.getByRole("status")).toHaveText("Reply sent to the buyer.");
     // Answered now, it leaves the awaiting list for the answered one.

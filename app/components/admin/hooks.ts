@@ -19,5 +19,5 @@ export function useAdminHref(): (changes: Record<string, string | null>) => stri
 
 /** Where a form post should send the admin back to (the page as it is, minus one-off parameters). */
 export function useReturnTo(): string {
-  return useAdminHref()({ edit: null, delete: null, add: null, refund: null, reply: null });
+  return useAdminHref()({ edit: null, delete: null, add: null, refund: null });
 }

@@ -5,6 +5,12 @@ import { fieldClass, primaryButton, secondaryButton } from "../ui";
 import type { ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
 
+/** The buyer's open offer waits for the owner's answer: on the card, Accept offer is then the main action. */
+export function offerAwaitsAnswer(inquiry: InboxRow): boolean {
+  const { openOffer, deal } = inquiry.sale;
+  return !deal && Boolean(openOffer?.fromBuyer) && inquiry.open;
+}
+
 /** On an inbox card: the buyer's open offer with the owner's answers (the admin answers as the owner), or the deal. */
 export function InboxSaleBlock({
   inquiry,

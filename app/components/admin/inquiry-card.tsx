@@ -6,9 +6,9 @@ import type { InboxRow } from "../../server/admin/admin-inquiries.server";
 import { card, primaryButton, secondaryButton } from "../ui";
 import { useAdminHref, useReturnTo } from "./hooks";
 import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
-import { InquiryConversation, type ReplyRefusal } from "./inquiry-conversation";
+import { InquiryConversation, ReplyAsOwnerForm, type ReplyRefusal } from "./inquiry-conversation";
 import { LocalDate } from "./local-date";
-import { InboxSaleBlock } from "./inbox-sale";
+import { InboxSaleBlock, offerAwaitsAnswer } from "./inbox-sale";
 
 function statusOf(inquiry: InboxRow): { label: string; className: string } {
   if (inquiry.status === "refunded") return { label: "Refunded", className: "bg-amber-900 text-amber-100" };
@@ -30,14 +30,11 @@ const utcDay = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", dateStyle: "m
 export function InquiryCard({
   inquiry,
   confirmingRefund = false,
-  replying = false,
   replyRefusal = null,
   offerRefusal = null,
 }: {
   inquiry: InboxRow;
   confirmingRefund?: boolean;
-  /** The admin chose Reply on this card (?reply=id): its reply form is shown open and focused. */
-  replying?: boolean;
   replyRefusal?: ReplyRefusal | null;
   /** A refused answer to this card's offer: the message and the counter-offer typed. */
   offerRefusal?: ReplyRefusal | null;
@@ -73,34 +70,23 @@ export function InquiryCard({
         <span className={`rounded-full px-3 py-1 text-sm font-medium ${status.className}`}>{status.label}</span>
       </div>
       <InquiryFacts details={details} message={inquiry.message} columns={6} />
-      <InquiryConversation inquiry={inquiry} returnTo={returnTo} refusal={replyRefusal} replying={replying} />
-      <InboxSaleBlock inquiry={inquiry} returnTo={returnTo} refusal={offerRefusal} />
+      <InquiryConversation inquiry={inquiry} />
       {inquiry.status === "paid" && inquiry.last_error ? (
         <p className="mt-3 text-sm text-red-300">Last refund attempt: {inquiry.last_error}</p>
       ) : null}
       <RefundPromiseStatus inquiry={inquiry} />
+      {/* One set of actions: the open offer's answers, the one reply form, then the fee's and email's. */}
+      <InboxSaleBlock inquiry={inquiry} returnTo={returnTo} refusal={offerRefusal} />
+      <ReplyAsOwnerForm
+        inquiry={inquiry}
+        returnTo={returnTo}
+        refusal={replyRefusal}
+        primary={!offerAwaitsAnswer(inquiry)}
+      />
       {inquiry.status === "paid" && confirmingRefund && refundable ? (
         <RefundConfirmation inquiry={inquiry} returnTo={returnTo} />
       ) : (
         <div className="mt-4 flex flex-wrap items-center gap-3">
-          {inquiry.open ? (
-            // The product's own reply form, in the conversation above: opened and focused in place with
-            // JavaScript; without it, the page comes back with that form open (?reply=id).
-            <a
-              href={`${href({ reply: String(inquiry.id), refund: null })}#reply-${inquiry.id}`}
-              onClick={(event) => {
-                const field = document.getElementById(`reply-${inquiry.id}`);
-                const details = field?.closest("details");
-                if (!field || !details) return;
-                event.preventDefault();
-                details.open = true;
-                field.focus();
-              }}
-              className={primaryButton}
-            >
-              Reply
-            </a>
-          ) : null}
           {/* Only while it waits: after the deadline, or once credited, the server refuses it anyway. */}
           {inquiry.open && !inquiry.answered_at ? (
             <Form method="post">

@@ -1,10 +1,10 @@
 import { Form, Link } from "react-router";
 import type { InboxRow } from "../../server/admin/admin-inquiries.server";
-import { InquiryConversation, type ReplyRefusal } from "../admin/inquiry-conversation";
-import { InboxSaleBlock } from "../admin/inbox-sale";
+import { InquiryConversation, ReplyAsOwnerForm, type ReplyRefusal } from "../admin/inquiry-conversation";
+import { InboxSaleBlock, offerAwaitsAnswer } from "../admin/inbox-sale";
 import { InquiryAbout, InquiryFacts } from "../inquiry/inquiry-facts";
 import { LocalDate } from "../admin/local-date";
-import { card, primaryButton } from "../ui";
+import { card, secondaryButton } from "../ui";
 
 /** The owner's inquiries with their conversations, the reply form and "I have replied". */
 export function OwnerInquiries({
@@ -73,12 +73,13 @@ function OwnerInquiryCard({
         <InquiryAbout name={inquiry.name} domainName={inquiry.domain_name} />
       </h3>
       <InquiryFacts details={details} message={inquiry.message} columns={5} />
-      <InquiryConversation inquiry={inquiry} returnTo="/owner" refusal={refusal} />
+      <InquiryConversation inquiry={inquiry} />
       <InboxSaleBlock inquiry={inquiry} returnTo="/owner" refusal={offerRefusal} />
+      <ReplyAsOwnerForm inquiry={inquiry} returnTo="/owner" refusal={refusal} primary={!offerAwaitsAnswer(inquiry)} />
       {inquiry.open && !inquiry.answered_at ? (
         <Form method="post" action="/owner" className="mt-4">
           <input type="hidden" name="id" value={inquiry.id} />
-          <button type="submit" name="intent" value="answered" className={primaryButton}>
+          <button type="submit" name="intent" value="answered" className={secondaryButton}>
             I have replied
           </button>
         </Form>
