@@ -26,7 +26,7 @@ import * as m0220 from "./0220_inquiry_owner_email";
 import * as m0230 from "./0230_recredit_credit_paid_refund_choice";
 import * as m0240 from "./0240_sale";
 import * as m0245 from "./0245_sold_domains_index";
-import * as m0250 from "./0250_deals_paid_index";
+import * as m0250 from "./0250_sale_lookups";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -57,5 +57,5 @@ export const migrations: Record<string, Migration> = {
   "0230_recredit_credit_paid_refund_choice": m0230,
   "0240_sale": m0240,
   "0245_sold_domains_index": m0245,
-  "0250_deals_paid_index": m0250,
+  "0250_sale_lookups": m0250,
 };

@@ -38,18 +38,31 @@ function firstOfCandidates(candidates: string[], rows: Domain[]): Domain | null 
   return null;
 }
 
+// A sold name by name (index domains_sold_name, migration 0250), the latest sale first: read after a
+// listed name is not found, so a /domain page's miss costs a second prepared read, not a scan.
+const soldByName = compiledOnce<Domain, [string]>((executor) =>
+  executor
+    .selectFrom("domains")
+    .selectAll()
+    .where("domain_name", "=", "")
+    .where("sold_at", "is not", null)
+    .orderBy("sold_at", "desc"),
+);
+const soldByEitherName = compiledOnce<Domain, [string, string]>((executor) =>
+  executor
+    .selectFrom("domains")
+    .selectAll()
+    .where("domain_name", "in", ["", ""])
+    .where("sold_at", "is not", null)
+    .orderBy("sold_at", "desc"),
+);
+
 /** A sold name by a route parameter (its page says it has been sold), the latest sale first; else null. */
 export async function findSoldDomainByParam(param: string): Promise<Domain | null> {
   const candidates = lookupCandidates(param);
   if (candidates.length === 0) return null;
-  const rows = await db
-    .selectFrom("domains")
-    .selectAll()
-    .where("domain_name", "in", candidates)
-    .where("sold_at", "is not", null)
-    .orderBy("sold_at", "desc")
-    .execute();
-  return firstOfCandidates(candidates, rows);
+  if (candidates.length === 1) return (await soldByName([candidates[0]!]))[0] ?? null;
+  return firstOfCandidates(candidates, await soldByEitherName([candidates[0]!, candidates[1]!]));
 }
 
 /** Count and asking-price sum of live domains, kept by triggers (migration 0031): one row read. */
