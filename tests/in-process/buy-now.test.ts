@@ -20,6 +20,24 @@ async function domainWithBuyNow(cents: number | null = BUY_NOW_CENTS) {
 
 const dealsOf = (domainId: number) => db.selectFrom("deals").selectAll().where("domain_id", "=", domainId).execute();
 
+/**
+ * How the catalog shows a name: the browse search's count for it and whether it links to the name's page,
+ * and whether the sitemap (one list, or an index of parts) has the page.
+ */
+async function catalogMentions(domain: { domain_name: string; short: string }) {
+  const page = `/domain/${domain.short}`;
+  const search = (await render(`/?q=${encodeURIComponent(domain.domain_name)}`)).body;
+  const count = /(\d+ names?)(?:<!-- -->)? matching/.exec(search)?.[1];
+  const sitemap = (await render("/sitemap.xml")).body;
+  const parts = [...sitemap.matchAll(/<loc>[^<]*(\/sitemaps\/[^<]+)<\/loc>/g)].map((match) => match[1]!);
+  const lists = [sitemap, ...(await Promise.all(parts.map(async (part) => (await render(part)).body)))];
+  return {
+    search: count,
+    linked: search.includes(`href="${page}"`),
+    sitemap: lists.some((list) => list.includes(`${page}</loc>`)),
+  };
+}
+
 /** Starts a buy now and pays its checkout; returns the buyer's deal page path (after the return). */
 async function buyAndPay(short: string, buyer = BUYER) {
   const started = await render(`/buy/${short}`, { form: { name: buyer.name, email: buyer.email } });
@@ -36,6 +54,7 @@ describe("buy now", () => {
   it("shows the button, takes name and email, charges the server's price once, and the name is sold", async () => {
     const domain = await domainWithBuyNow();
     const before = await liveDomainTotals();
+    expect(await catalogMentions(domain)).toEqual({ search: "1 name", linked: true, sitemap: true });
     const page = await render(`/domain/${domain.short}`);
     expect(page.body).toContain("Buy now for $12,500");
     expect(page.body).toContain(`href="/buy/${domain.short}"`);
@@ -101,6 +120,8 @@ describe("buy now", () => {
     expect(lander.body).not.toContain('href="/#domains"');
     const totals = await liveDomainTotals();
     expect(totals.count).toBe(before.count - 1);
+    expect(totals.valueCents).toBe(before.valueCents - 1_500_000);
+    expect(await catalogMentions(domain)).toEqual({ search: "0 names", linked: false, sitemap: false });
     expect((await render(`/buy/${domain.short}`)).status).toBe(404);
 
     const mails = (await sentMail()).filter((mail) => mail.raw.includes(domain.domain_name));

@@ -3,7 +3,8 @@ import { db } from "../../app/server/db/database.server";
 import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.server";
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
-import { GOOD_CARD, createDomain, createPaidInquiry, setFeeCents } from "../support/factories";
+import { refundInquiry } from "../../app/server/refunds/refunds.server";
+import { GOOD_CARD, buyNow, createDomain, createPaidInquiry, setFeeCents } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { sentMail } from "../support/in-process/mail";
@@ -156,6 +157,47 @@ describe("offers", () => {
     const expiredMail = (await sentMail()).filter((mail) => mail.raw.includes(`Deal expired: ${domain.domain_name}`));
     expect(expiredMail.map((mail) => mail.to[0]).sort()).toEqual([deal.buyer_email, deal.owner_email].sort());
     expect(expiredMail[0]!.raw).toContain("The name is back on sale");
+  });
+
+  it("a new offer replaces the sender's open one; a sold name or a closed inquiry refuses offers, showing the amount typed", async () => {
+    const { inquiry, buyerPage, ownerPage } = await setUp();
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5200" }));
+    const owner = await render(ownerPage);
+    expect(owner.body).toContain("The buyer&#x27;s offer: $5,200");
+    expect(owner.body).not.toContain("The buyer&#x27;s offer: $5,000");
+    const offers = await db
+      .selectFrom("offers")
+      .select(["amount_cents", "status"])
+      .where("inquiry_id", "=", inquiry.id)
+      .orderBy("id")
+      .execute();
+    expect(offers).toEqual([
+      { amount_cents: 500_000, status: "replaced" },
+      { amount_cents: 520_000, status: "open" },
+    ]);
+    // Accepting answers the latest: a deal at $5,200.
+    await follow(await post(ownerPage, { intent: "accept-offer" }));
+    expect((await dealOf(inquiry.id))!.price_cents).toBe(520_000);
+
+    // A name sold by buy now: the page offers nothing, and a posted offer is refused with the text kept.
+    const sold = await setUp({ buyNowCents: 900_000 });
+    await buyNow(sold.domain);
+    const soldPage = await render(sold.buyerPage);
+    expect(soldPage.body).toContain("This name has been sold.");
+    expect(soldPage.body).not.toContain("Send offer");
+    const onSold = await post(sold.buyerPage, { intent: "send-offer", offerAmount: "9500" });
+    expect(onSold.status).toBe(409);
+    expect(onSold.body).toContain("This name has been sold.");
+    expect(onSold.body).toContain("Not sent: 9500");
+
+    // A refunded (closed) inquiry: refused the same way.
+    const closed = await setUp();
+    expect((await refundInquiry(closed.inquiry.id)).status).toBe("refunded");
+    const onClosed = await post(closed.buyerPage, { intent: "send-offer", offerAmount: "4100" });
+    expect(onClosed.status).toBe(409);
+    expect(onClosed.body).toContain("This inquiry is closed");
+    expect(onClosed.body).toContain("Not sent: 4100");
   });
 
   it("either side cancels an unpaid deal; the conversation says so", async () => {

@@ -24,6 +24,10 @@ export function OfferPanel({ offers, error, typed }: { offers: OffersView; error
           {error}
         </p>
       )}
+      {error && typed && !offers.canOffer && !offers.canAnswer ? (
+        // No form to put it back in (the name was sold, the inquiry closed): the amount typed is still shown.
+        <p className="mt-2 text-slate-300">{`Not sent: ${typed}`}</p>
+      ) : null}
       {offers.note ? <p className="mt-3 text-slate-200">{offers.note}</p> : null}
       {deal ? (
         <div className="mt-3 space-y-1 text-slate-200">
