@@ -11,6 +11,8 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Each worker starts the built server: build first when it is missing or older than the sources.
+  globalSetup: "./tests/support/build-setup.ts",
   // The longest specs (every page at three widths, axe on each) take 35-45 s on a quiet 2-core machine
   // and passed only by their timeout under load: a limit for a hung test, not a speed target.
   timeout: 120_000,

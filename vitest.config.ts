@@ -64,8 +64,9 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          // One embedded PostgreSQL for the run (tests/support/postgres.ts); each file makes its own database.
-          globalSetup: ["tests/support/postgres-setup.ts"],
+          // The build, made first when missing or older than the sources (tests/support/build-setup.ts); one
+          // embedded PostgreSQL for the run (tests/support/postgres.ts), each file making its own database.
+          globalSetup: ["tests/support/build-setup.ts", "tests/support/postgres-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -78,7 +79,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           exclude: SQLITE_ONLY_OR_POSTGRES_ALREADY.map((file) => `tests/integration/${file}`),
           env: { TEST_DATABASE: "postgres" },
-          globalSetup: ["tests/support/postgres-setup.ts"],
+          globalSetup: ["tests/support/build-setup.ts", "tests/support/postgres-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

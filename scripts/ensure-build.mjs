@@ -13,7 +13,7 @@ function newestMtime(entry) {
   return newest;
 }
 
-const sources = ["app", "db", "public", "server"].filter(existsSync);
+const sources = ["app", "db", "public", "server", "vite.config.ts", "react-router.config.ts"].filter(existsSync);
 const stale =
   !builtFiles.every(existsSync) ||
   Math.max(...sources.map(newestMtime)) > Math.min(...builtFiles.map((file) => statSync(file).mtimeMs));
