@@ -45,14 +45,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     return { siteName, state: "signed-out" as const, codeFor: pending?.email ?? null, error };
   }
   const notice = params.get("notice");
+  // Four independent reads: at once, as the admin's pages read theirs.
+  const [domains, deals, inquiries, insights] = await Promise.all([
+    listOwnerDomains(owner.email),
+    listOwnerDeals(owner.email),
+    listOwnerInquiries(owner.email),
+    portfolioInsights({ ownerEmail: owner.email }),
+  ]);
   return {
     siteName,
     state: "desk" as const,
     email: owner.email,
-    domains: await listOwnerDomains(owner.email),
-    deals: await listOwnerDeals(owner.email),
-    inquiries: await listOwnerInquiries(owner.email),
-    insights: await portfolioInsights({ ownerEmail: owner.email }),
+    domains,
+    deals,
+    inquiries,
+    insights,
     notice: notice ? (OWNER_NOTICES[notice] ?? null) : null,
   };
 }

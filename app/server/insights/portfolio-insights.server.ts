@@ -39,7 +39,7 @@ import { now } from "../runtime/clock.server";
 import { lastDays } from "../catalog/domain-funnel.server";
 import { ownerEmailIs } from "../catalog/domains.server";
 import { normalizeEmail } from "../admin/users.server";
-import { dealOwnerIs } from "../sale/deals.server";
+import { dealOwnerIs, SOLD_DEAL_STATUSES } from "../sale/deals.server";
 
 export interface InsightsScope {
   /** null: the whole portfolio; otherwise the names of the owner with this email (case and spaces ignored). */
@@ -54,8 +54,6 @@ function lastMonths(count = INSIGHT_MONTHS, today = now()): string[] {
 }
 
 const PAID = sql`('paid', 'refunded')`;
-/** A deal paid and not refunded since: a sale. */
-const SOLD = sql`('paid', 'transferred', 'completed')`;
 /** Fees taken in money: neither a credit code nor a free inquiry. */
 const IN_MONEY = sql`i.provider NOT IN ('credit', 'free')`;
 
@@ -97,7 +95,7 @@ export async function portfolioInsights(scope: InsightsScope): Promise<Portfolio
     sql<{ month: string; sales: number | string; revenue: number | string | null }>`SELECT
          substr(paid_at, 1, 7) AS month, count(*) AS sales, sum(price_cents) AS revenue
        FROM deals
-       WHERE paid_at >= ${firstMonth} AND status IN ${SOLD} ${owner === null ? sql`` : sql`AND ${dealOwnerIs(owner)}`}
+       WHERE paid_at >= ${firstMonth} AND status IN (${sql.join([...SOLD_DEAL_STATUSES])}) ${owner === null ? sql`` : sql`AND ${dealOwnerIs(owner)}`}
        GROUP BY substr(paid_at, 1, 7)`.execute(db),
   ]);
   const { viewsByDay, lists, asked } = views;

@@ -9,6 +9,8 @@ import { linkSignature, publicOrigin, verifyLinkSignature } from "../inquiries/s
 
 export type DealSide = "buyer" | "owner";
 export const LIVE_DEAL_STATUSES = ["agreed", "paid", "transferred", "completed"] as const satisfies DealStatus[];
+/** A deal paid and not refunded since: a sale (insights count these). */
+export const SOLD_DEAL_STATUSES = ["paid", "transferred", "completed"] as const satisfies DealStatus[];
 /** The deals an inquiry's pages and cards show: the live one, or one refunded after payment (not those that ended unpaid). */
 export const SHOWN_DEAL_STATUSES: DealStatus[] = [...LIVE_DEAL_STATUSES, "refunded"];
 
