@@ -10,8 +10,7 @@ import { domainFunnel, funnelSelections, lastDays, type DomainFunnel } from "../
 import { INBOX_COLUMNS, toInboxRows, type InboxRow } from "../admin/admin-inquiries.server";
 import { markInquiryAnswered } from "../inquiries/refund-promise.server";
 import { postInquiryMessage } from "../inquiries/messages.server";
-import { answerOffer, sendOffer } from "../sale/offers.server";
-import { parseOfferAmount } from "../../lib/offer-amount";
+import { runOfferIntent } from "../sale/offer-action.server";
 import { parseMessage } from "../../lib/inquiry-message";
 import { inquiryOwnerIs, ownerEmailIs } from "../catalog/domains.server";
 import { DEAL_STATUS_TEXT, dealOwnerIs, dealPagePath } from "../sale/deals.server";
@@ -206,16 +205,8 @@ export async function answerOfferFromDesk(
   const inquiry = await findOwnerInquiry(email, inquiryId);
   if (!inquiry) return null;
   const typed = typeof counterAmount === "string" ? counterAmount : "";
-  let result;
-  if (intent === "counter-offer") {
-    const amount = parseOfferAmount(typed);
-    if (!amount.ok) return { ok: false, error: amount.message, text: typed, status: 400 };
-    result = await sendOffer(inquiry, "owner", amount.cents, { counter: true });
-  } else {
-    result = await answerOffer(inquiry, "owner", intent === "accept-offer" ? "accept" : "decline");
-  }
-  if (result.ok) return { ok: true };
-  return { ok: false, error: result.message, text: typed, status: result.reason === "rate_limited" ? 429 : 409 };
+  const outcome = await runOfferIntent(inquiry, "owner", intent, typed);
+  return outcome.ok ? { ok: true } : { ok: false, error: outcome.error, text: outcome.text, status: outcome.status };
 }
 
 /** "I have replied" from the desk; null when the inquiry is not theirs, else whether it changed. */

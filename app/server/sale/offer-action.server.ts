@@ -27,6 +27,45 @@ export interface OfferActionError {
   text: string;
 }
 
+export type OfferOutcome =
+  | { ok: true; notice: OfferNotice }
+  | { ok: false; error: string; text: string; status: number; retryAfterSeconds?: number };
+
+/**
+ * One offer step by one side, the amount typed read here (never a cents figure from the browser). The
+ * inquiry pages and the owner's desk both come through it.
+ */
+export async function runOfferIntent(
+  inquiry: Inquiry,
+  side: OfferSide,
+  intent: OfferIntent,
+  typed: string,
+  options: { bySite?: boolean } = {},
+): Promise<OfferOutcome> {
+  let result;
+  if (intent === "send-offer" || intent === "counter-offer") {
+    const amount = parseOfferAmount(typed);
+    if (!amount.ok) return { ok: false, error: amount.message, text: typed, status: 400 };
+    result = await sendOffer(inquiry, side, amount.cents, { counter: intent === "counter-offer", ...options });
+    if (result.ok) {
+      return {
+        ok: true,
+        notice: result.agreed ? "offer-accepted" : intent === "send-offer" ? "offer-sent" : "counter-sent",
+      };
+    }
+  } else {
+    result = await answerOffer(inquiry, side, intent === "accept-offer" ? "accept" : "decline", options);
+    if (result.ok) return { ok: true, notice: intent === "accept-offer" ? "offer-accepted" : "offer-declined" };
+  }
+  return {
+    ok: false,
+    error: result.message,
+    text: typed,
+    status: result.reason === "rate_limited" ? 429 : 409,
+    retryAfterSeconds: result.retryAfterSeconds,
+  };
+}
+
 export async function offerAction(
   inquiry: Inquiry,
   side: OfferSide,
@@ -35,25 +74,13 @@ export async function offerAction(
   back: (notice: OfferNotice) => Response,
   options: { bySite?: boolean } = {},
 ) {
+  if (intent === "send-offer" && side !== "buyer") throw data(null, { status: 400 });
   const field = intent === "counter-offer" ? COUNTER_FIELD : OFFER_FIELD;
-  const typed = String(form.get(field) ?? "");
-  let result;
-  if (intent === "send-offer" || intent === "counter-offer") {
-    const amount = parseOfferAmount(typed);
-    if (!amount.ok)
-      return data<OfferActionError>({ intent: "offer", error: amount.message, text: typed }, { status: 400 });
-    if (intent === "send-offer" && side !== "buyer") throw data(null, { status: 400 });
-    result = await sendOffer(inquiry, side, amount.cents, { counter: intent === "counter-offer", ...options });
-    if (result.ok) {
-      return back(result.agreed ? "offer-accepted" : intent === "send-offer" ? "offer-sent" : "counter-sent");
-    }
-  } else {
-    result = await answerOffer(inquiry, side, intent === "accept-offer" ? "accept" : "decline", options);
-    if (result.ok) return back(intent === "accept-offer" ? "offer-accepted" : "offer-declined");
-  }
-  const headers = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+  const outcome = await runOfferIntent(inquiry, side, intent, String(form.get(field) ?? ""), options);
+  if (outcome.ok) return back(outcome.notice);
+  const headers = outcome.retryAfterSeconds ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined;
   return data<OfferActionError>(
-    { intent: "offer", error: result.message, text: typed },
-    { status: result.reason === "rate_limited" ? 429 : 409, headers },
+    { intent: "offer", error: outcome.error, text: outcome.text },
+    { status: outcome.status, headers },
   );
 }
