@@ -121,7 +121,7 @@ describe("a new admin password needs 12 characters and may not be a common one",
     first
       .db()
       .prepare("INSERT INTO users (email, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?)")
-      .run("old@example.test", await hashPassword("sixsix"), "2026-01-01", "2026-01-01");
+      .run("old@example.test", await hashPassword("sixsix", 10), "2026-01-01", "2026-01-01");
     await first.stop();
     const again = await startAppServer({
       dataDir,

@@ -7,7 +7,8 @@ import { waitFor } from "../support/wait";
 import { http } from "./admin-helpers";
 
 // The sign-in guard (app/server/http/sign-in-guard.server.ts) against slow bodies, over raw sockets.
-// TRUST_PROXY=loopback lets each connection claim a client address with X-Forwarded-For.
+// TRUST_PROXY=loopback lets each connection claim a client address with X-Forwarded-For. The real scrypt
+// cost (PASSWORD_HASH_COST 17): sign-ins must stay in flight long enough to fill the guard's bounds.
 let app: AppServer;
 beforeAll(async () => {
   app = await startAppServer({
@@ -16,6 +17,7 @@ beforeAll(async () => {
       ADMIN_PASSWORD: TEST_ADMIN.password,
       TRUST_PROXY: "loopback",
       SEED_DEMO: "false",
+      PASSWORD_HASH_COST: "17",
     },
   });
 });
@@ -188,6 +190,7 @@ describe("unknown emails cost what known ones do", { timeout: 120_000 }, () => {
         ADMIN_PASSWORD: TEST_ADMIN.password,
         TRUST_PROXY: "loopback",
         SEED_DEMO: "false",
+        PASSWORD_HASH_COST: "17",
       },
     });
     try {

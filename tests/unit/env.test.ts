@@ -24,6 +24,7 @@ describe("configuration parsing", () => {
     });
     expect(env.MAX_BODY_BYTES).toBe(1024 * 1024);
     expect(env.SSE_HEARTBEAT_MS).toBe(20_000);
+    expect(env.PASSWORD_HASH_COST).toBe(17); // OWASP's scrypt N=2^17; only tests lower it
     expect(env.LOG_LEVEL).toBe("info");
     expect(parseEnv({ ...base, LOG_LEVEL: " WARN " }).LOG_LEVEL).toBe("warn");
     expect(env.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
@@ -53,6 +54,7 @@ describe("configuration parsing", () => {
     ["MAX_BODY_BYTES", "-1"],
     ["MAX_UPLOAD_BYTES", "lots"],
     ["SSE_HEARTBEAT_MS", "0"],
+    ["PASSWORD_HASH_COST", "8"],
     ["STRIPE_API_BASE", "not a url"],
     ["SMTP_URL", "mail server"],
   ])("%s=%s is refused with a message naming the variable", (variable, value) => {

@@ -69,7 +69,7 @@ let dummyHash: Promise<string> | undefined;
 
 /** Makes the dummy hash unknown emails are verified against; startApp waits for it. */
 export async function prepareSignIn(): Promise<void> {
-  await (dummyHash ??= hashPassword("not-a-password"));
+  await (dummyHash ??= hashPassword("not-a-password", env.PASSWORD_HASH_COST));
 }
 
 /**
@@ -133,7 +133,7 @@ async function verifySignIn(request: Request, form: FormData, clientAddress: str
     valid = await verifications.run(async () =>
       verifyPassword(
         parsed.data.password,
-        user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password"))),
+        user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password", env.PASSWORD_HASH_COST))),
       ),
     );
   } catch (error) {

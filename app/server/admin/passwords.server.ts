@@ -1,7 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-// OWASP's scrypt parameters: N=2^17, r=8, p=1. N*r*128 = 128 MiB, above Node's default maxmem.
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+// OWASP's scrypt parameters: N=2^17, r=8, p=1. N*r*128 = 128 MiB, above Node's default maxmem. The cost (the
+// power of two) comes from PASSWORD_HASH_COST, which only tests lower.
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 64;
 const MAXMEM = 256 * 1024 * 1024;
 
@@ -14,10 +16,11 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** "scrypt$N$r$p$salt$hash", so parameters can be raised later without breaking stored hashes. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const N = 2 ** cost;
+  const key = await derive(password, salt, { N, r: R, p: P });
+  return ["scrypt", N, R, P, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

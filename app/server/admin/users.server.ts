@@ -1,5 +1,6 @@
 import type { User } from "../../../db/schema";
 import { nowIso } from "../runtime/clock.server";
+import { env } from "../runtime/env.server";
 import { db } from "../db/database.server";
 import { inTransaction } from "../db/dialect.server";
 import { newPasswordProblem } from "./password-policy.server";
@@ -29,7 +30,7 @@ export async function upsertAdmin(
     return { user: existing, changed: false, sessionsEnded: 0 };
   const problem = await newPasswordProblem(password);
   if (problem) throw new PasswordPolicyError(`the new password ${problem}`);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, env.PASSWORD_HASH_COST);
   const timestamp = nowIso();
   return inTransaction(async (trx) => {
     const user = await trx

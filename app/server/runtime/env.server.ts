@@ -136,6 +136,11 @@ const EnvSchema = z.object({
   SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(30),
   // Tests shorten the event-stream heartbeat; 20 s keeps proxies from closing an idle stream.
   SSE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(20_000),
+  /**
+   * scrypt's cost for new password hashes, as a power of two: 17 (N=2^17, 128 MiB) is OWASP's. Tests lower it,
+   * as other frameworks lower bcrypt's rounds in tests; a stored hash keeps the cost it was made with.
+   */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   /** How often the refund scheduler looks for unanswered inquiries past their reply window. */
   REFUND_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   /** How often the payment reconciler asks the provider about open payments (payments/reconciler.server.ts). */

@@ -21,6 +21,8 @@ export const IN_PROCESS_ENV = {
   SEED_DEMO: "true",
   LOG_REQUESTS: "false",
   PAYMENTS: "test",
+  // A small scrypt (1 MiB, milliseconds): sign-ins are many here. The real cost's own tests set 17.
+  PASSWORD_HASH_COST: "10",
 } as const;
 
 export async function makeSqliteTemplate(): Promise<() => Promise<void>> {
