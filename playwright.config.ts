@@ -1,16 +1,12 @@
 import { defineConfig } from "@playwright/test";
-
-const chromiumArgs = [
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-gpu",
-  "--no-first-run",
-  ...(process.getuid?.() === 0 ? ["--no-sandbox"] : []),
-];
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromiumLaunchOptions } from "./tests/support/chromium";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Failures' traces and screenshots go to a temporary folder (the report names it), not into the checkout.
+  outputDir: path.join(tmpdir(), "domainvault-playwright"),
   // Each worker starts the built server: build first when it is missing or older than the sources.
   globalSetup: "./tests/support/build-setup.ts",
   // The longest specs (every page at three widths, axe on each) take 35-45 s on a quiet 2-core machine
@@ -23,7 +19,7 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     browserName: "chromium",
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+    launchOptions: chromiumLaunchOptions,
     trace: "retain-on-failure",
   },
   projects: [

@@ -4,6 +4,7 @@
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDir, runScript, startAppServer, type AppServer } from "../support/app-server";
+import { chromiumLaunchOptions } from "../support/chromium";
 import { request, waitFor } from "../support/http";
 
 let production: AppServer;
@@ -177,10 +178,7 @@ describe("npm run dev and npm start", () => {
   });
 
   it("in a browser, a development page hydrates under the CSP, hot reload socket included, and hears a fee change", async () => {
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--disable-gpu", "--no-first-run", ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])],
-    });
+    const browser = await chromium.launch(chromiumLaunchOptions);
     try {
       const page = await browser.newPage({ baseURL: development.url });
       const violations: string[] = [];

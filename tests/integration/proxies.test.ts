@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN } from "../support/admin";
 import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
+import { chromiumLaunchOptions } from "../support/chromium";
 import { startDnsStub, type DnsStub } from "../support/dns";
 import { BUYER, setFeeCents } from "../support/http";
 import {
@@ -20,19 +21,9 @@ import {
 // requests come from 127.0.0.5, as a client elsewhere on the internet would, so a forged
 // X-Forwarded-For is visible for what it is.
 
-const CHROMIUM_ARGS = [
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-gpu",
-  "--no-first-run",
-];
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [...CHROMIUM_ARGS, ...(process.getuid?.() === 0 ? ["--no-sandbox"] : [])],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions);
 });
 afterAll(async () => browser?.close());
 
