@@ -41,6 +41,9 @@ export default defineConfig({
         plugins: [stylesheetUrl],
         test: {
           name: "in-process",
+          // Worker threads: each file imports the whole app, which starts faster in a thread than in a forked
+          // process (the in-process stage took 70 s in forks, 50 s in threads). process.env is each thread's own.
+          pool: "threads",
           // Not skipped as other CSS is, so the stylesheet plugin above gives its URL.
           css: { include: [/app\.css/] },
           include: ["tests/in-process/**/*.test.ts"],
@@ -52,6 +55,7 @@ export default defineConfig({
         plugins: [stylesheetUrl],
         test: {
           name: "in-process-postgres",
+          pool: "threads",
           css: { include: [/app\.css/] },
           include: ["tests/in-process/**/*.test.ts"],
           env: { TEST_DATABASE: "postgres" },
