@@ -67,9 +67,14 @@ async function readDevice(request: Request): Promise<Device | null> {
 // restart costs one run, not two.
 let dummyHash: Promise<string> | undefined;
 
+/** The hash unknown emails are verified against, made once, at the cost new admins' hashes have. */
+function dummyHashOnce(): Promise<string> {
+  return (dummyHash ??= hashPassword("not-a-password", env.PASSWORD_HASH_COST));
+}
+
 /** Makes the dummy hash unknown emails are verified against; startApp waits for it. */
 export async function prepareSignIn(): Promise<void> {
-  await (dummyHash ??= hashPassword("not-a-password", env.PASSWORD_HASH_COST));
+  await dummyHashOnce();
 }
 
 /**
@@ -131,10 +136,7 @@ async function verifySignIn(request: Request, form: FormData, clientAddress: str
   let valid: boolean;
   try {
     valid = await verifications.run(async () =>
-      verifyPassword(
-        parsed.data.password,
-        user?.password_hash ?? (await (dummyHash ??= hashPassword("not-a-password", env.PASSWORD_HASH_COST))),
-      ),
+      verifyPassword(parsed.data.password, user?.password_hash ?? (await dummyHashOnce())),
     );
   } catch (error) {
     if (!(error instanceof QueueFullError)) throw error;
