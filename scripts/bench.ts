@@ -111,14 +111,19 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * The targets take turns, ROUNDS times, so a change in the machine's load (other processes) hits
- * them alike; each figure is the median of its rounds.
+ * them alike; each figure is the median of its rounds. Each round starts one target further on, so no
+ * target always follows the same one (a slow target's last requests and garbage collection then fall on
+ * every target in turn, not always on its neighbour).
  */
 async function interleaved(targets: Target[]): Promise<Measured[]> {
   const perRound = Math.max(2, Math.round(DURATION / ROUNDS));
   for (const target of targets) await run(target, 1);
   const rounds: Measured[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [index, target] of targets.entries()) rounds[index]!.push(await run(target, perRound));
+    for (let turn = 0; turn < targets.length; turn += 1) {
+      const index = (round + turn) % targets.length;
+      rounds[index]!.push(await run(targets[index]!, perRound));
+    }
   }
   return targets.map((target, index) => {
     const results = rounds[index]!;

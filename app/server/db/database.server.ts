@@ -169,7 +169,17 @@ function trackWrites(client: pg.PoolClient): void {
 }
 
 function openPostgres(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: env.DATABASE_POOL_SIZE });
+  // idleTimeoutMillis 0: the pool keeps the connections it opened (up to DATABASE_POOL_SIZE) instead of
+  // closing those idle for 10 s (pg's default). A reopened connection costs a new server backend, its
+  // catalog caches filled again and every prepared statement (runPrepared) parsed and planned again: the
+  // first requests after a quiet spell paid for that. allowExitOnIdle: idle connections alone do not keep
+  // a process alive (a script that ends without closeDatabase still exits).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: env.DATABASE_POOL_SIZE,
+    idleTimeoutMillis: 0,
+    allowExitOnIdle: true,
+  });
   pool.on("connect", trackWrites);
   // An idle connection the server drops (a restart, a failover) must not take the process down.
   pool.on("error", (error) => log.error({ error: error.message }, "database connection lost"));
