@@ -960,7 +960,7 @@ function resultRows(run: {
   }
   for (const [label] of run.serverTimes.filter(([label]) => label.startsWith("insights, ") && !label.endsWith(pg))) {
     rows.push({
-      measurement: `${label} (100,000 names, a year of views), server time`,
+      measurement: `${label} (${fmt(DOMAINS)} names, a year of views), server time`,
       target: `p95 < ${INSIGHTS_TARGET_MS} ms`,
       sqlite: timed(label, (timing) => timing.p95 < INSIGHTS_TARGET_MS),
       postgres: timed(`${label}${pg}`, (timing) => timing.p95 < INSIGHTS_TARGET_MS),
