@@ -23,7 +23,6 @@ import { destroyOwnerSession, getOwner, requireOwner } from "../server/owners/ow
 import { isOwnerSignInOn } from "../server/owners/owner-settings.server";
 import { portfolioInsights } from "../server/insights/portfolio-insights.server";
 import { env } from "../server/runtime/env.server";
-import type { ReplyRefusal } from "../components/admin/inquiry-conversation";
 import type { Route } from "./+types/owner";
 
 const DeskAction = z.object({
@@ -111,7 +110,7 @@ export default function OwnerPage({ loaderData, actionData }: Route.ComponentPro
   }
   const { email, domains, deals, inquiries, insights, notice } = loaderData;
   const refusal = actionData && "reply" in actionData ? actionData.reply : null;
-  const offerRefusal = actionData && "offer" in actionData ? (actionData.offer as ReplyRefusal) : null;
+  const offerRefusal = actionData && "offer" in actionData ? actionData.offer : null;
   return (
     <main className="mx-auto w-full max-w-6xl px-5 py-10">
       <OwnerHeader email={email} />

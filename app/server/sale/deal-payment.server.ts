@@ -179,9 +179,10 @@ async function expireStaleCheckouts(getProvider: (name: string) => PaymentProvid
       if (result.ok || result.reason === "lost") continue;
       await provider.expireCheckout(row.checkout_id);
     }
+    const closedAt = nowIso();
     await db
       .updateTable("deals")
-      .set({ status: "expired", closed_at: nowIso(), updated_at: nowIso() })
+      .set({ status: "expired", closed_at: closedAt, updated_at: closedAt })
       .where("id", "=", row.id)
       .where("status", "=", "checkout")
       .execute();
