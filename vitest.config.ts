@@ -55,6 +55,9 @@ const SAME_ON_BOTH_ENGINES = [
   // Anonymous requests to admin routes are refused by the session guard before an action runs (no
   // session cookie, so no session is read); the final check reads back rows no one may have written.
   "access-control.test.ts",
+  // Settings that stop the start fail in the settings' parser or at listen; .env and ENV_FILE, and the
+  // listen address (HOST). The test payments, which store an inquiry and mail: payments-test-mode.test.ts.
+  "deploy-settings.test.ts",
 ];
 
 const INTEGRATION_ONCE = [...SQLITE_ONLY, ...POSTGRES_ALREADY, ...SAME_ON_BOTH_ENGINES];
