@@ -11,17 +11,56 @@ const stylesheetUrl: Plugin = {
   load: (id) => (id.startsWith("\0stylesheet-url:") ? 'export default "/assets/app.css";' : undefined),
 };
 
-const SQLITE_ONLY_OR_POSTGRES_ALREADY = [
+/**
+ * The integration files the project integration-postgres leaves out: each runs once, in the project
+ * integration (which starts its servers on SQLite unless a test asks for PostgreSQL itself). Every other
+ * file runs on both engines. A file belongs here only when nothing it asserts goes through code that
+ * differs by engine (app/server/db/: the SQL dialect, transactions and locks, LISTEN/NOTIFY or
+ * data_version, the content version, compiled-once reads; the rate-limit store, memory on SQLite and the
+ * database on PostgreSQL; NUL stripping); when in doubt a file stays on both.
+ */
+const SQLITE_ONLY = [
+  // `npm run backup` copies the SQLite file (its PostgreSQL refusal is asserted here too).
   "backup.test.ts",
+  // Another SQLite connection holds the write lock: busy_timeout and its 503.
   "faults-db-busy.test.ts",
+  // Lands a fee change between two reads with SQLite's write lock; PostgreSQL's reads do not wait.
   "fee-change-race.test.ts",
+  // Reads the SQLite file at start (planner statistics, the session secret file, a file that is not
+  // SQLite); the configuration it validates fails before the database opens.
   "startup.test.ts",
+  // readAtOnce on a SQLite connection, in the test's process.
+  "read-at-once.test.ts",
+];
+
+const POSTGRES_ALREADY = [
+  // Each starts its PostgreSQL servers or databases itself, whatever the project.
   "migrate-to-postgres.test.ts",
   "postgres-migrations.test.ts",
   "cluster.test.ts",
-  "read-at-once.test.ts",
   "prepared-statements.test.ts",
 ];
+
+const SAME_ON_BOTH_ENGINES = [
+  // DNS answers and the TLS_CHECK_ADDRESSES setting decide; the database only says whether a name is
+  // listed (one plain read by name, which every domain page makes on both engines).
+  "tls-check.test.ts",
+  // A malformed Host header is parsed into none before any route runs; the JSON-LD escaping of SITE_NAME
+  // is rendering.
+  "landers.test.ts",
+  // Per-address and total counts of open event streams, kept in the process's memory.
+  "fee-stream-limits.test.ts",
+  // The fee's event stream is left uncompressed: the compression middleware's rule.
+  "buyer-pages.test.ts",
+  // Anonymous requests to admin routes are refused by the session guard before an action runs (no
+  // session cookie, so no session is read); the final check reads back rows no one may have written.
+  "access-control.test.ts",
+  // Settings that stop the start fail in the settings' parser or at listen; .env and ENV_FILE, and the
+  // listen address (HOST). The test payments, which store an inquiry and mail: payments-test-mode.test.ts.
+  "deploy-settings.test.ts",
+];
+
+const INTEGRATION_ONCE = [...SQLITE_ONLY, ...POSTGRES_ALREADY, ...SAME_ON_BOTH_ENGINES];
 
 export default defineConfig({
   test: {
@@ -76,12 +115,12 @@ export default defineConfig({
         },
       },
       {
-        // The same suite with every app server on PostgreSQL (a database per file), less what is SQLite's
-        // own (the backup command, the busy lock, the SQLite file at start) or already runs on PostgreSQL.
+        // The same suite with every app server on PostgreSQL (a database per file), less INTEGRATION_ONCE:
+        // what is SQLite's own, already runs on PostgreSQL, or does not depend on the engine.
         test: {
           name: "integration-postgres",
           include: ["tests/integration/**/*.test.ts"],
-          exclude: SQLITE_ONLY_OR_POSTGRES_ALREADY.map((file) => `tests/integration/${file}`),
+          exclude: INTEGRATION_ONCE.map((file) => `tests/integration/${file}`),
           env: { TEST_DATABASE: "postgres" },
           globalSetup: ["tests/support/build-setup.ts", "tests/support/postgres-setup.ts"],
           testTimeout: 60_000,

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { verifyPassword } from "../../app/server/admin/passwords.server";
 import { startAppServer } from "../support/app-server";
 
-// Every test starts its own processes; on a busy machine each start can take several seconds.
+// Every test starts its own processes; on a busy machine each start can take several seconds. The first
+// start's seed and admin, on both engines: first-start.test.ts.
 vi.setConfig({ testTimeout: 120_000 });
 
 const folders: string[] = [];
@@ -30,15 +30,6 @@ async function expectStartFailure(env: Record<string, string>, dataDir = freshDa
   );
   expect(error.message).toMatch(/server exited with 1/);
   return error.message;
-}
-
-function readOnce<T>(dbPath: string, query: (db: Database.Database) => T): T {
-  const db = new Database(dbPath, { readonly: true });
-  try {
-    return query(db);
-  } finally {
-    db.close();
-  }
 }
 
 describe("configuration is validated at start", () => {
@@ -104,23 +95,6 @@ describe("first start and restarts", () => {
     expect(readFileSync(secretFile, "utf8").trim()).toBe(secret);
   });
 
-  it("seeds the demo domains only into a brand-new database", async () => {
-    const dataDir = freshDataDir();
-    const first = await startAppServer({ dataDir });
-    const count = () => (first.db().prepare("SELECT count(*) AS n FROM domains").get() as { n: number }).n;
-    expect(count()).toBe(12);
-    // The owner empties the portfolio; a restart must not bring the demo back.
-    first.db().prepare("DELETE FROM domains").run();
-    await first.stop();
-    const second = await startAppServer({ dataDir });
-    const page = await (await fetch(new URL("/", second.url))).text();
-    expect(page).toContain("No domains are listed yet.");
-    await second.stop();
-    expect(
-      readOnce(path.join(dataDir, "app.db"), (db) => db.prepare("SELECT count(*) AS n FROM domains").get()),
-    ).toEqual({ n: 0 });
-  });
-
   it("drops the sqlite_stat4 samples a full ANALYZE left and keeps the other planner statistics", async () => {
     // With samples SQLite prepares a search of an indexed column again on every run (planner-stats.server.ts).
     const dataDir = freshDataDir();
@@ -138,43 +112,5 @@ describe("first start and restarts", () => {
     expect((await fetch(new URL("/domain/velora", server.url))).status).toBe(200);
     db.close();
     await server.stop();
-  });
-
-  it("SEED_DEMO=false starts a brand-new database empty", async () => {
-    const server = await startAppServer({ env: { SEED_DEMO: "false" } });
-    const page = await (await fetch(new URL("/", server.url))).text();
-    expect(page).toContain("No domains are listed yet.");
-    expect(page).not.toContain("velora.com");
-    await server.stop();
-  });
-
-  it("ADMIN_EMAIL + ADMIN_PASSWORD create the admin, and a restart with a new password resets it", async () => {
-    const dataDir = freshDataDir();
-    const dbPath = path.join(dataDir, "app.db");
-    const adminRow = () =>
-      readOnce(
-        dbPath,
-        (db) =>
-          db.prepare("SELECT email, password_hash FROM users").all() as Array<{ email: string; password_hash: string }>,
-      );
-
-    const first = await startAppServer({
-      dataDir,
-      env: { ADMIN_EMAIL: "Owner@Example.test", ADMIN_PASSWORD: "first-password" },
-    });
-    await first.stop();
-    const created = adminRow();
-    expect(created.map((row) => row.email)).toEqual(["owner@example.test"]);
-    expect(await verifyPassword("first-password", created[0]!.password_hash)).toBe(true);
-
-    const second = await startAppServer({
-      dataDir,
-      env: { ADMIN_EMAIL: "owner@example.test", ADMIN_PASSWORD: "second-password" },
-    });
-    await second.stop();
-    const reset = adminRow();
-    expect(reset).toHaveLength(1);
-    expect(await verifyPassword("second-password", reset[0]!.password_hash)).toBe(true);
-    expect(await verifyPassword("first-password", reset[0]!.password_hash)).toBe(false);
   });
 });

@@ -11,6 +11,13 @@ import { waitFor } from "./wait";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 const tsImports = path.join(projectRoot, "scripts/ts-imports.mjs");
+/**
+ * Node's compile cache for the servers and scripts the tests start (NODE_COMPILE_CACHE): the code of the
+ * build, node_modules and server.ts's stripped types are compiled once for the run instead of at every
+ * start (a start of the built server took about a quarter less here). Node keys each entry on
+ * the file's content and its own version, so a new build or Node never reads a stale entry.
+ */
+const compileCache = path.join(tmpdir(), "domainvault-compile-cache");
 
 export interface AppServer {
   url: string;
@@ -87,7 +94,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
   const args = [...(options.development ? ["--conditions=development"] : []), path.join(projectRoot, "server.ts")];
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectRoot,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_COMPILE_CACHE: compileCache, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -244,7 +251,12 @@ export function runScript(
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`--import=${tsImports}`, path.join("scripts", script), ...args], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...server.env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        NODE_COMPILE_CACHE: compileCache,
+        ...server.env,
+      },
     });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
