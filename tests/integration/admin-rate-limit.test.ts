@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_ADMIN } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import {
+  REAL_PASSWORD_HASH_COST,
+  removeDataDir,
+  startAppServer,
+  TEST_PASSWORD_HASH_COST,
+  type AppServer,
+} from "../support/app-server";
 import { insertDomain, uniqueDomainName } from "../support/data";
 import { waitFor } from "../support/wait";
 import { http, visibleText } from "./admin-helpers";
@@ -10,10 +16,10 @@ let app: AppServer;
 let domainPath = "";
 /** The admin's own browser: it signed in before the attack began. */
 let device = "";
-beforeAll(() => startLimitsServer("10"));
+beforeAll(() => startLimitsServer(TEST_PASSWORD_HASH_COST));
 afterAll(stopLimitsServer);
 
-/** The server and a name for sale on it; `passwordHashCost` is PASSWORD_HASH_COST (17 is the real one). */
+/** The server and a name for sale on it; `passwordHashCost` is PASSWORD_HASH_COST. */
 async function startLimitsServer(passwordHashCost: string): Promise<void> {
   app = await startAppServer({
     env: {
@@ -109,7 +115,7 @@ describe("a flood of sign-ins", { timeout: 180_000 }, () => {
   // A fresh server with the real scrypt cost: the verifications must outlast the flood's refusals.
   beforeAll(async () => {
     await stopLimitsServer();
-    await startLimitsServer("17");
+    await startLimitsServer(REAL_PASSWORD_HASH_COST);
   });
 
   const health = async () =>

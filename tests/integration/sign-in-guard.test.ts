@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEXT } from "../../app/lib/admin-forms";
 import { TEST_ADMIN } from "../support/admin";
-import { removeDataDir, startAppServer, type AppServer } from "../support/app-server";
+import { REAL_PASSWORD_HASH_COST, removeDataDir, startAppServer, type AppServer } from "../support/app-server";
 import { tricklePost } from "../support/raw-http";
 import { waitFor } from "../support/wait";
 import { http } from "./admin-helpers";
@@ -17,7 +17,7 @@ beforeAll(async () => {
       ADMIN_PASSWORD: TEST_ADMIN.password,
       TRUST_PROXY: "loopback",
       SEED_DEMO: "false",
-      PASSWORD_HASH_COST: "17",
+      PASSWORD_HASH_COST: REAL_PASSWORD_HASH_COST,
     },
   });
 });
@@ -190,7 +190,7 @@ describe("unknown emails cost what known ones do", { timeout: 120_000 }, () => {
         ADMIN_PASSWORD: TEST_ADMIN.password,
         TRUST_PROXY: "loopback",
         SEED_DEMO: "false",
-        PASSWORD_HASH_COST: "17",
+        PASSWORD_HASH_COST: REAL_PASSWORD_HASH_COST,
       },
     });
     try {

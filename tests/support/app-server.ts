@@ -50,6 +50,13 @@ export interface AppServer {
 
 export type TestDatabase = "sqlite" | "postgres";
 
+/**
+ * PASSWORD_HASH_COST for test servers: a small scrypt (1 MiB, milliseconds) for the many sign-ins. The
+ * tests about what the real cost does pass REAL_PASSWORD_HASH_COST, the production default.
+ */
+export const TEST_PASSWORD_HASH_COST = "10";
+export const REAL_PASSWORD_HASH_COST = "17";
+
 export interface StartOptions {
   env?: Record<string, string>;
   /**
@@ -82,8 +89,7 @@ export async function startAppServer(options: StartOptions = {}): Promise<AppSer
     LOG_REQUESTS: "false",
     NODE_ENV: options.development ? "development" : "production",
     ENV_FILE: "/dev/null",
-    // A small scrypt (1 MiB, milliseconds) for the many sign-ins; the tests of the real cost pass 17.
-    PASSWORD_HASH_COST: "10",
+    PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
     ...options.env,
   };
   // The server as operators run it (`node server.ts` on the build): one process, so a signal, SIGKILL
