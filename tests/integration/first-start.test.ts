@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { verifyPassword } from "../../app/server/admin/passwords.server";
 import { startAppServer } from "../support/app-server";
+import { useTempFolders } from "../support/temp-folders";
 
 // What a start puts into the database, on the engine of the project: the demo domains into a brand-new
 // database only (which start-up tells by the tables it finds), and the admin from ADMIN_EMAIL and
@@ -12,15 +10,7 @@ import { startAppServer } from "../support/app-server";
 // Every test starts its own processes; on a busy machine each start can take several seconds.
 vi.setConfig({ testTimeout: 120_000 });
 
-const folders: string[] = [];
-function freshDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "domains-first-start-"));
-  folders.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
+const freshDataDir = useTempFolders("domains-first-start-");
 
 describe("first start and restarts", () => {
   it("seeds the demo domains only into a brand-new database", async () => {

@@ -1,23 +1,15 @@
 import Database from "better-sqlite3";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startAppServer } from "../support/app-server";
+import { useTempFolders } from "../support/temp-folders";
 
 // Every test starts its own processes; on a busy machine each start can take several seconds. The first
 // start's seed and admin, on both engines: first-start.test.ts.
 vi.setConfig({ testTimeout: 120_000 });
 
-const folders: string[] = [];
-function freshDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "domains-startup-"));
-  folders.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
+const freshDataDir = useTempFolders("domains-startup-");
 
 /** Starts the server and expects it to stop at once; returns what it printed. */
 async function expectStartFailure(env: Record<string, string>, dataDir = freshDataDir()): Promise<string> {
