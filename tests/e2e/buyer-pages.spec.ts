@@ -18,6 +18,25 @@ test("splash shows the brand, the tagline and the domains for sale", async ({ pa
   await expectNoA11yViolations(page);
 });
 
+test.describe("the splash page's animated background", () => {
+  // The other tests run with reduced motion (playwright.config.ts): here a visitor who allows motion.
+  test.use({ reducedMotion: "no-preference" });
+
+  test("drifts for a visitor who allows motion and stands still for one who asks for less", async ({ page }) => {
+    const running = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll(".splash-orb")].map(
+          (orb) => orb.getAnimations().filter((animation) => animation.playState === "running").length,
+        ),
+      );
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "DomainVault" })).toBeVisible();
+    expect(await running()).toEqual([1, 1]);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await running()).toEqual([0, 0]);
+  });
+});
+
 test("browse: search as a GET form and pagination", async ({ page, app }) => {
   const db = app.db();
   const tag = `pager${Date.now().toString(36)}`;

@@ -1,4 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
+import path from "node:path";
 import { signInAdmin } from "../support/admin";
 import { insertDomain, insertRows } from "../support/data";
 import { expect, test } from "../support/fixtures";
@@ -67,10 +68,13 @@ async function checkPage(page: Page, testInfo: TestInfo, name: string, width: nu
   await page.setViewportSize({ width, height: 900 });
   // Lay the page out at the new width before measuring (no requestAnimationFrame: scripts may be off).
   await page.evaluate(() => document.body.offsetHeight);
-  await testInfo.attach(`${name}-${width}px-${testInfo.project.name}.png`, {
-    body: await page.screenshot({ fullPage: true }),
-    contentType: "image/png",
-  });
+  // Issue #26: a screenshot of each page at the phone and desktop widths, kept for review as a file in the
+  // test's output folder (an attachment's body alone reaches only the reporter, and the list reporter drops it).
+  if (width !== 360) {
+    const file = testInfo.outputPath(`${name}-${width}px-${testInfo.project.name}.jpeg`);
+    await page.screenshot({ fullPage: true, path: file, type: "jpeg", quality: 80 });
+    await testInfo.attach(path.basename(file), { path: file, contentType: "image/jpeg" });
+  }
   const counted = await page.locator("button, [data-price], [data-domain-name]").count();
   if (requireElements) expect(counted, `${name} has elements to check`).toBeGreaterThan(0);
   expect(await wordBreaks(page), `${name} at ${width}px`).toEqual([]);
