@@ -7,7 +7,18 @@ import { defineConfig } from "vite";
 const PUBLIC_SHARED =
   /\/app\/(?:lib\/(?:domain-name|money|seo|search|response-window|host|inquiry|offer-floor|test-card)\.ts|components\/(?:ui|icons)\.tsx|components\/(?:use-live-fee|nonce)\.ts)$/;
 
-export default defineConfig(({ isSsrBuild }) => ({
+const SERVER_PACKAGES_LOADED = [
+  "react",
+  "react-dom",
+  "react-router",
+  "@react-router/express",
+  "@react-router/node",
+  "better-sqlite3",
+  "pg",
+  "pino",
+];
+
+export default defineConfig(({ isSsrBuild, command }) => ({
   plugins: [tailwindcss(), reactRouter()],
   // The server build's entry is the app's request handler (server/app.ts), which imports the routes.
   environments: { ssr: { build: { rollupOptions: { input: "./server/app.ts" } } } },
@@ -28,5 +39,14 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
   },
-  ssr: { external: ["better-sqlite3"] },
+  ssr:
+    command === "build"
+      ? {
+          // The server build carries its packages (express, kysely, stripe, zod...): a start then reads one
+          // file instead of about a thousand, 0.9 s -> 0.6 s. Loaded from node_modules: React and React Router
+          // (as in development), the native and worker-thread ones (better-sqlite3, pg, pino).
+          noExternal: true,
+          external: [...SERVER_PACKAGES_LOADED],
+        }
+      : { external: ["better-sqlite3"] },
 }));
