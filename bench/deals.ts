@@ -6,35 +6,23 @@
 // The deals are added set-based (one INSERT ... SELECT) on the first 10,000 names: a mix of statuses,
 // one in four completed, owners as seed-many made them. Each engine is timed in a child process (the
 // app's database module opens DATABASE_URL at import): 3 warm-up calls, then 40 one after another.
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql } from "kysely";
-import { percentile, type Timing } from "./support";
+import { measureInChild, timedCalls, type Timing } from "./support";
 
 export const DEALS_TARGET_MS = 50;
 export const BENCH_DEALS = 10_000;
-const root = path.resolve(import.meta.dirname, "..");
 
 /** [label, timing] rows for the bench's server-time table, one per database (already seeded with names). */
 export function dealsRows(
   databases: Array<{ engine: "SQLite" | "PostgreSQL"; url: string }>,
   sessionSecret: string,
 ): Array<[string, Timing]> {
-  return databases.map(({ engine, url }) => {
-    const output = execFileSync(
-      process.execPath,
-      ["--import=./scripts/ts-imports.mjs", "bench/deals.ts", "--measure"],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: url, SESSION_SECRET: sessionSecret, LOG_LEVEL: "error" },
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    const timing = JSON.parse(output.trim().split("\n").pop()!) as Timing;
-    return [`/admin/deals, ${BENCH_DEALS} deals${engine === "PostgreSQL" ? " [PostgreSQL]" : ""}`, timing];
-  });
+  return databases.map(({ engine, url }) => [
+    `/admin/deals, ${BENCH_DEALS} deals${engine === "PostgreSQL" ? " [PostgreSQL]" : ""}`,
+    measureInChild<Timing>("bench/deals.ts", url, sessionSecret),
+  ]);
 }
 
 async function measure(): Promise<void> {
@@ -55,15 +43,9 @@ async function measure(): Promise<void> {
               FROM domains WHERE deleted_at IS NULL ORDER BY id LIMIT ${BENCH_DEALS}`.execute(db);
     await sql`ANALYZE`.execute(db);
   }
-  const times: number[] = [];
-  for (let round = 0; round < 43; round++) {
-    const started = performance.now();
-    await Promise.all([listDeals(1), owedToOwners()]);
-    if (round >= 3) times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
+  const timing = await timedCalls(() => Promise.all([listDeals(1), owedToOwners()]));
   await closeDatabase();
-  console.log(JSON.stringify({ p50: percentile(times, 0.5), p95: percentile(times, 0.95), status: 200 }));
+  console.log(JSON.stringify(timing));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { sql, type Kysely } from "kysely";
-import { percentile, type Timing } from "./support";
+import { measureInChild, timedCalls, type Timing } from "./support";
 import type { Database } from "../db/schema";
 import {
   createPortfolioDailyViewsTriggers,
@@ -44,17 +44,7 @@ export function insightsRows(
 ): Array<[string, Timing]> {
   const rows: Array<[string, Timing]> = [];
   for (const { engine, url } of databases) {
-    const output = execFileSync(
-      process.execPath,
-      ["--import=./scripts/ts-imports.mjs", "bench/insights.ts", "--measure"],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: url, SESSION_SECRET: sessionSecret, LOG_LEVEL: "error" },
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    const result = JSON.parse(output.trim().split("\n").pop()!) as { whole: Timing; owner: Timing };
+    const result = measureInChild<{ whole: Timing; owner: Timing }>("bench/insights.ts", url, sessionSecret);
     const suffix = engine === "PostgreSQL" ? " [PostgreSQL]" : "";
     rows.push([`insights, whole portfolio${suffix}`, result.whole], [`insights, one owner${suffix}`, result.owner]);
   }
@@ -105,19 +95,6 @@ export async function seedActivity(db: Kysely<Database>, postgres: boolean, toda
   await sql`ANALYZE`.execute(db);
 }
 
-async function timed(work: () => Promise<unknown>, count = 40): Promise<Timing> {
-  for (let i = 0; i < 3; i += 1) await work();
-  const times: number[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  // The same percentile as every other row of the bench's table.
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status: 200 };
-}
-
 /** In the child: seed the activity once, then time both scopes; prints one JSON line. */
 async function measure(): Promise<void> {
   const { db, closeDatabase, migrateToLatest } = await import("../app/server/db/database.server");
@@ -127,8 +104,8 @@ async function measure(): Promise<void> {
   const seeding = performance.now();
   await seedActivity(db, engine === "postgres");
   console.error(`insights bench [${engine}]: activity ready in ${Math.round(performance.now() - seeding)} ms`);
-  const whole = await timed(() => portfolioInsights({ ownerEmail: null }));
-  const owner = await timed(() => portfolioInsights({ ownerEmail: BENCH_OWNER }));
+  const whole = await timedCalls(() => portfolioInsights({ ownerEmail: null }));
+  const owner = await timedCalls(() => portfolioInsights({ ownerEmail: BENCH_OWNER }));
   await closeDatabase();
   console.log(JSON.stringify({ whole, owner }));
 }

@@ -1,8 +1,9 @@
 // Process and HTTP helpers for scripts/bench.ts.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 
 export interface Running {
   url: string;
@@ -184,6 +185,34 @@ export async function sequentialTimings(
 ): Promise<Timing> {
   const [timing] = await alternatingTimings([{ url, headers }], count);
   return timing;
+}
+
+/** A server function's own time (no HTTP): 3 warm-up calls, then `count` one after another. */
+export async function timedCalls(work: () => Promise<unknown>, count = 40): Promise<Timing> {
+  for (let i = 0; i < 3; i += 1) await work();
+  const times: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    await work();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  // The same percentile as every other row of the bench's table.
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status: 200 };
+}
+
+/**
+ * Runs `node bench/<script> --measure` on one database and returns the JSON of its last line. A child per
+ * database: the app's database module opens DATABASE_URL when it is imported.
+ */
+export function measureInChild<Result>(script: string, databaseUrl: string, sessionSecret: string): Result {
+  const output = execFileSync(process.execPath, ["--import=./scripts/ts-imports.mjs", script, "--measure"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { ...process.env, DATABASE_URL: databaseUrl, SESSION_SECRET: sessionSecret, LOG_LEVEL: "error" },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return JSON.parse(output.trim().split("\n").pop()!) as Result;
 }
 
 export interface Writer {

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/server/db/database.server";
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
-import { createAdmin, createDomain, createPaidInquiry, setFeeCents, type TestAdmin } from "../support/factories";
+import {
+  createAdmin,
+  createDomain,
+  createPaidInquiry,
+  dealOfInquiry,
+  setFeeCents,
+  type TestAdmin,
+} from "../support/factories";
 import { render } from "../support/in-process/document";
 
 // The admin answers a buyer's offer as the owner from the inbox's card (issue 37 item 2).
@@ -46,11 +52,7 @@ describe("offers in the admin's inbox", () => {
     await render(buyerPage, { form: { intent: "send-offer", offerAmount: "4000" } });
     const accepted = await inbox({ intent: "accept-offer", id: String(inquiry.id) });
     expect(accepted.status).toBe(303);
-    const deal = await db
-      .selectFrom("deals")
-      .selectAll()
-      .where("inquiry_id", "=", inquiry.id)
-      .executeTakeFirstOrThrow();
+    const deal = await dealOfInquiry(inquiry.id);
     expect(deal).toMatchObject({ status: "agreed", price_cents: 400_000 });
     expect((await inbox()).body).toContain("Deal: Deal agreed ($4,000)");
   });

@@ -4,7 +4,7 @@ import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.serv
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
-import { GOOD_CARD, buyNow, createDomain, createPaidInquiry, setFeeCents } from "../support/factories";
+import { GOOD_CARD, buyNow, createDomain, createPaidInquiry, dealOfInquiry, setFeeCents } from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { sentMail } from "../support/in-process/mail";
@@ -42,8 +42,6 @@ const follow = async (page: { status: number; location: string | null }) => {
   expect(page.status).toBe(303);
   return render(page.location!);
 };
-const dealOf = (inquiryId: number) =>
-  db.selectFrom("deals").selectAll().where("inquiry_id", "=", inquiryId).orderBy("id", "desc").executeTakeFirst();
 const saleState = async (domainId: number) =>
   (await db.selectFrom("domains").select("sale_state").where("id", "=", domainId).executeTakeFirstOrThrow()).sale_state;
 
@@ -72,7 +70,7 @@ describe("offers", () => {
     expect(accepted.body).toContain("Deal agreed: $6,500");
     expect(accepted.body).toContain("Inquiry fee credited: -$19.99");
     expect(accepted.body).toContain("Pay $6,480.01");
-    const deal = (await dealOf(inquiry.id))!;
+    const deal = (await dealOfInquiry(inquiry.id))!;
     expect(deal).toMatchObject({
       status: "agreed",
       price_cents: 650_000,
@@ -99,7 +97,7 @@ describe("offers", () => {
     });
     const back = new URL(paid.location!);
     await follow(await render(back.pathname + back.search));
-    expect((await dealOf(inquiry.id))!.status).toBe("paid");
+    expect((await dealOfInquiry(inquiry.id))!.status).toBe("paid");
     expect(await saleState(domain.id)).toBe("sold");
     expect((await render(`/domain/${domain.short}`)).body).toContain("has been sold");
   });
@@ -149,7 +147,7 @@ describe("offers", () => {
     expect(await saleState(domain.id)).toBe("under_offer");
     clock.advance(8 * DAY_MS);
     await runReconcilePass();
-    const deal = (await dealOf(inquiry.id))!;
+    const deal = (await dealOfInquiry(inquiry.id))!;
     expect(deal.status).toBe("expired");
     expect(await saleState(domain.id)).toBeNull();
     // Both sides are told, once (a second pass sends nothing more).
@@ -178,7 +176,7 @@ describe("offers", () => {
     ]);
     // Accepting answers the latest: a deal at $5,200.
     await follow(await post(ownerPage, { intent: "accept-offer" }));
-    expect((await dealOf(inquiry.id))!.price_cents).toBe(520_000);
+    expect((await dealOfInquiry(inquiry.id))!.price_cents).toBe(520_000);
 
     // A name sold by buy now: the page offers nothing, and a posted offer is refused with the text kept.
     const sold = await setUp({ buyNowCents: 900_000 });
@@ -208,7 +206,7 @@ describe("offers", () => {
     const ownerDealPath = /href="([^"]*\/deal\/[^"]+\/owner[^"]*)"/.exec(ownerView.body)![1]!.replace(/&amp;/g, "&");
     const cancelled = await follow(await post(ownerDealPath, { intent: "cancel-deal" }));
     expect(cancelled.body).toContain("The deal is cancelled. The name is back on sale.");
-    expect((await dealOf(inquiry.id))!.status).toBe("cancelled");
+    expect((await dealOfInquiry(inquiry.id))!.status).toBe("cancelled");
     expect(await saleState(domain.id)).toBeNull();
     expect((await render(buyerPage)).body).toContain("Cancelled the deal at $5,000.");
   });
@@ -249,6 +247,6 @@ describe("offers", () => {
       .where("payment_id", "=", lostDeal.payment_id!)
       .executeTakeFirst();
     expect(stray?.state).toBe("refunded");
-    expect((await dealOf(inquiry.id))!.status).toBe("agreed");
+    expect((await dealOfInquiry(inquiry.id))!.status).toBe("agreed");
   });
 });

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { db } from "../../app/server/db/database.server";
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
-import { createDomain, createPaidInquiry, setFeeCents, signInOwner } from "../support/factories";
+import { createDomain, createPaidInquiry, dealOfInquiry, setFeeCents, signInOwner } from "../support/factories";
 import { render } from "../support/in-process/document";
 
 // The owner answers a buyer's offer from the desk (issue 37 item 2): only on their own inquiries.
@@ -50,11 +49,7 @@ describe("offers on the owner's desk", () => {
     await render(buyerPage, { form: { intent: "send-offer", offerAmount: "3000" } });
     const accepted = await render("/owner", { cookie, form: { intent: "accept-offer", id: String(inquiry.id) } });
     expect(accepted.status).toBe(303);
-    const deal = await db
-      .selectFrom("deals")
-      .selectAll()
-      .where("inquiry_id", "=", inquiry.id)
-      .executeTakeFirstOrThrow();
+    const deal = await dealOfInquiry(inquiry.id);
     expect(deal).toMatchObject({ status: "agreed", price_cents: 300_000 });
   });
 });

@@ -188,6 +188,16 @@ export async function recordViews(
   await flushDomainViews();
 }
 
+/** The newest deal made from inquiry `inquiryId` (an accepted offer), as stored; undefined when none. */
+export function dealOfInquiry(inquiryId: number): Promise<Deal | undefined> {
+  return db
+    .selectFrom("deals")
+    .selectAll()
+    .where("inquiry_id", "=", inquiryId)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+}
+
 /**
  * A buy now on `domain` as a browser without JavaScript makes it: the form, then (unless `pay` is false)
  * the test checkout paid with GOOD_CARD and the return to the deal page. Returns the deal as stored,
