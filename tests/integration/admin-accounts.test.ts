@@ -1,25 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../app/server/admin/passwords.server";
 import { adminCookie, payInquiry } from "../support/admin";
 import { runScript, startAppServer, type AppServer } from "../support/app-server";
 import { waitFor } from "../support/http";
+import { useTempFolders } from "../support/temp-folders";
 
 // Files on disk, the rule for new admin passwords, and sessions that end with a password change.
 // Every test starts its own processes; on a busy machine each start can take several seconds.
 vi.setConfig({ testTimeout: 180_000 });
 
-const folders: string[] = [];
-function freshDataDir(): string {
-  const parent = mkdtempSync(path.join(tmpdir(), "domains-accounts-"));
-  folders.push(parent);
-  return path.join(parent, "data"); // not there yet: the server makes it
-}
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = useTempFolders("domains-accounts-");
+/** A data folder that is not there yet: the server makes it. */
+const freshDataDir = () => path.join(tempFolder(), "data");
 
 const onPostgres = process.env.TEST_DATABASE === "postgres";
 const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);

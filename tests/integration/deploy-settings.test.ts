@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { removeDataDir, startAppServer } from "../support/app-server";
 import { request, waitFor } from "../support/http";
+import { useTempFolders } from "../support/temp-folders";
 import { visibleText as visible } from "../support/visible-text";
 
 // What an operator deploying the app meets at start: settings from a file, settings that stop the
@@ -13,18 +13,10 @@ import { visibleText as visible } from "../support/visible-text";
 
 vi.setConfig({ testTimeout: 120_000 });
 
-const folders: string[] = [];
-function folder(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  folders.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
-});
+const folder = useTempFolders("domains-deploy-");
 
 async function expectStartFailure(env: Record<string, string>): Promise<string> {
-  const failure = await startAppServer({ env, dataDir: folder("deploy-fail-"), timeoutMs: 120_000 }).then(
+  const failure = await startAppServer({ env, dataDir: folder(), timeoutMs: 120_000 }).then(
     async (server) => {
       await server.stop();
       throw new Error(`the server started although it should not have:\n${server.output()}`);
@@ -54,7 +46,7 @@ describe("bad settings stop the start with a message naming the variable", () =>
 
 describe("settings from a file", () => {
   it("loads .env from the working directory; the real environment wins over it", async () => {
-    const cwd = folder("deploy-cwd-");
+    const cwd = folder();
     writeFileSync(path.join(cwd, ".env"), 'SITE_NAME="Acme Names"\nLOG_REQUESTS=true\n# a comment\nSEED_DEMO=false\n');
     // The harness sets LOG_REQUESTS=false and SEED_DEMO=true in the real environment: those win.
     const server = await startAppServer({ cwd, env: { ENV_FILE: "" } });
@@ -70,7 +62,7 @@ describe("settings from a file", () => {
   });
 
   it("loads the file ENV_FILE names", async () => {
-    const file = path.join(folder("deploy-envfile-"), "domainvault.env");
+    const file = path.join(folder(), "domainvault.env");
     writeFileSync(file, "SITE_NAME=Named File Names\n");
     const server = await startAppServer({ env: { ENV_FILE: file } });
     try {
