@@ -33,12 +33,16 @@ const TEST_ADMIN_ENV = { ADMIN_EMAIL: TEST_ADMIN.email, ADMIN_PASSWORD: TEST_ADM
 
 /**
  * Fails on any axe violation, listing each rule and the elements it found. axe runs inside the page,
- * so for a JavaScript-off page it checks the same URL in a context whose own scripts are blocked.
+ * so for a JavaScript-off page it checks the same URL in a context whose own scripts are blocked, with
+ * the page's cookies (a signed-in page is checked as the person sees it, not as the sign-in form).
  */
 export async function expectNoA11yViolations(page: Page): Promise<void> {
   if (test.info().project.use.javaScriptEnabled !== false) return checkWithAxe(page);
   const browser = page.context().browser()!;
-  const checker = await browser.newContext({ javaScriptEnabled: true });
+  const checker = await browser.newContext({
+    javaScriptEnabled: true,
+    storageState: await page.context().storageState(),
+  });
   try {
     const checkPage = await checker.newPage();
     await checkPage.route("**/*.js", (route) => route.abort());
