@@ -171,10 +171,7 @@ export async function alternatingTimings<const Requests extends readonly TimedRe
     }
   }
   for (const agent of agents) agent.destroy();
-  return times.map((list, index) => {
-    list.sort((a, b) => a - b);
-    return { p50: percentile(list, 0.5), p95: percentile(list, 0.95), status: statuses[index]! };
-  }) as { [Index in keyof Requests]: Timing };
+  return times.map((list, index) => timingOf(list, statuses[index]!)) as { [Index in keyof Requests]: Timing };
 }
 
 /** Server time of one request, `count` times, one at a time. */
@@ -196,9 +193,13 @@ export async function timedCalls(work: () => Promise<unknown>, count = 40): Prom
     await work();
     times.push(performance.now() - started);
   }
+  return timingOf(times, 200);
+}
+
+/** p50 and p95 of `times` (sorted here), the percentiles of every row of the bench's table. */
+function timingOf(times: number[], status: number): Timing {
   times.sort((a, b) => a - b);
-  // The same percentile as every other row of the bench's table.
-  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status: 200 };
+  return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), status };
 }
 
 /**

@@ -9,17 +9,16 @@ import { http } from "./admin-helpers";
 // The sign-in guard (app/server/http/sign-in-guard.server.ts) against slow bodies, over raw sockets.
 // TRUST_PROXY=loopback lets each connection claim a client address with X-Forwarded-For. The real scrypt
 // cost (PASSWORD_HASH_COST 17): sign-ins must stay in flight long enough to fill the guard's bounds.
+const GUARD_ENV = {
+  ADMIN_EMAIL: TEST_ADMIN.email,
+  ADMIN_PASSWORD: TEST_ADMIN.password,
+  TRUST_PROXY: "loopback",
+  SEED_DEMO: "false",
+  PASSWORD_HASH_COST: REAL_PASSWORD_HASH_COST,
+};
 let app: AppServer;
 beforeAll(async () => {
-  app = await startAppServer({
-    env: {
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      TRUST_PROXY: "loopback",
-      SEED_DEMO: "false",
-      PASSWORD_HASH_COST: REAL_PASSWORD_HASH_COST,
-    },
-  });
+  app = await startAppServer({ env: GUARD_ENV });
 });
 afterAll(async () => {
   await app.stop();
@@ -188,15 +187,7 @@ describe("cookies follow the scheme the browser used", () => {
 
 describe("unknown emails cost what known ones do", { timeout: 120_000 }, () => {
   it("the first unknown email after a start is no slower than a known one (dummy hash made at start)", async () => {
-    const fresh = await startAppServer({
-      env: {
-        ADMIN_EMAIL: TEST_ADMIN.email,
-        ADMIN_PASSWORD: TEST_ADMIN.password,
-        TRUST_PROXY: "loopback",
-        SEED_DEMO: "false",
-        PASSWORD_HASH_COST: REAL_PASSWORD_HASH_COST,
-      },
-    });
+    const fresh = await startAppServer({ env: GUARD_ENV });
     try {
       const timed = async (email: string, address: string) => {
         const started = performance.now();
