@@ -80,7 +80,16 @@ export async function fulfilDealPayment(provider: PaymentProvider, state: Paymen
         .where("status", "in", ["checkout", "agreed"])
         .returningAll()
         .executeTakeFirst();
-      if (!paid) return deal.payment_id === state.paymentId ? "already" : "duplicate";
+      if (!paid) {
+        // Read again here: the deal read above is from before a concurrent fulfilment of the same payment
+        // (the webhook and the buyer's return at once) that this UPDATE waited for and found paid.
+        const current = await trx
+          .selectFrom("deals")
+          .select("payment_id")
+          .where("id", "=", deal.id)
+          .executeTakeFirstOrThrow();
+        return current.payment_id === state.paymentId ? "already" : "duplicate";
+      }
       const sold = await trx
         .updateTable("domains")
         .set({ sale_state: "sold", sold_at: at, deleted_at: at, updated_at: at })
