@@ -192,6 +192,28 @@ describe("buy now", () => {
     ).toBe(true);
   });
 
+  it("two sends of the transfer details, or two confirmations, at once: the second is told what happened", async () => {
+    const domain = await domainWithBuyNow();
+    const { dealPath } = await buyAndPay(domain.short);
+    const publicId = new URL(dealPath, "http://x").pathname.split("/")[2]!;
+    const ownerPath = dealPagePath("owner", publicId);
+    const send = () =>
+      render(ownerPath, { form: { intent: "send-transfer", authCode: "CODE-TWICE", transferNote: "" } });
+    const sends = await Promise.all([send(), send()]);
+    expect(sends.map((answer) => answer.status).sort()).toEqual([303, 409]);
+    expect(sends.find((answer) => answer.status === 409)!.body).toContain("The transfer details were already sent.");
+
+    const confirm = () => render(dealPath, { form: { intent: "received" } });
+    const confirms = await Promise.all([confirm(), confirm()]);
+    expect(confirms.map((answer) => answer.status).sort()).toEqual([303, 409]);
+    expect(confirms.find((answer) => answer.status === 409)!.body).toContain("This sale is already completed.");
+    const completedMail = (await sentMail()).filter(
+      (mail) => mail.raw.includes("-deal_completed@") && mail.raw.includes(domain.domain_name),
+    );
+    expect(completedMail.length).toBeGreaterThan(0);
+    expect(new Set(completedMail.map((mail) => mail.raw.match(/^To: .*$/m)?.[0])).size).toBe(completedMail.length);
+  });
+
   it("sells a name once: a second buyer's payment is refused and refunded", async () => {
     const domain = await domainWithBuyNow();
     const first = await render(`/buy/${domain.short}`, { form: { name: "First Buyer", email: "first@example.test" } });
