@@ -72,11 +72,17 @@ function noScriptChecker(browser: Browser): Promise<Page> {
 }
 
 /**
+ * Every rule still runs; only the violations are returned element by element (the others with one example
+ * each), which is all the check reads: about 40 ms less per check on the splash page's 200 KB of results.
+ */
+const ONLY_VIOLATIONS_IN_FULL = { resultTypes: ["violations" as const] };
+
+/**
  * Legacy mode runs axe in the page itself. The default runs each frame's part, then opens a blank page to
  * put them together: twice the time, for cross-origin frames, which the tested pages do not have.
  */
 async function checkWithAxe(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).options(ONLY_VIOLATIONS_IN_FULL).analyze();
   const summary = results.violations.map(
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`,
   );
