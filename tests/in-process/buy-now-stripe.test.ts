@@ -15,9 +15,10 @@ const { fake, WEBHOOK_SECRET } = await vi.hoisted(async () => {
 
 import { db } from "../../app/server/db/database.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
-import { findDealByPublicId } from "../../app/server/sale/deals.server";
-import { BUYER, createDomain } from "../support/factories";
+import { dealPagePath, findDealByPublicId } from "../../app/server/sale/deals.server";
+import { BUYER, createAdmin, createDomain } from "../support/factories";
 import { render } from "../support/in-process/document";
+import { waitFor } from "../support/wait";
 
 afterAll(async () => {
   await fake.stop();
@@ -87,5 +88,34 @@ describe("buy now through Stripe Checkout", () => {
     expect((await findDealByPublicId(deal.public_id))!.status).toBe("checkout");
     await runReconcilePass();
     expect((await findDealByPublicId(deal.public_id))!.status).toBe("paid");
+  });
+  it("a refund the buyer's confirmation overtakes is reported to the admin, not passed over as done", async () => {
+    const { deal } = await startBuyNow();
+    fake.completeCheckout(deal.checkout_id!);
+    expect((await sendWebhook(checkoutCompleted(deal.checkout_id!))).status).toBe(200);
+    const paymentId = (await findDealByPublicId(deal.public_id))!.payment_id!;
+    const sent = await render(dealPagePath("owner", deal.public_id), {
+      form: { intent: "send-transfer", authCode: "CODE-RACE", transferNote: "" },
+    });
+    expect(sent.status).toBe(303);
+
+    // The admin refunds; Stripe takes its time to answer, and the buyer confirms receipt meanwhile.
+    const admin = await createAdmin();
+    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 500 });
+    const refunding = render("/admin/deals", {
+      cookie: admin.cookie,
+      form: { intent: "refund-deal", deal: deal.public_id },
+    });
+    const refundAsked = () => [...fake.refunds.values()].some((refund) => refund.payment_intent === paymentId);
+    await waitFor(refundAsked, 5_000, "the refund to reach Stripe", 10);
+    const confirmed = await render(dealPagePath("buyer", deal.public_id), { form: { intent: "received" } });
+    expect(confirmed.status).toBe(303);
+
+    const answer = await refunding;
+    expect(answer.status).toBe(409);
+    expect(answer.body).toContain("the buyer confirmed receipt of the name while it was being refunded");
+    const after = await findDealByPublicId(deal.public_id);
+    expect(after).toMatchObject({ status: "completed" });
+    expect(after!.last_error).toContain("Settle it with the buyer before paying the owner.");
   });
 });

@@ -6,6 +6,7 @@ import { centsToDollarText } from "../../lib/money";
 import { db } from "../db/database.server";
 import { inTransaction, isUniqueViolation } from "../db/dialect.server";
 import { now, nowIso } from "../runtime/clock.server";
+import { log } from "../runtime/log.server";
 import { csvStream } from "../admin/portfolio-csv.server";
 import { getPaymentProvider, RefundError, type ProviderName } from "../payments/index.server";
 import { DEAL_STATUS_TEXT } from "./deals.server";
@@ -147,8 +148,9 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
     if (error instanceof RefundError) return { ok: false, message: `The refund failed: ${error.message}` };
     throw error;
   }
+  let settled: "refunded" | "moved on";
   try {
-    await inTransaction(async (trx) => {
+    settled = await inTransaction(async (trx) => {
       const at = nowIso();
       const refunded = await trx
         .updateTable("deals")
@@ -156,13 +158,14 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
         .where("id", "=", deal.id)
         .where("status", "in", ["paid", "transferred"])
         .executeTakeFirst();
-      if (refunded.numUpdatedRows !== 1n) return;
+      if (refunded.numUpdatedRows !== 1n) return "moved on";
       await trx
         .updateTable("domains")
         .set({ sale_state: null, sold_at: null, deleted_at: null, updated_at: at })
         .where("id", "=", deal.domain_id)
         .where("sale_state", "=", "sold")
         .execute();
+      return "refunded";
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -172,8 +175,38 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
       .set({ status: "refunded", closed_at: nowIso(), updated_at: nowIso() })
       .where("id", "=", deal.id)
       .execute();
+    settled = "refunded";
+  }
+  if (settled === "moved on") {
+    // The deal changed while the provider refunded: another refund of it (the same refund, by its key) is
+    // fine; the buyer confirming receipt meanwhile leaves a completed sale whose money went back, which the
+    // admin must hear of now, not find later.
+    const { status } = await db
+      .selectFrom("deals")
+      .select("status")
+      .where("id", "=", deal.id)
+      .executeTakeFirstOrThrow();
+    if (status !== "refunded") {
+      const message = refundOvertakenText(status);
+      await db
+        .updateTable("deals")
+        .set({ last_error: message, updated_at: nowIso() })
+        .where("id", "=", deal.id)
+        .execute();
+      log.warn({ dealId: deal.id, paymentId: deal.payment_id, status }, "deal refunded after it moved on");
+      return { ok: false, message };
+    }
   }
   return { ok: true };
+}
+
+function refundOvertakenText(status: Deal["status"]): string {
+  if (status === "completed")
+    return (
+      "The payment was refunded in full, but the buyer confirmed receipt of the name while it was being refunded: " +
+      "the sale stays completed. Settle it with the buyer before paying the owner."
+    );
+  return `The payment was refunded in full, but the deal became "${DEAL_STATUS_TEXT[status]}" while it was being refunded.`;
 }
 
 export function exportDealsCsv(): ReadableStream<Uint8Array> {
