@@ -312,7 +312,17 @@ export type Inquiry = Selectable<InquiriesTable>;
 export type User = Selectable<UsersTable>;
 
 export type DealStatus =
-  "checkout" | "agreed" | "paid" | "transferred" | "completed" | "cancelled" | "expired" | "refunded" | "lost";
+  | "checkout"
+  | "agreed"
+  | "paid"
+  | "transferred"
+  | "completed"
+  | "cancelled"
+  | "expired"
+  /** The admin's "Refund deal" under way: the provider is being asked (admin-deals.server.ts). */
+  | "refunding"
+  | "refunded"
+  | "lost";
 
 /** One agreed price for one name (0240): by buy now or an accepted offer. Money in cents. */
 export interface DealsTable {

@@ -17,12 +17,14 @@ import { db } from "../../app/server/db/database.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
 import { dealPagePath, findDealByPublicId } from "../../app/server/sale/deals.server";
 import { BUYER, createAdmin, createDomain } from "../support/factories";
+import { MINUTE_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { waitFor } from "../support/wait";
 
 afterAll(async () => {
   await fake.stop();
 });
+const clock = useTestClock();
 
 const signer = new Stripe("sk_test_fake");
 async function sendWebhook(event: Record<string, unknown>) {
@@ -89,33 +91,67 @@ describe("buy now through Stripe Checkout", () => {
     await runReconcilePass();
     expect((await findDealByPublicId(deal.public_id))!.status).toBe("paid");
   });
-  it("a refund the buyer's confirmation overtakes is reported to the admin, not passed over as done", async () => {
-    const { deal } = await startBuyNow();
+  /** A deal bought now through Checkout, paid, with the transfer details sent: the Refund deal case. */
+  async function transferredDeal() {
+    const { domain, deal } = await startBuyNow();
     fake.completeCheckout(deal.checkout_id!);
     expect((await sendWebhook(checkoutCompleted(deal.checkout_id!))).status).toBe(200);
-    const paymentId = (await findDealByPublicId(deal.public_id))!.payment_id!;
     const sent = await render(dealPagePath("owner", deal.public_id), {
-      form: { intent: "send-transfer", authCode: "CODE-RACE", transferNote: "" },
+      form: { intent: "send-transfer", authCode: "CODE-REFUND", transferNote: "" },
     });
     expect(sent.status).toBe(303);
+    const paymentId = (await findDealByPublicId(deal.public_id))!.payment_id!;
+    const refundsOf = () => [...fake.refunds.values()].filter((refund) => refund.payment_intent === paymentId);
+    return { domain, deal, refundsOf };
+  }
+  const refundDeal = async (publicId: string) =>
+    render("/admin/deals", { cookie: (await createAdmin()).cookie, form: { intent: "refund-deal", deal: publicId } });
+  const confirmReceipt = (publicId: string) =>
+    render(dealPagePath("buyer", publicId), { form: { intent: "received" } });
 
-    // The admin refunds; Stripe takes its time to answer, and the buyer confirms receipt meanwhile.
-    const admin = await createAdmin();
+  it("while the provider refunds, the buyer cannot confirm receipt; the refund then closes the deal", async () => {
+    const { domain, deal, refundsOf } = await transferredDeal();
     fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 500 });
-    const refunding = render("/admin/deals", {
-      cookie: admin.cookie,
-      form: { intent: "refund-deal", deal: deal.public_id },
-    });
-    const refundAsked = () => [...fake.refunds.values()].some((refund) => refund.payment_intent === paymentId);
-    await waitFor(refundAsked, 5_000, "the refund to reach Stripe", 10);
-    const confirmed = await render(dealPagePath("buyer", deal.public_id), { form: { intent: "received" } });
-    expect(confirmed.status).toBe(303);
+    const refunding = refundDeal(deal.public_id);
+    await waitFor(() => refundsOf().length > 0, 5_000, "the refund to reach Stripe", 10);
+    expect((await findDealByPublicId(deal.public_id))!.status).toBe("refunding");
+    const confirmed = await confirmReceipt(deal.public_id);
+    expect(confirmed.status).toBe(409);
+    expect(confirmed.body).toContain("This sale is being refunded.");
+    // A second Refund deal meanwhile is told, and asks Stripe nothing.
+    const twice = await refundDeal(deal.public_id);
+    expect(twice.status).toBe(409);
+    expect(twice.body).toContain("This deal is already being refunded.");
 
-    const answer = await refunding;
-    expect(answer.status).toBe(409);
-    expect(answer.body).toContain("the buyer confirmed receipt of the name while it was being refunded");
-    const after = await findDealByPublicId(deal.public_id);
-    expect(after).toMatchObject({ status: "completed" });
-    expect(after!.last_error).toContain("Settle it with the buyer before paying the owner.");
+    expect((await refunding).status).toBe(303);
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunded" });
+    expect(refundsOf()).toHaveLength(1);
+    expect((await render(`/domain/${domain.short}`)).status).toBe(200);
+  });
+
+  it("a refund Stripe refuses puts the deal back as it was, and the buyer can still confirm", async () => {
+    const { deal, refundsOf } = await transferredDeal();
+    fake.nextRefundStatus("failed");
+    const refused = await refundDeal(deal.public_id);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain("The refund failed: expired_or_canceled_card.");
+    expect(refundsOf()).toHaveLength(1);
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "transferred" });
+    expect((await confirmReceipt(deal.public_id)).status).toBe(303);
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "completed" });
+  });
+
+  it("a refund a stopped process left under way is finished by the reconciler, once", async () => {
+    const { deal, refundsOf } = await transferredDeal();
+    // What a process that stopped right after claiming the deal leaves: 'refunding', Stripe never asked.
+    await db.updateTable("deals").set({ status: "refunding" }).where("public_id", "=", deal.public_id).execute();
+    await runReconcilePass();
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunding" });
+    expect(refundsOf()).toHaveLength(0);
+    clock.advance(6 * MINUTE_MS);
+    await runReconcilePass();
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunded" });
+    await runReconcilePass();
+    expect(refundsOf()).toHaveLength(1);
   });
 });

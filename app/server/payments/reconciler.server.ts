@@ -18,6 +18,7 @@ import { refundInquiry, refundLeaseFree } from "../refunds/refunds.server";
 import { fulfilPayment, type FulfilResult } from "./fulfil.server";
 import { getPaymentProvider, type ProviderName } from "./index.server";
 import { runStrayRefundPass } from "./stray-payments.server";
+import { finishStaleRefunds } from "../sale/admin-deals.server";
 import { reconcileDealCheckouts } from "../sale/deal-payment.server";
 
 type PaymentRef = Selectable<PaymentRefsTable>;
@@ -246,6 +247,7 @@ export async function runReconcilePass(): Promise<void> {
     }
   }
   await reconcileDealCheckouts((name) => getPaymentProvider(name as ProviderName));
+  await finishStaleRefunds();
   await runStrayRefundPass();
   await followPendingRefunds();
   await expireStaleInquiries();

@@ -11,6 +11,10 @@ import { csvStream } from "../admin/portfolio-csv.server";
 import { getPaymentProvider, RefundError, type ProviderName } from "../payments/index.server";
 import { DEAL_STATUS_TEXT } from "./deals.server";
 
+const REFUNDABLE_STATUSES = ["paid", "transferred"] as const satisfies Deal["status"][];
+/** A claim older than this was left by a process that stopped mid-refund: the reconciler finishes it. */
+const REFUND_CLAIM_MS = 5 * 60 * 1000;
+
 export const DEALS_PER_PAGE = 50;
 /** Started buy nows never paid are checkouts, not deals: the list leaves them out. */
 const LISTED = (eb: ExpressionBuilder<Database, "deals">) => eb("status", "!=", "checkout");
@@ -70,7 +74,7 @@ function toRow(deal: Row, at: string): AdminDealRow {
     completedAt: deal.completed_at,
     paidOutAt: deal.paid_out_at,
     transferLate: deal.status === "paid" && !!deal.transfer_due_at && deal.transfer_due_at <= at,
-    refundable: deal.status === "paid" || deal.status === "transferred",
+    refundable: (REFUNDABLE_STATUSES as readonly string[]).includes(deal.status),
   };
 }
 
@@ -131,41 +135,77 @@ export type RefundDealResult = { ok: true } | { ok: false; message: string };
 
 /**
  * "Refund deal": the full amount back through the provider and the name back on sale. For a paid deal
- * whose transfer did not arrive (or went wrong); never for a completed one.
+ * whose transfer did not arrive (or went wrong); never for a completed one. The deal is claimed first
+ * ('refunding'), so the buyer cannot confirm receipt, nor the owner send the details, while the provider
+ * refunds; a refusal from the provider puts it back as it was.
  */
 export async function refundDeal(publicId: string): Promise<RefundDealResult> {
   const deal = await db.selectFrom("deals").selectAll().where("public_id", "=", publicId).executeTakeFirst();
-  if (!deal || (deal.status !== "paid" && deal.status !== "transferred") || !deal.payment_id)
-    return { ok: false, message: "Only a paid deal that is not completed can be refunded." };
+  if (!deal || !deal.payment_id) return { ok: false, message: NOT_REFUNDABLE_TEXT };
+  const claimed = await db
+    .updateTable("deals")
+    .set({ status: "refunding", updated_at: nowIso() })
+    .where("id", "=", deal.id)
+    .where("status", "in", REFUNDABLE_STATUSES)
+    .returningAll()
+    .executeTakeFirst();
+  if (!claimed) {
+    const { status } = await db
+      .selectFrom("deals")
+      .select("status")
+      .where("id", "=", deal.id)
+      .executeTakeFirstOrThrow();
+    return { ok: false, message: status === "refunding" ? BEING_REFUNDED_TEXT : NOT_REFUNDABLE_TEXT };
+  }
+  return finishRefund(claimed);
+}
+
+const NOT_REFUNDABLE_TEXT = "Only a paid deal that is not completed can be refunded.";
+const BEING_REFUNDED_TEXT = "This deal is already being refunded.";
+const NO_ANSWER_TEXT =
+  "The payment provider did not answer. The refund is asked again automatically within minutes; until then the deal shows Being refunded.";
+
+/** Refunds a claimed deal ('refunding') through its provider, then closes it or, refused, puts it back. */
+async function finishRefund(deal: Deal): Promise<RefundDealResult> {
+  let failure: string | null = null;
   try {
     const refund = await getPaymentProvider(deal.provider as ProviderName).refund(
-      deal.payment_id,
+      deal.payment_id!,
       `deal-refund:${deal.public_id}`,
     );
-    if (refund.status === "failed")
-      return { ok: false, message: `The refund failed: ${refund.failureReason ?? "no reason given"}.` };
+    if (refund.status === "failed") failure = `The refund failed: ${refund.failureReason ?? "no reason given"}.`;
   } catch (error) {
-    if (error instanceof RefundError) return { ok: false, message: `The refund failed: ${error.message}` };
-    throw error;
+    if (!(error instanceof RefundError)) throw error;
+    // No answer (a timeout, a lost connection): the provider may have refunded. The claim stays and the
+    // reconciler asks again with the same idempotency key once it is old (finishStaleRefunds).
+    if (!error.definite) return { ok: false, message: NO_ANSWER_TEXT };
+    failure = `The refund failed: ${error.message}`;
   }
-  let settled: "refunded" | "moved on";
+  if (failure) {
+    await db
+      .updateTable("deals")
+      .set({ status: deal.transfer_sent_at ? "transferred" : "paid", last_error: failure, updated_at: nowIso() })
+      .where("id", "=", deal.id)
+      .where("status", "=", "refunding")
+      .execute();
+    return { ok: false, message: failure };
+  }
   try {
-    settled = await inTransaction(async (trx) => {
+    await inTransaction(async (trx) => {
       const at = nowIso();
       const refunded = await trx
         .updateTable("deals")
         .set({ status: "refunded", closed_at: at, updated_at: at })
         .where("id", "=", deal.id)
-        .where("status", "in", ["paid", "transferred"])
+        .where("status", "=", "refunding")
         .executeTakeFirst();
-      if (refunded.numUpdatedRows !== 1n) return "moved on";
+      if (refunded.numUpdatedRows !== 1n) return;
       await trx
         .updateTable("domains")
         .set({ sale_state: null, sold_at: null, deleted_at: null, updated_at: at })
         .where("id", "=", deal.domain_id)
         .where("sale_state", "=", "sold")
         .execute();
-      return "refunded";
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -174,39 +214,34 @@ export async function refundDeal(publicId: string): Promise<RefundDealResult> {
       .updateTable("deals")
       .set({ status: "refunded", closed_at: nowIso(), updated_at: nowIso() })
       .where("id", "=", deal.id)
+      .where("status", "=", "refunding")
       .execute();
-    settled = "refunded";
-  }
-  if (settled === "moved on") {
-    // The deal changed while the provider refunded: another refund of it (the same refund, by its key) is
-    // fine; the buyer confirming receipt meanwhile leaves a completed sale whose money went back, which the
-    // admin must hear of now, not find later.
-    const { status } = await db
-      .selectFrom("deals")
-      .select("status")
-      .where("id", "=", deal.id)
-      .executeTakeFirstOrThrow();
-    if (status !== "refunded") {
-      const message = refundOvertakenText(status);
-      await db
-        .updateTable("deals")
-        .set({ last_error: message, updated_at: nowIso() })
-        .where("id", "=", deal.id)
-        .execute();
-      log.warn({ dealId: deal.id, paymentId: deal.payment_id, status }, "deal refunded after it moved on");
-      return { ok: false, message };
-    }
   }
   return { ok: true };
 }
 
-function refundOvertakenText(status: Deal["status"]): string {
-  if (status === "completed")
-    return (
-      "The payment was refunded in full, but the buyer confirmed receipt of the name while it was being refunded: " +
-      "the sale stays completed. Settle it with the buyer before paying the owner."
-    );
-  return `The payment was refunded in full, but the deal became "${DEAL_STATUS_TEXT[status]}" while it was being refunded.`;
+/**
+ * The reconciler's part: refunds a process claimed and never finished (it stopped, or the provider did not
+ * answer), asked again with the same idempotency key, so the provider refunds once. Returns how many.
+ */
+export async function finishStaleRefunds(): Promise<number> {
+  const stale = await db
+    .selectFrom("deals")
+    .selectAll()
+    .where("status", "=", "refunding")
+    .where("updated_at", "<=", new Date(now().getTime() - REFUND_CLAIM_MS).toISOString())
+    .orderBy("id")
+    .limit(20)
+    .execute();
+  let finished = 0;
+  for (const deal of stale) {
+    try {
+      if ((await finishRefund(deal)).ok) finished++;
+    } catch (error) {
+      log.warn({ dealId: deal.id, error: (error as Error).message }, "a deal's refund could not be finished yet");
+    }
+  }
+  return finished;
 }
 
 export function exportDealsCsv(): ReadableStream<Uint8Array> {

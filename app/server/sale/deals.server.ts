@@ -12,7 +12,7 @@ export const LIVE_DEAL_STATUSES = ["agreed", "paid", "transferred", "completed"]
 /** A deal paid and not refunded since: a sale (insights count these). */
 export const SOLD_DEAL_STATUSES = ["paid", "transferred", "completed"] as const satisfies DealStatus[];
 /** The deals an inquiry's pages and cards show: the live one, or one refunded after payment (not those that ended unpaid). */
-export const SHOWN_DEAL_STATUSES: DealStatus[] = [...LIVE_DEAL_STATUSES, "refunded"];
+export const SHOWN_DEAL_STATUSES: DealStatus[] = [...LIVE_DEAL_STATUSES, "refunding", "refunded"];
 
 // A purpose per side, so the buyer's link never opens the owner's page (as for inquiries).
 const SIDE_PURPOSE: Record<DealSide, string> = { buyer: "deal-buyer", owner: "deal-owner" };
@@ -60,6 +60,7 @@ export const DEAL_STATUS_TEXT: Record<DealStatus, string> = {
   completed: "Completed",
   cancelled: "Cancelled",
   expired: "Expired unpaid",
+  refunding: "Being refunded",
   refunded: "Refunded",
   lost: "Sold to another buyer: refunded",
 };

@@ -115,5 +115,6 @@ function refusalFor(status: Deal["status"], step: "transfer" | "confirm"): strin
   if (step === "transfer" && status === "transferred") return "The transfer details were already sent.";
   if (step === "confirm" && status === "paid") return "The owner has not sent the transfer details yet.";
   if (status === "checkout" || status === "agreed") return "This sale has not been paid yet.";
+  if (status === "refunding") return "This sale is being refunded.";
   return "This sale is closed.";
 }
