@@ -91,6 +91,7 @@ describe("buy now through Stripe Checkout", () => {
     await runReconcilePass();
     expect((await findDealByPublicId(deal.public_id))!.status).toBe("paid");
   });
+
   /** A deal bought now through Checkout, paid, with the transfer details sent: the Refund deal case. */
   async function transferredDeal() {
     const { domain, deal } = await startBuyNow();
@@ -111,7 +112,8 @@ describe("buy now through Stripe Checkout", () => {
 
   it("while the provider refunds, the buyer cannot confirm receipt; the refund then closes the deal", async () => {
     const { domain, deal, refundsOf } = await transferredDeal();
-    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 500 });
+    // Long enough for the two requests below on a loaded machine: the test waits for it only once.
+    fake.delayNext({ method: "POST", path: "/v1/refunds", ms: 2_000 });
     const refunding = refundDeal(deal.public_id);
     await waitFor(() => refundsOf().length > 0, 5_000, "the refund to reach Stripe", 10);
     expect((await findDealByPublicId(deal.public_id))!.status).toBe("refunding");
