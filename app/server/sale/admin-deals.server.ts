@@ -9,9 +9,9 @@ import { now, nowIso } from "../runtime/clock.server";
 import { log } from "../runtime/log.server";
 import { csvStream } from "../admin/portfolio-csv.server";
 import { getPaymentProvider, RefundError, type ProviderName } from "../payments/index.server";
-import { DEAL_STATUS_TEXT } from "./deals.server";
+import { DEAL_STATUS_TEXT, findDealByPublicId } from "./deals.server";
 
-const REFUNDABLE_STATUSES = ["paid", "transferred"] as const satisfies Deal["status"][];
+const REFUNDABLE_STATUSES: readonly Deal["status"][] = ["paid", "transferred"];
 /** A claim older than this was left by a process that stopped mid-refund: the reconciler finishes it. */
 const REFUND_CLAIM_MS = 5 * 60 * 1000;
 
@@ -74,7 +74,7 @@ function toRow(deal: Row, at: string): AdminDealRow {
     completedAt: deal.completed_at,
     paidOutAt: deal.paid_out_at,
     transferLate: deal.status === "paid" && !!deal.transfer_due_at && deal.transfer_due_at <= at,
-    refundable: (REFUNDABLE_STATUSES as readonly string[]).includes(deal.status),
+    refundable: REFUNDABLE_STATUSES.includes(deal.status),
   };
 }
 
@@ -140,24 +140,17 @@ export type RefundDealResult = { ok: true } | { ok: false; message: string };
  * refunds; a refusal from the provider puts it back as it was.
  */
 export async function refundDeal(publicId: string): Promise<RefundDealResult> {
-  const deal = await db.selectFrom("deals").selectAll().where("public_id", "=", publicId).executeTakeFirst();
-  if (!deal || !deal.payment_id) return { ok: false, message: NOT_REFUNDABLE_TEXT };
   const claimed = await db
     .updateTable("deals")
     .set({ status: "refunding", updated_at: nowIso() })
-    .where("id", "=", deal.id)
+    .where("public_id", "=", publicId)
     .where("status", "in", REFUNDABLE_STATUSES)
+    .where("payment_id", "is not", null)
     .returningAll()
     .executeTakeFirst();
-  if (!claimed) {
-    const { status } = await db
-      .selectFrom("deals")
-      .select("status")
-      .where("id", "=", deal.id)
-      .executeTakeFirstOrThrow();
-    return { ok: false, message: status === "refunding" ? BEING_REFUNDED_TEXT : NOT_REFUNDABLE_TEXT };
-  }
-  return finishRefund(claimed);
+  if (claimed) return finishRefund(claimed);
+  const deal = await findDealByPublicId(publicId);
+  return { ok: false, message: deal?.status === "refunding" ? BEING_REFUNDED_TEXT : NOT_REFUNDABLE_TEXT };
 }
 
 const NOT_REFUNDABLE_TEXT = "Only a paid deal that is not completed can be refunded.";

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { Deal, DealStatus } from "../../../db/schema";
 import { db } from "../db/database.server";
+import type { Executor } from "../db/dialect.server";
 import { linkSignature, publicOrigin, verifyLinkSignature } from "../inquiries/signed-links.server";
 
 export type DealSide = "buyer" | "owner";
@@ -43,6 +44,15 @@ export function dealOwnerIs(email: string) {
 
 export async function findDealByPublicId(publicId: string): Promise<Deal | null> {
   return (await db.selectFrom("deals").selectAll().where("public_id", "=", publicId).executeTakeFirst()) ?? null;
+}
+
+/**
+ * A deal's status as it is now, read after a conditional UPDATE matched nothing (inside its transaction when
+ * given one): the deal the caller read before may be older than a concurrent step the UPDATE waited for.
+ */
+export async function dealStatusNow(id: number, executor: Executor = db): Promise<DealStatus> {
+  const row = await executor.selectFrom("deals").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+  return row.status;
 }
 
 /** The deal a signed link names; null for a wrong id or signature (the caller answers the plain 404). */

@@ -6,10 +6,11 @@ import type { Deal } from "../../../db/schema";
 import { isOneLine } from "../../lib/inquiry";
 import { TRANSFER_LIMITS } from "../../lib/sale";
 import { nowIso } from "../runtime/clock.server";
-import { inTransaction, type Executor } from "../db/dialect.server";
+import { inTransaction } from "../db/dialect.server";
 import { withoutNul } from "../db/strip-nul.server";
 import { env } from "../runtime/env.server";
 import { queueCompletedEmail, queueTransferSentEmail } from "./deal-mail.server";
+import { dealStatusNow } from "./deals.server";
 
 export { TRANSFER_LIMITS };
 export const TRANSFER_MISSING_TEXT = "Please give the authorization code or a note on how the name was transferred.";
@@ -79,7 +80,7 @@ export async function sendTransferDetails(
       .where("status", "=", "paid")
       .returningAll()
       .executeTakeFirst();
-    if (!sent) return { ok: false, status: 409, message: refusalFor(await statusNow(trx, deal.id), "transfer") };
+    if (!sent) return { ok: false, status: 409, message: refusalFor(await dealStatusNow(deal.id, trx), "transfer") };
     await queueTransferSentEmail(sent, trx);
     return { ok: true };
   });
@@ -95,19 +96,10 @@ export async function confirmReceived(deal: Deal): Promise<TransferResult> {
       .where("status", "=", "transferred")
       .returningAll()
       .executeTakeFirst();
-    if (!done) return { ok: false, status: 409, message: refusalFor(await statusNow(trx, deal.id), "confirm") };
+    if (!done) return { ok: false, status: 409, message: refusalFor(await dealStatusNow(deal.id, trx), "confirm") };
     await queueCompletedEmail(done, trx);
     return { ok: true };
   });
-}
-
-/**
- * The deal's status when the conditional UPDATE matched nothing: read again, as the deal the page loaded may
- * be from before a concurrent step (a second tab, a double submit) that this UPDATE waited for.
- */
-async function statusNow(trx: Executor, dealId: number): Promise<Deal["status"]> {
-  const row = await trx.selectFrom("deals").select("status").where("id", "=", dealId).executeTakeFirstOrThrow();
-  return row.status;
 }
 
 function refusalFor(status: Deal["status"], step: "transfer" | "confirm"): string {
