@@ -45,7 +45,8 @@ interface Entry {
   key: string;
   version: number;
   status: number;
-  etag: string;
+  /** Null on a page sent once and not kept: its nonce makes every render's body differ, so none could match. */
+  etag: string | null;
   identity: Buffer;
   variants: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
   /** Response headers per encoding, built once: Content-Length and Content-Encoding included. */
@@ -213,7 +214,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   ) {
     if (cacheState === "HIT") runHitEffects(req, entry);
     const ifNoneMatch = req.headers["if-none-match"];
-    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, entry.etag)) {
+    if (ifNoneMatch !== undefined && entry.etag && etagMatches(ifNoneMatch, entry.etag)) {
       const notModified = entry.notModifiedHeaders;
       writeHead.call(
         res,
@@ -325,15 +326,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
           res.end(page.body);
           return;
         }
-        const entry = makeEntry(
-          keepAs?.key ?? "",
-          keepAs?.version ?? -1,
-          page.status,
-          storedHeaders,
-          page.body,
-          hitEffects,
-          false,
-        );
+        const entry = makeEntry(keepAs, page.status, storedHeaders, page.body, hitEffects);
         if (!keepAs) return send(req, res, values, entry, "PASS", res.writeHead as WriteHead, res.end as End);
         try {
           // Made-up pages (a search, a 404, a Host nobody configured) go to the small budget.
@@ -361,24 +354,23 @@ export function createPageCache(options: PageCacheOptions = {}): PageCacheMiddle
   return middleware;
 }
 
+/** A rendered page as the cache holds it; `keepAs` null: a page sent once (no ETag). */
 function makeEntry(
-  key: string,
-  version: number,
+  keepAs: { key: string; version: number } | null,
   status: number,
   storedHeaders: OutgoingHttpHeaders,
   identity: Buffer,
   hitEffects: HitEffect[],
-  minor: boolean,
 ): Entry {
-  const etag = `W/"${createHash("sha1").update(identity).digest("base64url")}"`;
+  const etag = keepAs ? `W/"${createHash("sha1").update(identity).digest("base64url")}"` : null;
   storedHeaders.vary = "Accept-Encoding";
-  storedHeaders.etag = etag;
+  if (etag) storedHeaders.etag = etag;
   storedHeaders["cache-control"] ??= "no-cache";
   // A 304 carries the page's headers (security headers included) except those describing a body.
   const { "content-type": _contentType, ...notModifiedHeaders } = storedHeaders;
   return {
-    key,
-    version,
+    key: keepAs?.key ?? "",
+    version: keepAs?.version ?? -1,
     status,
     etag,
     identity,
@@ -388,7 +380,7 @@ function makeEntry(
     storedHeaders,
     hitEffects,
     bytes: identity.length + 512,
-    minor,
+    minor: false,
   };
 }
 

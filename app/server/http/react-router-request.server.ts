@@ -13,15 +13,28 @@ const SAFE_HOST = /^[a-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9a-f:.]{2,45}\](:\d{1,5}
 /** Methods a fetch Request cannot carry. */
 const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
+/** Hosts already checked: a server hears few (its own names and the listed domains), and parsing a URL is dear. */
+const checkedHosts = new Map<string, string>();
+const CHECKED_HOSTS_MAX = 1_000;
+
 /** The Host the app sees: a malformed one ("[::1", "a b", a bad port) counts as no host at all. */
 function safeHost(headers: IncomingHttpHeaders): string {
   const host = headers.host ?? "";
-  if (!SAFE_HOST.test(host)) return "localhost";
+  const checked = checkedHosts.get(host);
+  if (checked !== undefined) return checked;
+  if (checkedHosts.size >= CHECKED_HOSTS_MAX) checkedHosts.clear();
+  const safe = isSafeHost(host) ? host : "localhost";
+  checkedHosts.set(host, safe);
+  return safe;
+}
+
+function isSafeHost(host: string): boolean {
+  if (!SAFE_HOST.test(host)) return false;
   try {
     new URL(`http://${host}`);
-    return host;
+    return true;
   } catch {
-    return "localhost";
+    return false;
   }
 }
 
