@@ -5,7 +5,7 @@ import { defineConfig } from "vite";
 // Small modules the public pages share (1-2 KB each) go out as one file, not one request each: on a slow
 // mobile link every extra request delays the page. Nothing here may import zod or admin code.
 const PUBLIC_SHARED =
-  /\/app\/(?:lib\/(?:domain-name|money|seo|search|response-window|host|inquiry|offer-floor|test-card)\.ts|components\/(?:ui|icons)\.tsx|components\/(?:use-live-fee|nonce)\.ts)$/;
+  /\/app\/(?:lib\/(?:domain-name|money|seo|search|response-window|host|inquiry|offer-floor|test-card|categories|legal-pages)\.ts|components\/(?:ui|icons|domain-name)\.tsx|components\/(?:use-live-fee|nonce)\.ts)$/;
 
 const SERVER_PACKAGES_LOADED = [
   "react",
