@@ -8,6 +8,7 @@ import { TEST_MODE_LABEL } from "../lib/test-card";
 import { ChatIcon, LockIcon } from "./icons";
 import { BackLink, card, PageShell, primaryButton, secondaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
+import { SimilarNames, type SimilarName } from "./similar-names";
 
 /**
  * A domain's for-sale page: shared by /domain/{short} and the lander a listed domain's own host
@@ -23,8 +24,8 @@ export function DomainView(props: {
   categories?: Array<{ slug: string; name: string }>;
   /** The owner's short description, shown under the name. */
   pitch?: string | null;
-  /** "More names like this": list items made by the server (similar.server.ts), links only. */
-  similarHtml?: string;
+  /** "More names like this" (similar.server.ts). */
+  similar?: SimilarName[];
   /** The fee's promise from the settings (feePromiseText), shown while there is a fee. */
   feePromise?: string;
   /** The buy now price: a "Buy now for $X" button beside the inquiry while the name is not under offer. */
@@ -134,15 +135,7 @@ export function DomainView(props: {
           </p>
         ) : null}
       </section>
-      {props.similarHtml ? (
-        <section aria-labelledby="similar-heading" className={`${card} mt-6`}>
-          <h2 id="similar-heading" className="text-lg font-semibold">
-            More names like this
-          </h2>
-          {/* Escaped by the server; one string, so the page's prepared shell carries it in one hole. */}
-          <ul className="mt-4 grid gap-3 sm:grid-cols-2" dangerouslySetInnerHTML={{ __html: props.similarHtml }} />
-        </section>
-      ) : null}
+      <SimilarNames names={props.similar ?? []} />
     </PageShell>
   );
 }

@@ -2,6 +2,7 @@
 import type { MetaDescriptor } from "react-router";
 import { displayDomainName } from "./domain-name";
 import { centsToDollarText, formatUsd } from "./money";
+import type { SimilarName } from "../components/similar-names";
 
 /** What the shared domain view and its tags need; only public fields. */
 export interface DomainPageData {
@@ -15,8 +16,8 @@ export interface DomainPageData {
   categories: Array<{ slug: string; name: string }>;
   /** The owner's short description of the name (plain text), or null. */
   pitch: string | null;
-  /** "More names like this" as HTML list items (links only, escaped by the server); empty when none. */
-  similarHtml: string;
+  /** "More names like this", best first; empty when none. */
+  similar: SimilarName[];
   /** The fee's promise from the settings, in its one wording (feePromiseText); shown while the fee is not 0. */
   feePromise: string;
   /** The buy now price, or null (issue 37). */

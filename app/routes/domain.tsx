@@ -38,7 +38,7 @@ export default function DomainPage({ loaderData }: Route.ComponentProps) {
       replyDays={page.replyDays}
       categories={page.categories}
       pitch={page.pitch}
-      similarHtml={page.similarHtml}
+      similar={page.similar}
       feePromise={page.feePromise}
       buyNowCents={page.buyNowCents}
       saleState={page.saleState}

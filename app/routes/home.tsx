@@ -92,7 +92,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         replyDays={lander.replyDays}
         categories={lander.categories}
         pitch={lander.pitch}
-        similarHtml={lander.similarHtml}
+        similar={lander.similar}
         feePromise={lander.feePromise}
         buyNowCents={lander.buyNowCents}
         saleState={lander.saleState}

@@ -1,10 +1,11 @@
 import { Link } from "react-router";
 import { DomainName } from "../domain-name";
 import { card, PageShell, primaryButton } from "../ui";
+import { SimilarNames, type SimilarName } from "../similar-names";
 
 export interface SoldPage {
   name: string;
-  similarHtml: string;
+  similar: SimilarName[];
   browseUrl: string | null;
 }
 
@@ -12,7 +13,7 @@ export interface SoldPage {
  * A sold name's page: it says so and offers names like it. `browseUrl` is the catalog ("/#domains"), the
  * operator's own on a sold name's lander, or null there when PUBLIC_URL does not say where it is.
  */
-export function SoldView({ name, similarHtml, browseUrl }: SoldPage) {
+export function SoldView({ name, similar, browseUrl }: SoldPage) {
   return (
     <PageShell>
       <section className={`${card} text-center`}>
@@ -25,14 +26,7 @@ export function SoldView({ name, similarHtml, browseUrl }: SoldPage) {
           </Link>
         ) : null}
       </section>
-      {similarHtml ? (
-        <section aria-labelledby="similar-heading" className={`${card} mt-6`}>
-          <h2 id="similar-heading" className="text-lg font-semibold">
-            More names like this
-          </h2>
-          <ul className="mt-4 grid gap-3 sm:grid-cols-2" dangerouslySetInnerHTML={{ __html: similarHtml }} />
-        </section>
-      ) : null}
+      <SimilarNames names={similar} />
     </PageShell>
   );
 }

@@ -12,7 +12,7 @@ import type { SoldPage } from "../../components/sale/sold-view";
 import { repeatOnCacheHit } from "../http/page-cache.server";
 import { getInquiryFeeCents } from "./settings.server";
 import { categoriesOfDomain } from "./categories.server";
-import { similarDomainsHtml } from "./similar.server";
+import { similarDomains } from "./similar.server";
 import { currentFeePromise } from "../inquiries/refund-promise.server";
 import { perContentVersion } from "../db/content-version.server";
 
@@ -35,7 +35,7 @@ export async function landerDomainFor(request: Request): Promise<{ live: Domain 
 /** What a sold name's page shows (SoldView) at /domain/{short}, or on its own lander (`onLander`). */
 export async function loadSoldPage(sold: Domain, { onLander = false } = {}): Promise<SoldPage> {
   const browseUrl = onLander ? operatorHomeUrl() && `${operatorHomeUrl()}#domains` : "/#domains";
-  return { name: sold.domain_name, similarHtml: await similarDomainsHtml(sold), browseUrl };
+  return { name: sold.domain_name, similar: await similarDomains(sold), browseUrl };
 }
 
 /**
@@ -73,11 +73,11 @@ export async function loadDomainPage(
   // Served from the page cache, the page is not rendered again: count those views as well.
   repeatOnCacheHit(context, (hit) => recordDomainView(domain.id, hit));
   const origin = siteOrigin(request);
-  const [{ feeCents, feePromise }, replyDays, categories, similarHtml] = await Promise.all([
+  const [{ feeCents, feePromise }, replyDays, categories, similar] = await Promise.all([
     pageSettings(),
     ownerTypicalReplyDays(domain),
     categoriesOfDomain(domain.id).then((list) => list.map(({ slug, name }) => ({ slug, name }))),
-    similarDomainsHtml(domain),
+    similarDomains(domain),
   ]);
   return {
     siteName: env.SITE_NAME,
@@ -87,7 +87,7 @@ export async function loadDomainPage(
     replyDays,
     categories,
     pitch: domain.pitch,
-    similarHtml,
+    similar,
     feePromise,
     buyNowCents: domain.buy_now_cents,
     saleState: domain.sale_state === "under_offer" ? "under_offer" : null,

@@ -9,13 +9,13 @@
 import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
-import { escapeHtml } from "../../lib/escape-html";
 import { formatUsd } from "../../lib/money";
 import { perContentVersionMemo } from "../db/content-version.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
 import { normalizeEmail } from "../admin/users.server";
 import { ownerEmailIs } from "./domains.server";
 import { categoriesOfDomain } from "./categories.server";
+import type { SimilarName } from "../../components/similar-names";
 
 export const MAX_SIMILAR = 6;
 const PREFIX_LENGTH = 5;
@@ -31,16 +31,17 @@ type SimilarOf = Pick<Domain, "id" | "domain_name" | "asking_price_cents" | "own
 
 // Made only from public columns and categories, which move the content version: remembered per version,
 // so a domain page's first render asks its queries again only after a change.
-const remembered = perContentVersionMemo<string>();
+const remembered = perContentVersionMemo<SimilarName[]>();
 
-/**
- * The names like `domain`, best first, as HTML list items (links only): one string in the page's data.
- * Empty when there are none.
- */
-export function similarDomainsHtml(domain: SimilarOf): Promise<string> {
+/** The names like `domain`, best first (at most MAX_SIMILAR); empty when there are none. */
+export function similarDomains(domain: SimilarOf): Promise<SimilarName[]> {
   const { id, domain_name, asking_price_cents, owner_email } = domain;
   return remembered(JSON.stringify({ id, domain_name, asking_price_cents, owner_email }), async () =>
-    listHtml(await findSimilar(domain)),
+    (await findSimilar(domain)).map((row) => ({
+      name: displayDomainName(row.domain_name),
+      path: domainPagePath(row.domain_name),
+      price: formatUsd(row.asking_price_cents),
+    })),
   );
 }
 
@@ -178,15 +179,4 @@ async function newestInCategoriesOf(domainId: number): Promise<Row[]> {
   );
   const byId = new Map(lists.flat().map((row) => [row.id, row]));
   return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, MAX_SIMILAR);
-}
-
-function listHtml(rows: Row[]): string {
-  return rows
-    .map(
-      (row) =>
-        `<li class="min-w-0"><a class="block rounded-xl border border-slate-700 px-4 py-3 hover:border-blue-400" href="${escapeHtml(domainPagePath(row.domain_name))}">` +
-        `<span class="block break-words font-semibold">${escapeHtml(displayDomainName(row.domain_name))}</span>` +
-        `<span class="block text-sm text-blue-300">${escapeHtml(formatUsd(row.asking_price_cents))}</span></a></li>`,
-    )
-    .join("");
 }
