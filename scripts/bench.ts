@@ -25,6 +25,7 @@ import { runLighthouse, type LighthouseResult } from "../bench/lighthouse";
 import { sseLoad, type FeeChange, type SseResult } from "../bench/sse-load";
 import {
   alternatingTimings,
+  cpuSeconds,
   freePort,
   rawGet,
   residentBytes,
@@ -71,6 +72,8 @@ const ADMIN = { email: "bench-admin@example.test", password: "bench-password-123
 interface Measured {
   label: string;
   rps: number;
+  /** The server's CPU per request in µs (median of its rounds), when its process is known. */
+  cpuUs?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -86,18 +89,23 @@ const fmt = (value: number, digits = 0) =>
     ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : "n/a";
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+/** ", 1,150 µs of CPU per request" when the server's CPU was measured (a first render against the stock app's). */
+const cpuFigure = (row: Measured) => (row.cpuUs === undefined ? "" : `, ${fmt(row.cpuUs)} µs of CPU per request`);
 
 interface Target {
   label: string;
   url: string;
   headers?: Record<string, string>;
   paths?: () => string;
+  /** The server's process: its CPU per request is measured too (/proc/PID/stat). */
+  pid?: number;
 }
 
 async function run(target: Target, duration: number): Promise<Measured> {
   const requests = target.paths
     ? [{ setupRequest: (request: { path: string }) => ({ ...request, path: target.paths!() }) }]
     : undefined;
+  const cpuBefore = cpuSeconds(target.pid);
   const result = await autocannon({
     url: target.url,
     connections: CONNECTIONS,
@@ -108,6 +116,7 @@ async function run(target: Target, duration: number): Promise<Measured> {
   return {
     label: target.label,
     rps: result.requests.average,
+    cpuUs: cpuPerRequest(cpuBefore, cpuSeconds(target.pid), result.requests.total),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
@@ -115,6 +124,11 @@ async function run(target: Target, duration: number): Promise<Measured> {
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** µs of a server's CPU per request over a measurement, from its CPU seconds before and after. */
+function cpuPerRequest(before: number | null, after: number | null, requests: number): number | undefined {
+  return before === null || after === null || requests === 0 ? undefined : ((after - before) * 1e6) / requests;
+}
 
 /**
  * The targets take turns, ROUNDS times, so a change in the machine's load (other processes) hits
@@ -137,6 +151,9 @@ async function interleaved(targets: Target[]): Promise<Measured[]> {
     const measured = {
       label: target.label,
       rps: median(results.map((result) => result.rps)),
+      cpuUs: results.every((result) => result.cpuUs !== undefined)
+        ? median(results.map((result) => result.cpuUs!))
+        : undefined,
       p50: median(results.map((result) => result.p50)),
       p99: median(results.map((result) => result.p99)),
       errors: results.reduce((sum, result) => sum + result.errors, 0),
@@ -349,7 +366,7 @@ function printTable(rows: Measured[], ceiling: Measured, stock: Measured) {
     log(
       `${row.label.padEnd(44)}${fmt(row.rps).padStart(9)}${fmt(row.p50).padStart(9)}${fmt(row.p99).padStart(9)}` +
         `${`${fmt((row.rps / ceiling.rps) * 100)}%`.padStart(12)}${`${fmt(row.rps / stock.rps, 1)}x`.padStart(9)}` +
-        `${row.errors ? `  (${row.errors} errors/non-2xx)` : ""}${row.note ? `  ${row.note}` : ""}`,
+        `${row.errors ? `  (${row.errors} errors/non-2xx)` : ""}${cpuFigure(row)}${row.note ? `  ${row.note}` : ""}`,
     );
   }
 }
@@ -491,13 +508,25 @@ async function main() {
   const [ceiling, bodyCeiling, stock, domain, uncached, pgDomain, pgUncached] = (await interleaved([
     { label: "bare node:http, same response (ceiling)", url: ceilingServer.url },
     { label: "bare node:http, the body alone", url: bodyCeilingServer.url },
-    { label: "react-router-serve, stock app (baseline)", url: new URL(domainPath, stockServer.url).href },
+    {
+      label: "react-router-serve, stock app (baseline)",
+      url: new URL(domainPath, stockServer.url).href,
+      pid: stockServer.process.pid,
+    },
     { label: `${domainPath}`, url: new URL(domainPath, app.url).href },
-    { label: `${domainPath}, page cache off`, url: new URL(domainPath, uncachedApp.url).href },
+    {
+      label: `${domainPath}, page cache off`,
+      url: new URL(domainPath, uncachedApp.url).href,
+      pid: uncachedApp.process.pid,
+    },
     ...(pgApps
       ? [
           { label: `${domainPath} [PostgreSQL]`, url: new URL(domainPath, pgApps.app.url).href },
-          { label: `${domainPath}, page cache off [PostgreSQL]`, url: new URL(domainPath, pgApps.uncached.url).href },
+          {
+            label: `${domainPath}, page cache off [PostgreSQL]`,
+            url: new URL(domainPath, pgApps.uncached.url).href,
+            pid: pgApps.uncached.process.pid,
+          },
         ]
       : []),
   ])) as [Measured, Measured, Measured, Measured, Measured, Measured?, Measured?];
@@ -871,7 +900,7 @@ function resultRows(run: {
     `${rate(row)}, ${fmt(ofCeiling(row) * 100)}% of bare (${fmt((row.rps / bodyCeiling.rps) * 100)}% of the body alone); ` +
     `p99 ${fmt(row.p99)} ms`;
   const uncachedFigure = (row: Measured, label: string) =>
-    `${rate(row)}; server time p50 ${times.get(label) ? fmt(times.get(label)!.p50, 1) : "n/a"} ms`;
+    `${rate(row)}${cpuFigure(row)}; server time p50 ${times.get(label) ? fmt(times.get(label)!.p50, 1) : "n/a"} ms`;
   const rows: BenchRow[] = [
     {
       measurement: "bare `node:http`, the same bytes: the page's headers and body (ceiling)",
@@ -881,7 +910,10 @@ function resultRows(run: {
       measurement: "bare `node:http`, the page's body alone (for comparison)",
       sqlite: { figure: `${fmt(bodyCeiling.rps)} req/s` },
     },
-    { measurement: "stock `react-router-serve` app (baseline)", sqlite: { figure: `${fmt(stock.rps)} req/s` } },
+    {
+      measurement: "stock `react-router-serve` app (baseline)",
+      sqlite: { figure: `${fmt(stock.rps)} req/s${cpuFigure(stock)}` },
+    },
     {
       measurement: "`/domain/{short}`, cached, request logs on",
       target: ">= 70% of bare, >= 20x stock, p99 < 10 ms; PostgreSQL within 10% of SQLite",
