@@ -8,7 +8,8 @@ import { TEST_MODE_LABEL } from "../lib/test-card";
 import { ChatIcon, LockIcon } from "./icons";
 import { BackLink, card, PageShell, primaryButton, secondaryButton } from "./ui";
 import { useLiveFee } from "./use-live-fee";
-import { SimilarNames, type SimilarName } from "./similar-names";
+import { SimilarNames } from "./similar-names";
+import type { SimilarName } from "../lib/seo";
 
 /**
  * A domain's for-sale page: shared by /domain/{short} and the lander a listed domain's own host
@@ -25,7 +26,7 @@ export function DomainView(props: {
   /** The owner's short description, shown under the name. */
   pitch?: string | null;
   /** "More names like this" (similar.server.ts). */
-  similar?: SimilarName[];
+  similar: SimilarName[];
   /** The fee's promise from the settings (feePromiseText), shown while there is a fee. */
   feePromise?: string;
   /** The buy now price: a "Buy now for $X" button beside the inquiry while the name is not under offer. */
@@ -135,7 +136,7 @@ export function DomainView(props: {
           </p>
         ) : null}
       </section>
-      <SimilarNames names={props.similar ?? []} />
+      <SimilarNames names={props.similar} />
     </PageShell>
   );
 }

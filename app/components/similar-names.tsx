@@ -1,14 +1,5 @@
+import type { SimilarName } from "../lib/seo";
 import { card } from "./ui";
-
-/** A name in "More names like this" (app/server/catalog/similar.server.ts): what its link shows. */
-export interface SimilarName {
-  /** As shown (displayDomainName). */
-  name: string;
-  /** Its page, /domain/{short}. */
-  path: string;
-  /** Its guiding price as shown ("$4,500"): formatted once, when the list is made. */
-  price: string;
-}
 
 /** "More names like this" on a domain page, a lander and a sold name's page: links only, best first. */
 export function SimilarNames({ names }: { names: SimilarName[] }) {

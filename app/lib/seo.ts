@@ -2,7 +2,16 @@
 import type { MetaDescriptor } from "react-router";
 import { displayDomainName } from "./domain-name";
 import { centsToDollarText, formatUsd } from "./money";
-import type { SimilarName } from "../components/similar-names";
+
+/** A name in "More names like this" (app/server/catalog/similar.server.ts): what its link shows. */
+export interface SimilarName {
+  /** As shown (displayDomainName). */
+  name: string;
+  /** Its page, /domain/{short}. */
+  path: string;
+  /** Its guiding price as shown ("$4,500"): formatted once, when the list is made. */
+  price: string;
+}
 
 /** What the shared domain view and its tags need; only public fields. */
 export interface DomainPageData {

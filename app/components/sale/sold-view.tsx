@@ -1,7 +1,8 @@
 import { Link } from "react-router";
 import { DomainName } from "../domain-name";
 import { card, PageShell, primaryButton } from "../ui";
-import { SimilarNames, type SimilarName } from "../similar-names";
+import { SimilarNames } from "../similar-names";
+import type { SimilarName } from "../../lib/seo";
 
 export interface SoldPage {
   name: string;

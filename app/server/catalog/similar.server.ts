@@ -10,12 +10,12 @@ import { sql } from "kysely";
 import type { Domain } from "../../../db/schema";
 import { displayDomainName, domainPagePath } from "../../lib/domain-name";
 import { formatUsd } from "../../lib/money";
+import type { SimilarName } from "../../lib/seo";
 import { perContentVersionMemo } from "../db/content-version.server";
 import { compiledOnce, type Executor } from "../db/dialect.server";
 import { normalizeEmail } from "../admin/users.server";
 import { ownerEmailIs } from "./domains.server";
 import { categoriesOfDomain } from "./categories.server";
-import type { SimilarName } from "../../components/similar-names";
 
 export const MAX_SIMILAR = 6;
 const PREFIX_LENGTH = 5;
