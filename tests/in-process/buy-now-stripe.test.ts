@@ -145,11 +145,22 @@ describe("buy now through Stripe Checkout", () => {
 
   it("a refund a stopped process left under way is finished by the reconciler, once", async () => {
     const { deal, refundsOf } = await transferredDeal();
+    const admin = (await createAdmin()).cookie;
+    // Transferred, the buyer can confirm and the admin can refund (what a claim takes away, below).
+    expect((await render(dealPagePath("buyer", deal.public_id))).body).toContain('value="received"');
+    expect((await render("/admin/deals", { cookie: admin })).body).toContain(`value="${deal.public_id}"`);
     // What a process that stopped right after claiming the deal leaves: 'refunding', Stripe never asked.
     await db.updateTable("deals").set({ status: "refunding" }).where("public_id", "=", deal.public_id).execute();
     await runReconcilePass();
     expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunding" });
     expect(refundsOf()).toHaveLength(0);
+    // Meanwhile the buyer's page and the admin's deals say so, and offer neither the confirmation nor a refund.
+    const buyerPage = await render(dealPagePath("buyer", deal.public_id));
+    expect(buyerPage.body).toContain("Being refunded");
+    expect(buyerPage.body).not.toContain('value="received"');
+    const adminDeals = await render("/admin/deals", { cookie: admin });
+    expect(adminDeals.body).toContain("Being refunded");
+    expect(adminDeals.body).not.toContain(`value="${deal.public_id}"`);
     clock.advance(6 * MINUTE_MS);
     await runReconcilePass();
     expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunded" });
