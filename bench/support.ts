@@ -121,6 +121,9 @@ export function residentBytes(pid: number | undefined): number | null {
   }
 }
 
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+const CLOCK_TICKS = 100;
+
 /** CPU seconds (user and system) a process has used so far, from /proc; null where there is none. */
 export function cpuSeconds(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -133,8 +136,6 @@ export function cpuSeconds(pid: number | undefined): number | null {
     return null;
   }
 }
-/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
-const CLOCK_TICKS = 100;
 
 export function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return NaN;
