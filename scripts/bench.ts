@@ -757,9 +757,9 @@ async function main() {
   );
   log(`\nAs a browser asks (${BROWSER_HEADERS["Accept-Encoding"]}): ratios against the stock app asked the same way`);
   printTable(
-    [stockBrowser!, uncachedBrowser!, ...[pgUncachedBrowser].filter((row) => row != null)],
+    [stockBrowser, uncachedBrowser, ...[pgUncachedBrowser].filter((row) => row != null)],
     ceiling,
-    stockBrowser!,
+    stockBrowser,
   );
   if (pgApps)
     log(
@@ -834,10 +834,10 @@ async function main() {
     ceiling,
     bodyCeiling,
     stock,
-    stockBrowser: stockBrowser!,
+    stockBrowser,
     domain,
     uncached,
-    uncachedBrowser: uncachedBrowser!,
+    uncachedBrowser,
     pgDomain,
     pgUncached,
     pgUncachedBrowser,
@@ -896,8 +896,8 @@ function resultRows(run: {
   pgSse: SseResult | null;
   lighthouse: LighthouseResult;
 }): BenchRow[] {
-  const { ceiling, bodyCeiling, stock, stockBrowser, domain, uncached, uncachedBrowser, pgDomain, pgUncached } = run;
-  const { pgUncachedBrowser } = run;
+  const { ceiling, bodyCeiling, stock, stockBrowser, domain, uncached, uncachedBrowser } = run;
+  const { pgDomain, pgUncached, pgUncachedBrowser } = run;
   const pg = " [PostgreSQL]";
   const times = new Map(run.serverTimes);
   const xStock = (row: Measured) => row.rps / stock.rps;
