@@ -16,7 +16,11 @@ import type { Route } from "./+types/admin.deals";
 // "Mark paid out", and "Refund deal" for a paid deal that is not completed.
 
 const DealsAction = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("mark-paid-out"), owner: z.string().trim().min(1).max(254) }),
+  z.object({
+    intent: z.literal("mark-paid-out"),
+    owner: z.string().trim().min(1).max(254),
+    through: z.string().trim().min(1).max(40),
+  }),
   z.object({ intent: z.literal("refund-deal"), deal: z.string().trim().min(10).max(64) }),
 ]);
 
@@ -46,7 +50,7 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = DealsAction.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) throw data(null, { status: 400 });
   if (parsed.data.intent === "mark-paid-out") {
-    await markPaidOut(parsed.data.owner);
+    await markPaidOut(parsed.data.owner, parsed.data.through);
     return redirect("/admin/deals?notice=paid-out", 303);
   }
   const refunded = await refundDeal(parsed.data.deal);
@@ -75,6 +79,7 @@ export default function AdminDealsPage({ loaderData, actionData }: Route.Compone
                 <span>{`${formatUsd(row.owedCents)} for ${row.deals} ${row.deals === 1 ? "sale" : "sales"}`}</span>
                 <Form method="post">
                   <input type="hidden" name="owner" value={row.owner} />
+                  <input type="hidden" name="through" value={row.through} />
                   <button type="submit" name="intent" value="mark-paid-out" className={secondaryButton}>
                     Mark paid out
                   </button>

@@ -68,12 +68,30 @@ describe("the admin's Deals page", () => {
     const owed = await asAdmin("/admin/deals");
     expect(owed.body).toContain("Owed to owners");
     expect(owed.body).toContain("$2,500 for 1 sale");
-    const marked = await asAdmin("/admin/deals", { intent: "mark-paid-out", owner });
+    const through = /name="through" value="([^"]+)"/.exec(owed.body)![1]!;
+
+    // Another sale of the owner completes after the admin read the page: it stays owed.
+    clock.advance(60_000);
+    const second = await soldName(owner);
+    await render(dealPagePath("owner", second.publicId), {
+      form: { intent: "send-transfer", authCode: "CODE-2", transferNote: "" },
+    });
+    await render(dealPagePath("buyer", second.publicId), { form: { intent: "received" } });
+    expect((await asAdmin("/admin/deals")).body).toContain("$5,000 for 2 sales");
+
+    const marked = await asAdmin("/admin/deals", { intent: "mark-paid-out", owner, through });
     expect(marked.status).toBe(303);
     const after = await asAdmin(marked.location!);
     expect(after.body).toContain("Marked paid out.");
-    expect(after.body).not.toContain("$2,500 for 1 sale");
+    expect(after.body).toContain("$2,500 for 1 sale");
     expect(after.body).toContain("Paid out");
+    const paidOut = await db
+      .selectFrom("deals")
+      .select(["public_id", "paid_out_at"])
+      .where("owner_email", "=", owner)
+      .execute();
+    expect(paidOut.find((deal) => deal.public_id === publicId)!.paid_out_at).not.toBeNull();
+    expect(paidOut.find((deal) => deal.public_id === second.publicId)!.paid_out_at).toBeNull();
   });
 
   it("tells the buyer and the admin when the transfer is late, and refunds the deal in full", async () => {

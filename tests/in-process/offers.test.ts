@@ -4,7 +4,17 @@ import { findInquiryByPublicId } from "../../app/server/inquiries/inquiries.serv
 import { inquiryPagePath } from "../../app/server/inquiries/signed-links.server";
 import { runReconcilePass } from "../../app/server/payments/reconciler.server";
 import { refundInquiry } from "../../app/server/refunds/refunds.server";
-import { GOOD_CARD, buyNow, createDomain, createPaidInquiry, dealOfInquiry, setFeeCents } from "../support/factories";
+import { getSilencePolicy } from "../../app/server/inquiries/refund-promise.server";
+import { runRefundPass } from "../../app/server/refunds/auto-refund.server";
+import {
+  GOOD_CARD,
+  buyNow,
+  createDomain,
+  createPaidInquiry,
+  dealOfInquiry,
+  setFeeCents,
+  setSilencePolicyTo,
+} from "../support/factories";
 import { DAY_MS, useTestClock } from "../support/in-process/clock";
 import { render } from "../support/in-process/document";
 import { sentMail } from "../support/in-process/mail";
@@ -132,6 +142,131 @@ describe("offers", () => {
     const accepted = await follow(await post(auto.buyerPage, { intent: "send-offer", offerAmount: "7000" }));
     expect(accepted.body).toContain("Deal agreed: $7,000");
     expect(await saleState(auto.domain.id)).toBe("under_offer");
+  });
+
+  it("an offer accepted automatically is the owner's answer: the fee credited to the deal is not refunded too", async () => {
+    const policyBefore = await getSilencePolicy();
+    try {
+      for (const policy of ["refund", "choose"] as const) {
+        await setSilencePolicyTo(policy);
+        const { domain, inquiry, buyerPage } = await setUp({ autoAcceptCents: 700_000 });
+        // The offer comes two days after payment, so its deal is still payable past the reply deadline.
+        clock.advance(2 * DAY_MS);
+        const agreed = await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "7000" }));
+        expect(agreed.body).toContain("Inquiry fee credited: -$19.99");
+        expect((await findInquiryByPublicId(inquiry.public_id))!.answered_via).toBe("auto_accept");
+
+        clock.advance(5 * DAY_MS + 60_000);
+        await runRefundPass(refundInquiry);
+        const after = (await findInquiryByPublicId(inquiry.public_id))!;
+        expect(after.status, policy).toBe("paid");
+        expect(after.credited_at, policy).toBeNull();
+        const told = (await sentMail()).filter(
+          (mail) => mail.raw.includes(domain.domain_name) && /has been refunded|Refund or credit/.test(mail.raw),
+        );
+        expect(told, policy).toEqual([]);
+        const buyer = await render(buyerPage);
+        expect(buyer.body).not.toContain("Take a credit instead");
+        // The admin's Refund is refused while the deal holds the fee as credit.
+        const refused = await refundInquiry(inquiry.id);
+        expect(refused.status).toBe("not-refundable");
+        expect(JSON.stringify(refused)).toContain("credited against the price of this inquiry's deal");
+
+        // The conversation stays open past the deadline: the buyer can still cancel the unpaid deal.
+        const buyerDealPath = /href="([^"]*\/deal\/[^"/?]+\?[^"]*)"/.exec(buyer.body)![1]!.replace(/&amp;/g, "&");
+        const cancelled = await follow(await post(buyerDealPath, { intent: "cancel-deal" }));
+        expect(cancelled.body).toContain("The deal is cancelled. The name is back on sale.");
+      }
+    } finally {
+      await setSilencePolicyTo(policyBefore);
+    }
+  });
+
+  it("offers accepted automatically do not count as the owner's reply time", async () => {
+    const ownerEmail = `auto-${Date.now()}@owner.example`;
+    const names = async () =>
+      createDomain({ prefix: "autoreply", priceCents: 800_000, autoAcceptCents: 700_000, ownerEmail });
+    for (let i = 0; i < 3; i++) {
+      const inquiry = await createPaidInquiry(await names());
+      const agreed = await follow(
+        await post(inquiryPagePath("buyer", inquiry.public_id), { intent: "send-offer", offerAmount: "7000" }),
+      );
+      expect(agreed.body).toContain("Deal agreed: $7,000");
+    }
+    // Three answers of this owner would show their reply time; these three were the owner's rule, not a reply.
+    const listed = await names();
+    const page = await render(`/domain/${listed.short}`);
+    expect(page.status).toBe(200);
+    expect(page.body).not.toContain("Owner usually replies within");
+  });
+
+  it("a deal paid at the last moment by a buyer who closed the tab is recorded, not expired, and not paid twice", async () => {
+    const payWithoutReturn = async (dealPath: string) => {
+      const checkout = await post(dealPath, { intent: "pay" });
+      expect(checkout.status).toBe(303);
+      expect(checkout.location).toContain("/test-checkout/");
+      const paid = await post(checkout.location!, {
+        card_number: GOOD_CARD.number,
+        expiry: GOOD_CARD.expiry,
+        cvc: GOOD_CARD.cvc,
+      });
+      expect(paid.status).toBe(303);
+    };
+    const agree = async () => {
+      const { domain, inquiry, buyerPage, ownerPage } = await setUp({ ownerReplied: true });
+      await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+      const accepted = await follow(await post(ownerPage, { intent: "accept-offer" }));
+      expect(accepted.body).toContain("Deal agreed: $5,000");
+      const dealPath = /action="([^"]*\/deal\/[^"]+)"/.exec((await render(buyerPage)).body)![1]!.replace(/&amp;/g, "&");
+      return { domain, inquiry, dealPath };
+    };
+
+    // Paid an hour before the pay-by date, six days after the deal was agreed; the reconciler runs after it.
+    const late = await agree();
+    clock.advance(7 * DAY_MS - 60 * 60_000);
+    await payWithoutReturn(late.dealPath);
+    expect((await dealOfInquiry(late.inquiry.id))!.status).toBe("agreed");
+    clock.advance(2 * 60 * 60_000);
+    await runReconcilePass();
+    expect((await dealOfInquiry(late.inquiry.id))!.status).toBe("paid");
+    expect(await saleState(late.domain.id)).toBe("sold");
+
+    // Paid, then "Pay" pressed again before anything recorded it: the page shows the payment, no new checkout.
+    const twice = await agree();
+    await payWithoutReturn(twice.dealPath);
+    const checkoutId = (await dealOfInquiry(twice.inquiry.id))!.checkout_id;
+    const again = await post(twice.dealPath, { intent: "pay" });
+    expect(again.status).toBe(303);
+    expect(again.location).not.toContain("/test-checkout/");
+    const deal = (await dealOfInquiry(twice.inquiry.id))!;
+    expect(deal.status).toBe("paid");
+    expect(deal.checkout_id).toBe(checkoutId);
+  });
+
+  it("once the name has a new owner, offers on the inquiry sent to the earlier one are closed", async () => {
+    const { domain, inquiry, buyerPage, ownerPage } = await setUp({ ownerReplied: true });
+    await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
+    await db
+      .updateTable("domains")
+      .set({ owner_email: `new-${domain.id}@owner.example`, auto_accept_cents: 100_000 })
+      .where("id", "=", domain.id)
+      .execute();
+
+    const owner = await render(ownerPage);
+    expect(owner.body).toContain("new owner since this inquiry was sent, so offers here are closed");
+    expect(owner.body).not.toContain("Accept offer");
+    const accept = await post(ownerPage, { intent: "accept-offer" });
+    expect(accept.status).toBe(409);
+    expect(accept.body).toContain("new owner since this inquiry was sent");
+    // Above the new owner's "Accept offers at or above": refused, not a deal for the earlier owner.
+    const offer = await post(buyerPage, { intent: "send-offer", offerAmount: "6000" });
+    expect(offer.status).toBe(409);
+    expect(offer.body).toContain("new owner since this inquiry was sent");
+    expect(await dealOfInquiry(inquiry.id)).toBeFalsy();
+    expect(await saleState(domain.id)).toBeNull();
+    // The conversation itself goes on.
+    const reply = await follow(await post(ownerPage, { intent: "reply", message: "Sorry, I no longer own it." }));
+    expect(reply.body).toContain("Sorry, I no longer own it.");
   });
 
   it("an offer expires after OFFER_DAYS; an unpaid deal expires after DEAL_PAY_DAYS and the name is back on sale", async () => {

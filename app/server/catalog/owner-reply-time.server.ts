@@ -10,8 +10,12 @@ import { sql } from "kysely";
 import { db } from "../db/database.server";
 import { millisecondsBetween } from "../db/dialect.server";
 import { perContentVersionMemo } from "../db/content-version.server";
+import { AUTO_ACCEPT_VIA } from "../inquiries/messages.server";
 
 const RECENT_ANSWERS = 100;
+
+/** An answer the owner wrote or confirmed; an offer accepted by their rule says nothing of their reply time. */
+const notAutoAccepted = (column: string) => sql<boolean>`coalesce(${sql.ref(column)}, '') <> ${AUTO_ACCEPT_VIA}`;
 
 /** Milliseconds from payment to answer of the owner's (or the domain's) most recent answered inquiries. */
 async function recentReplyTimes(owner: string, domainId: number): Promise<number[]> {
@@ -23,6 +27,7 @@ async function recentReplyTimes(owner: string, domainId: number): Promise<number
         .where(sql<string>`lower(trim(d.owner_email))`, "=", owner)
         .where("i.answered_at", "is not", null)
         .where("i.paid_at", "is not", null)
+        .where(notAutoAccepted("i.answered_via"))
         .orderBy("i.answered_at", "desc")
         .limit(RECENT_ANSWERS)
         .execute()
@@ -32,6 +37,7 @@ async function recentReplyTimes(owner: string, domainId: number): Promise<number
         .where("domain_id", "=", domainId)
         .where("answered_at", "is not", null)
         .where("paid_at", "is not", null)
+        .where(notAutoAccepted("answered_via"))
         .orderBy("answered_at", "desc")
         .limit(RECENT_ANSWERS)
         .execute();

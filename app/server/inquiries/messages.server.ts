@@ -24,6 +24,8 @@ export type PostMessageResult =
     };
 
 export const CLOSED_MESSAGE = "This inquiry is closed: your reply was not sent.";
+/** `inquiries.answered_via` of an inquiry answered by the owner's "Accept offers at or above" (offers.server.ts). */
+export const AUTO_ACCEPT_VIA = "auto_accept";
 /** INQUIRY_MESSAGES_PER_HOUR per inquiry and side ("buyer" or "owner", the admin's replies as the owner included). */
 const messageLimit = createRateLimit({
   name: "inquiry-messages",

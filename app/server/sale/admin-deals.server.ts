@@ -102,31 +102,46 @@ export async function listDeals(
   return { rows: rows.map((row) => toRow(row, at)), total, pageCount, page: current };
 }
 
-/** Per owner: completed sales not yet paid out, the sum of their prices. */
-export async function owedToOwners(): Promise<Array<{ owner: string; deals: number; owedCents: number }>> {
+/**
+ * Per owner: completed sales not yet paid out, the sum of their prices, and when the latest of them was
+ * completed (`through`: "Mark paid out" marks those sales, not one completed after the page was read).
+ */
+export async function owedToOwners(): Promise<
+  Array<{ owner: string; deals: number; owedCents: number; through: string }>
+> {
   const rows = await db
     .selectFrom("deals")
     .select([
       sql<string>`lower(owner_email)`.as("owner"),
       (eb) => eb.fn.countAll<number>().as("deals"),
       (eb) => eb.fn.sum<number>("price_cents").as("owed"),
+      (eb) => eb.fn.max("completed_at").as("through"),
     ])
     .where("status", "=", "completed")
     .where("paid_out_at", "is", null)
     .groupBy(sql`lower(owner_email)`)
     .orderBy("owner")
     .execute();
-  return rows.map((row) => ({ owner: row.owner, deals: Number(row.deals), owedCents: Number(row.owed) }));
+  return rows.map((row) => ({
+    owner: row.owner,
+    deals: Number(row.deals),
+    owedCents: Number(row.owed),
+    through: row.through ?? "",
+  }));
 }
 
-/** "Mark paid out": every completed deal of that owner not yet paid out, at once; returns how many. */
-export async function markPaidOut(owner: string): Promise<number> {
+/**
+ * "Mark paid out": every completed deal of that owner not yet paid out and completed by `through` (the
+ * latest completion the admin's page showed), at once; returns how many. A sale completed since stays owed.
+ */
+export async function markPaidOut(owner: string, through: string): Promise<number> {
   const result = await db
     .updateTable("deals")
     .set({ paid_out_at: nowIso(), updated_at: nowIso() })
     .where(sql<boolean>`lower(owner_email) = ${owner.trim().toLowerCase()}`)
     .where("status", "=", "completed")
     .where("paid_out_at", "is", null)
+    .where("completed_at", "<=", through)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

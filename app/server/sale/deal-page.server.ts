@@ -105,6 +105,12 @@ export async function dealPageAction(side: DealSide, publicId: string, request: 
     return data({ error: result.message, values: details }, { status: result.status });
   }
   if (side === "buyer" && intent === "pay") {
+    // A checkout paid already (its return never came, no webhook yet) is recorded now, never paid twice; the
+    // page then says how the deal stands (paid, or lost to another buyer and refunded).
+    if (deal.status === "agreed" && deal.checkout_id) {
+      const earlier = await fulfilDealCheckout(provider(deal), deal.checkout_id);
+      if (earlier.ok || earlier.reason === "lost") return redirect(dealPagePath("buyer", deal.public_id), 303);
+    }
     const url = await checkoutUrlForDeal(deal, request);
     if (url) return redirect(url, 303);
     return data({ error: "This deal cannot be paid now.", values: null }, { status: 409 });

@@ -146,27 +146,33 @@ async function returnPayment(provider: PaymentProvider, state: PaymentState, rea
 }
 
 /**
- * The reconciler's pass over deals: agreed deals past their pay-by date expire; a buyer who paid and closed
- * the tab before the return, with no webhook, is still recorded (checkouts of open deals of the last day).
+ * The reconciler's pass over deals. A buyer who paid and closed the tab before the return, with no webhook,
+ * is still recorded: the checkouts of buy nows of the last day, and of every agreed deal not past its pay-by
+ * date by more than a day (an offer's checkout may open days after the deal was agreed). They are asked
+ * first; then agreed deals past their pay-by date expire, so a payment made just before it is not expired.
  */
 export async function reconcileDealCheckouts(getProvider: (name: string) => PaymentProvider): Promise<number> {
   const since = new Date(now().getTime() - DAY_MS).toISOString();
   const open = await db
     .selectFrom("deals")
     .select(["checkout_id", "provider"])
-    .where("status", "in", ["checkout", "agreed"])
     .where("checkout_id", "is not", null)
-    .where("created_at", ">=", since)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "checkout"), eb("created_at", ">=", since)]),
+        eb.and([eb("status", "=", "agreed"), eb("pay_by", ">=", since)]),
+      ]),
+    )
     .orderBy("id")
     .limit(50)
     .execute();
-  await expireUnpaidDeals();
-  await notifyLateTransfers();
   let paid = 0;
   for (const row of open) {
     const result = await fulfilDealCheckout(getProvider(row.provider), row.checkout_id!);
     if (result.ok && result.newlyPaid) paid++;
   }
+  await expireUnpaidDeals();
+  await notifyLateTransfers();
   await expireStaleCheckouts(getProvider, since);
   return paid;
 }

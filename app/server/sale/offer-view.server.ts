@@ -5,7 +5,7 @@ import { db } from "../db/database.server";
 import { now } from "../runtime/clock.server";
 import { formatUtc } from "../inquiries/refund-promise.server";
 import { DEAL_STATUS_TEXT, dealPagePath, SHOWN_DEAL_STATUSES } from "./deals.server";
-import type { OfferSide } from "./offers.server";
+import { OWNER_CHANGED_TEXT, ownerChangedSince, type OfferSide } from "./offers.server";
 
 export interface OffersView {
   side: OfferSide;
@@ -24,7 +24,7 @@ export interface OffersView {
     /** This side's deal page (a signed link). */
     path: string;
   } | null;
-  /** Why no offer can be made: the name is under offer or sold. */
+  /** Why no offer can be made: the name is under offer or sold, or has had a new owner since the inquiry. */
   note: string | null;
 }
 
@@ -48,18 +48,21 @@ export async function offersView(inquiry: Inquiry, side: OfferSide, inquiryOpen:
       .executeTakeFirst(),
     db
       .selectFrom("domains")
-      .select(["sale_state", "deleted_at"])
+      .select(["sale_state", "deleted_at", "owner_email"])
       .where("id", "=", inquiry.domain_id)
       .executeTakeFirst(),
   ]);
-  const onSale = !!domain && domain.sale_state === null && domain.deleted_at === null;
+  const ownerChanged = !!domain && ownerChangedSince(domain, inquiry);
+  const onSale = !!domain && domain.sale_state === null && domain.deleted_at === null && !ownerChanged;
   const note = deal
     ? null
     : domain?.sale_state === "sold"
       ? "This name has been sold."
       : domain?.sale_state === "under_offer"
         ? "This name is under offer."
-        : null;
+        : ownerChanged
+          ? OWNER_CHANGED_TEXT
+          : null;
   return {
     side,
     open:

@@ -2,6 +2,7 @@
 // (stored, emailed, shown; from the owner it counts as the reply for the refund promise), and its state
 // changes in that message's transaction (postInquiryMessage's hook), so a refused step leaves no message.
 // An offer is open for OFFER_DAYS; a new one replaces its sender's open one. Accepting makes a deal.
+import { sql } from "kysely";
 import type { Deal, Domain, Inquiry, Offer } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
@@ -9,6 +10,7 @@ import { isUniqueViolation, type Executor } from "../db/dialect.server";
 import { now } from "../runtime/clock.server";
 import { env } from "../runtime/env.server";
 import {
+  AUTO_ACCEPT_VIA,
   MessageRefused,
   ownerAddressOf,
   postInquiryMessage,
@@ -28,6 +30,8 @@ export const BELOW_MINIMUM_TEXT =
   "Your offer is below the owner's minimum offer, so it was declined at once. You can send a higher offer.";
 export const NOT_OPEN_TEXT = "This offer is no longer open: it was answered, replaced or has expired.";
 export const UNDER_OFFER_TEXT = "This name is already under offer.";
+export const OWNER_CHANGED_TEXT =
+  "This name has had a new owner since this inquiry was sent, so offers here are closed. You can still write.";
 
 const authorOf = (side: OfferSide, bySite: boolean): MessageAuthor =>
   side === "buyer" ? { author: "buyer", via: "page" } : { author: "owner", via: bySite ? "site" : "page" };
@@ -51,10 +55,21 @@ export async function openOfferFrom(inquiryId: number, side: OfferSide, at = now
   return row ?? null;
 }
 
-function saleRefusal(domain: Domain | undefined): string | null {
+const ownerKey = (email: string | null) => (email ?? "").trim().toLowerCase();
+/** The name's owner is no longer the one the inquiry was sent to (an empty address: the admin's). */
+export const ownerChangedSince = (domain: Pick<Domain, "owner_email">, inquiry: Pick<Inquiry, "owner_email">) =>
+  ownerKey(domain.owner_email) !== ownerKey(inquiry.owner_email);
+
+/**
+ * Why the name cannot be offered on or sold through this inquiry now, else null. An inquiry stays with the
+ * owner it was sent to (docs/owners.md); once the name has another owner, that earlier owner must not sell
+ * it, nor the buyer's offer be accepted by the new owner's "Accept offers at or above" for the earlier one.
+ */
+function saleRefusal(domain: Domain | undefined, inquiry: Inquiry): string | null {
   if (!domain || domain.sale_state === "sold" || domain.sold_at) return SOLD_TEXT;
   if (domain.sale_state === "under_offer") return UNDER_OFFER_TEXT;
   if (domain.deleted_at) return "This name is no longer for sale.";
+  if (ownerChangedSince(domain, inquiry)) return OWNER_CHANGED_TEXT;
   return null;
 }
 
@@ -148,6 +163,23 @@ async function agreeDeal(trx: Executor, inquiry: Inquiry, priceCents: number, at
   await queueDealAgreedEmail(deal, trx);
 }
 
+/**
+ * An offer accepted by the owner's own rule ("Accept offers at or above") is their answer for the refund
+ * promise, as accepting it by hand would be: the fee is credited against the deal's price, so it must not
+ * also be refunded or turned into a credit at the reply deadline. `auto_accept` keeps it out of the owner's
+ * reply time (owner-reply-time.server.ts): it says nothing of how fast they reply.
+ */
+async function answeredByRule(trx: Executor, inquiry: Inquiry, at: string): Promise<void> {
+  await trx
+    .updateTable("inquiries")
+    .set({
+      answered_at: sql<string>`coalesce(answered_at, ${at})`,
+      answered_via: sql<string>`coalesce(answered_via, ${AUTO_ACCEPT_VIA})`,
+    })
+    .where("id", "=", inquiry.id)
+    .execute();
+}
+
 /** "Send offer" (buyer) or a counter-offer (either side, answering the other's open offer). */
 export async function sendOffer(
   inquiry: Inquiry,
@@ -156,7 +188,7 @@ export async function sendOffer(
   options: { counter?: boolean; bySite?: boolean } = {},
 ): Promise<PostMessageResult & { agreed?: boolean }> {
   const domain = await domainOf(inquiry);
-  const refusal = saleRefusal(domain);
+  const refusal = saleRefusal(domain, inquiry);
   if (refusal) return { ok: false, reason: "refused", message: refusal };
   if (side === "buyer" && domain!.min_offer_cents && cents < domain!.min_offer_cents)
     return { ok: false, reason: "refused", message: BELOW_MINIMUM_TEXT };
@@ -175,6 +207,7 @@ export async function sendOffer(
       if (autoAccept) {
         await closeOffer(trx, offer, "accepted", at);
         await agreeDeal(trx, inquiry, cents, at);
+        await answeredByRule(trx, inquiry, at);
       }
     },
   );
@@ -191,7 +224,7 @@ export async function answerOffer(
   const offer = await openOfferFrom(inquiry.id, other(side));
   if (!offer) return { ok: false, reason: "refused", message: NOT_OPEN_TEXT };
   if (answer === "accept") {
-    const refusal = saleRefusal(await domainOf(inquiry));
+    const refusal = saleRefusal(await domainOf(inquiry), inquiry);
     if (refusal) return { ok: false, reason: "refused", message: refusal };
   }
   const amount = formatUsd(offer.amount_cents);
