@@ -73,3 +73,28 @@ test("offer, counter-offer, acceptance, payment, transfer and Sold", async ({ pa
   await expect(page.locator("[data-deal-status]")).toHaveText("Completed");
   for (const mail of allMail(app)) expect(mail).not.toContain("AUTH-93kd-77");
 });
+
+// Once the name has a new owner, the inquiry sent to the earlier owner keeps its conversation but closes
+// its offers, on both sides' pages.
+test("offers close on an inquiry whose name has had a new owner since", async ({ page, app }) => {
+  setFeeCents(app.db(), 1999);
+  const domain = newDomain(app, { prefix: "newowner" });
+  const email = `newowner-${domain.id}@buyer.example`;
+  const inquiry = await payInquiry(app, domain, { email });
+  const buyerLink = linkIn(await mailAbout(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
+  const ownerLink = linkIn(await mailAbout(app, "owner_inquiry", inquiry.public_id), "/owner-reply/");
+  await page.goto(buyerLink);
+  await page.getByLabel("Your offer (USD)").fill("4000");
+  await page.getByRole("button", { name: "Send offer" }).click();
+  await expect(page.getByRole("status")).toHaveText("Your offer was sent.");
+
+  app.db().prepare("UPDATE domains SET owner_email = ? WHERE id = ?").run(`new-${domain.id}@owner.example`, domain.id);
+  const closed = "This name has had a new owner since this inquiry was sent, so offers here are closed.";
+  await page.goto(ownerLink);
+  await expect(page.getByText(closed, { exact: false })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Accept offer" })).toHaveCount(0);
+  await expectNoA11yViolations(page);
+  await page.goto(buyerLink);
+  await expect(page.getByText(closed, { exact: false })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send offer" })).toHaveCount(0);
+});
