@@ -27,6 +27,7 @@ import * as m0230 from "./0230_recredit_credit_paid_refund_choice";
 import * as m0240 from "./0240_sale";
 import * as m0245 from "./0245_sold_domains_index";
 import * as m0250 from "./0250_sale_lookups";
+import * as m0255 from "./0255_deal_lookups";
 
 // Listed by hand because the server bundle cannot read a migrations folder at run time.
 export const migrations: Record<string, Migration> = {
@@ -58,4 +59,5 @@ export const migrations: Record<string, Migration> = {
   "0240_sale": m0240,
   "0245_sold_domains_index": m0245,
   "0250_sale_lookups": m0250,
+  "0255_deal_lookups": m0255,
 };
