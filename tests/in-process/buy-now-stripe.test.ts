@@ -143,6 +143,18 @@ describe("buy now through Stripe Checkout", () => {
     expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "completed" });
   });
 
+  it("after a refused refund the admin can refund the deal again at once", async () => {
+    const { deal, refundsOf } = await transferredDeal();
+    fake.nextRefundStatus("failed");
+    expect((await refundDeal(deal.public_id)).status).toBe(409);
+    // Stripe answers a key's first request again for 24 hours: the next try has a key of its own.
+    clock.advance(MINUTE_MS);
+    const again = await refundDeal(deal.public_id);
+    expect(again.status).toBe(303);
+    expect(refundsOf().map((refund) => refund.status)).toEqual(["failed", "succeeded"]);
+    expect(await findDealByPublicId(deal.public_id)).toMatchObject({ status: "refunded" });
+  });
+
   it("a refund a stopped process left under way is finished by the reconciler, once", async () => {
     const { deal, refundsOf } = await transferredDeal();
     const admin = (await createAdmin()).cookie;

@@ -173,14 +173,19 @@ const BEING_REFUNDED_TEXT = "This deal is already being refunded.";
 const NO_ANSWER_TEXT =
   "The payment provider did not answer. The refund is asked again automatically within minutes; until then the deal shows Being refunded.";
 
+/**
+ * The refund's idempotency key: one claim and the reconciler's retries of it share it (the claim's time
+ * stays while the deal is 'refunding'), so the provider refunds once. Stripe answers a key's first request
+ * again for 24 hours, refusals included, so a claim made after a refusal (last_error set) gets its own key.
+ */
+const refundKey = (deal: Deal) =>
+  deal.last_error ? `deal-refund:${deal.public_id}:${deal.updated_at}` : `deal-refund:${deal.public_id}`;
+
 /** Refunds a claimed deal ('refunding') through its provider, then closes it or, refused, puts it back. */
 async function finishRefund(deal: Deal): Promise<RefundDealResult> {
   let failure: string | null = null;
   try {
-    const refund = await getPaymentProvider(deal.provider as ProviderName).refund(
-      deal.payment_id!,
-      `deal-refund:${deal.public_id}`,
-    );
+    const refund = await getPaymentProvider(deal.provider as ProviderName).refund(deal.payment_id!, refundKey(deal));
     if (refund.status === "failed") failure = `The refund failed: ${refund.failureReason ?? "no reason given"}.`;
   } catch (error) {
     if (!(error instanceof RefundError)) throw error;
