@@ -91,6 +91,27 @@ describe("owner sign-in", () => {
     expect(visibleText(desk.body)).toContain(`Signed in as ${email}`);
   });
 
+  it("signs in only as the address the code was sent to, whatever the strategy's cookie names", async () => {
+    const attacker = await newOwner();
+    const victim = await newOwner();
+    const ip = newIp();
+    for (const via of ["code", "link"] as const) {
+      const jar = new CookieJar();
+      const mail = await askForCode(jar, attacker, ip);
+      // remix-auth-totp keeps the email in its cookie as plain text, beside the encrypted code.
+      const strategyCookie = new URLSearchParams(jar.cookies.get("_totp")!);
+      expect(strategyCookie.get("email")).toBe(attacker);
+      strategyCookie.set("email", victim);
+      jar.cookies.set("_totp", strategyCookie.toString());
+      if (via === "code") await ownerRequest(jar, "/owner", { form: { intent: "sign-in", code: codeIn(mail) }, ip });
+      else await ownerRequest(jar, signInLinkIn(mail), { ip });
+      expect(jar.cookies.has("owner_session"), via).toBe(false);
+      const desk = await ownerRequest(jar, "/owner");
+      expect(visibleText(desk.body).toLowerCase(), via).not.toContain(victim);
+      expect(visibleText(desk.body), via).toContain("Owner sign-in");
+    }
+  });
+
   it("refuses a code used once already, even with the cookies it came with", async () => {
     const email = await newOwner();
     const ip = newIp();

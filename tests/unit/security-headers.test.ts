@@ -16,10 +16,13 @@ describe("security headers", () => {
       "/admin.data",
       "/payment/abc",
       "/payment.data",
+      "/owner",
+      "/owner/domains/3",
+      "/owner.data",
     ]) {
       expect(isPrivatePath(path), path).toBe(true);
     }
-    for (const path of ["/", "/administrator", "/paymentx", "/domain/admin", "/%E0%A4%A"])
+    for (const path of ["/", "/administrator", "/paymentx", "/domain/admin", "/owner-reply/x", "/%E0%A4%A"])
       expect(isPrivatePath(path), path).toBe(false);
   });
 

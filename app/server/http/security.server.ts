@@ -52,7 +52,8 @@ function isPrivateSection(normalized: string): boolean {
     underSection(normalized, "/payment") ||
     underSection(normalized, "/test-checkout") ||
     underSection(normalized, "/buy") ||
-    underSection(normalized, "/deal")
+    underSection(normalized, "/deal") ||
+    underSection(normalized, "/owner")
   );
 }
 

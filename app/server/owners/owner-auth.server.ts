@@ -136,9 +136,13 @@ function strategyFor(request: Request, outcome: Outcome) {
       // The strategy checked the code against its cookie; the row makes it usable once, in any process.
       const pending = await readPending(verified);
       const id = pending?.ids[0];
-      if (!id || !(await spendCode(id))) throw new Error(TEXT.usedCode);
-      outcome.session = await createOwnerSession(verified, email);
-      return { email };
+      const sentTo = id ? await spendCode(id) : null;
+      if (!sentTo) throw new Error(TEXT.usedCode);
+      // The strategy's cookie carries the email in plain text, and its code is not bound to it: the session
+      // is for the address the code was sent to (the row's), never for one the browser names.
+      if (normalizeEmail(email) !== sentTo) throw new Error(TEXT.wrongCode);
+      outcome.session = await createOwnerSession(verified, sentTo);
+      return { email: sentTo };
     },
   );
 }
@@ -218,17 +222,21 @@ async function mailCodeToOwner(email: string, code: string, link: string): Promi
   });
 }
 
-/** Marks the code used; false when it was used already (by this or another process) or has expired. */
-async function spendCode(id: string): Promise<boolean> {
+/**
+ * Marks the code used; returns the address it was sent to, or null when it was used already (by this or
+ * another process) or has expired.
+ */
+async function spendCode(id: string): Promise<string | null> {
   const at = nowIso();
-  const result = await db
+  const row = await db
     .updateTable("owner_sign_in_codes")
     .set({ used_at: at })
     .where("id", "=", id)
     .where("used_at", "is", null)
     .where("expires_at", ">", at)
+    .returning("email")
     .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
+  return row?.email ?? null;
 }
 
 async function limited(limits: Array<[RateLimit, string]>): Promise<number> {
