@@ -4,7 +4,8 @@ import { asksForAnything, browseParams, readBrowseQuery } from "./browse";
 /**
  * The URL a cacheable page is rendered for: the path and the parameters that page reads, normalized as
  * its loader reads them (home: the search, filters and sort of browse.ts, `page` a whole number above 1).
- * Returns the URL and whether it is a search or a filtered list (anyone can make those up by the million).
+ * Returns the URL and whether it is a search, a filtered list or a later page (anyone can make those up by
+ * the million).
  */
 export function canonicalPageUrl(url: string): { url: string; search: boolean } {
   const queryAt = url.indexOf("?");
@@ -20,5 +21,7 @@ export function canonicalPageUrl(url: string): { url: string; search: boolean } 
   if (path !== "/") return { url: path, search: false };
   const query = readBrowseQuery(new URLSearchParams(url.slice(queryAt + 1)));
   const kept = browseParams(query.filters, query.page, query.ignored).toString();
-  return { url: kept ? `/?${kept}` : "/", search: asksForAnything(query) };
+  // A later page of the plain list, like a category's, is kept in the small budget: a million page
+  // numbers answer 200 (past the end, the last page), and would otherwise push out the pages people read.
+  return { url: kept ? `/?${kept}` : "/", search: asksForAnything(query) || query.page > 1 };
 }

@@ -12,6 +12,8 @@ describe("canonicalPageUrl: the page cache keys on what a page reads", () => {
     ["/?page=abc&q=", "/", false],
     ["/?page=2.5", "/", false],
     ["/?page=3&q=nova", "/?q=nova&page=3", true],
+    ["/?page=2", "/?page=2", true],
+    ["/?page=1000000", "/?page=1000000", true],
     ["/?page=99999999", "/", false],
     ["/?q=a&q=b", "/?q=a", true],
     ["/", "/", false],
