@@ -192,10 +192,6 @@ async function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: 
   return { status: "failed", message, permanent: gaveUp };
 }
 
-/**
- * Refunds a paid inquiry, or (when a refund is pending) asks the provider whether it finished.
- * `failedAttempts`: how many attempts failed before, so a refund that keeps failing gives up.
- */
 /** A deal agreed on the inquiry, not ended unpaid nor refunded, took its fee off the price (agreeDeal). */
 async function feeCreditedToDeal(inquiryId: number): Promise<boolean> {
   const deal = await db
@@ -208,6 +204,10 @@ async function feeCreditedToDeal(inquiryId: number): Promise<boolean> {
   return deal !== undefined;
 }
 
+/**
+ * Refunds a paid inquiry, or (when a refund is pending) asks the provider whether it finished.
+ * `failedAttempts`: how many attempts failed before, so a refund that keeps failing gives up.
+ */
 export async function refundInquiry(inquiryId: number, failedAttempts = 0): Promise<RefundOutcome> {
   const inquiry = await selectInquiry(inquiryId);
   if (!inquiry) return { status: "not-found", message: "That inquiry does not exist." };
