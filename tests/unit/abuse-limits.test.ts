@@ -16,6 +16,14 @@ describe("canonicalPageUrl: the page cache keys on what a page reads", () => {
     ["/?page=1000000", "/?page=1000000", true],
     ["/?page=99999999", "/", false],
     ["/?q=a&q=b", "/?q=a", true],
+    ["/domain/velora", "/domain/velora", false],
+    ["/domain/shop.us.com", "/domain/shop.us.com", false],
+    ["/domain/VeLoRa", "/domain/VeLoRa", true],
+    ["/domain/%76elora", "/domain/%76elora", true],
+    ["/domain/velora.", "/domain/velora.", true],
+    ["/contact/Velora?x=1", "/contact/Velora", true],
+    ["/category/Travel", "/category/Travel", true],
+    ["/category/travel?page=2", "/category/travel?page=2", true],
     ["/", "/", false],
   ])("%s is keyed as %s", (url, canonical, search) => {
     expect(canonicalPageUrl(url)).toEqual({ url: canonical, search });
