@@ -6,8 +6,8 @@ import { formatUtc } from "../inquiries/refund-promise.server";
 import { env } from "../runtime/env.server";
 import { getPaymentProvider, type ProviderName } from "../payments/index.server";
 import { DEAL_STATUS_TEXT, dealPagePath, findSignedDeal, type DealSide } from "./deals.server";
-import { fulfilDealCheckout, LOST_TEXT } from "./deal-payment.server";
-import { cancelDeal, checkoutUrlForDeal } from "./deal-steps.server";
+import { checkoutForDeal, fulfilDealCheckout, LOST_TEXT } from "./deal-payment.server";
+import { cancelDeal } from "./deal-steps.server";
 import { confirmReceived, decryptTransferCode, readTransferForm, sendTransferDetails } from "./transfer.server";
 
 export const DEAL_NOTICE_TEXT = {
@@ -105,15 +105,10 @@ export async function dealPageAction(side: DealSide, publicId: string, request: 
     return data({ error: result.message, values: details }, { status: result.status });
   }
   if (side === "buyer" && intent === "pay") {
-    // A checkout paid already (its return never came, no webhook yet) is recorded now, never paid twice; the
-    // page then says how the deal stands (paid, or lost to another buyer and refunded).
-    if (deal.status === "agreed" && deal.checkout_id) {
-      const earlier = await fulfilDealCheckout(provider(deal), deal.checkout_id);
-      if (earlier.ok || earlier.reason === "lost") return redirect(dealPagePath("buyer", deal.public_id), 303);
-    }
-    const url = await checkoutUrlForDeal(deal, request);
-    if (url) return redirect(url, 303);
-    return data({ error: "This deal cannot be paid now.", values: null }, { status: 409 });
+    const checkout = await checkoutForDeal(deal, request);
+    if (!checkout) return data({ error: "This deal cannot be paid now.", values: null }, { status: 409 });
+    // Its earlier checkout was paid after all: the page says how the deal stands (paid, or lost and refunded).
+    return redirect("url" in checkout ? checkout.url : dealPagePath("buyer", deal.public_id), 303);
   }
   if (intent === "cancel-deal") {
     const result = await cancelDeal(deal, side);

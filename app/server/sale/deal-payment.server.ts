@@ -9,9 +9,11 @@ import { db } from "../db/database.server";
 import { inTransaction, isUniqueViolation } from "../db/dialect.server";
 import { env } from "../runtime/env.server";
 import { log } from "../runtime/log.server";
+import { getPaymentProvider, type ProviderName } from "../payments/index.server";
+import { siteOrigin } from "../payments/flow.server";
 import { PaymentNotFoundError, type PaymentProvider, type PaymentState } from "../payments/provider.server";
 import { recordStrayPayment, refundStrayPayment } from "../payments/stray-payments.server";
-import { findDealByPublicId } from "./deals.server";
+import { dealPagePath, findDealByPublicId } from "./deals.server";
 import { queueDealPaidEmails, queueLostEmail } from "./deal-mail.server";
 import { expireUnpaidDeals, notifyLateTransfers } from "./deal-steps.server";
 
@@ -37,6 +39,45 @@ export async function fulfilDealCheckout(provider: PaymentProvider, checkoutId: 
   }
   if (!state) return { ok: false, reason: "not_succeeded", message: "The checkout has not been paid" };
   return fulfilDealPayment(provider, state);
+}
+
+/** What "Pay" leads to: the checkout's address, or nothing to pay because its earlier checkout was paid. */
+export type DealCheckout = { url: string } | { recorded: true };
+
+/**
+ * The checkout for an agreed deal's amount due, or null when the deal is not agreed. A checkout still open
+ * is reused (no second charge). One no longer open may have been paid with its return never come and no
+ * webhook yet: that payment is recorded now (or, the name sold meanwhile, refunded) and no new checkout is
+ * opened over it.
+ */
+export async function checkoutForDeal(deal: Deal, request: Request): Promise<DealCheckout | null> {
+  if (deal.status !== "agreed") return null;
+  const provider = getPaymentProvider(deal.provider as ProviderName);
+  if (deal.checkout_id) {
+    const open = await provider.retrieveCheckoutUrl(deal.checkout_id);
+    if (open) return { url: open };
+    const earlier = await fulfilDealCheckout(provider, deal.checkout_id);
+    if (earlier.ok || earlier.reason === "lost") return { recorded: true };
+  }
+  const page = `${siteOrigin(request)}${dealPagePath("buyer", deal.public_id)}`;
+  const checkout = await provider.createCheckout({
+    purpose: "deal",
+    reference: deal.public_id,
+    domainName: deal.domain_name,
+    amountCents: deal.amount_due_cents,
+    currency: "usd",
+    idempotencyKey: `deal-checkout:${deal.public_id}:${deal.checkout_id ?? "first"}`,
+    // Concatenated, not URLSearchParams: the provider must see the literal {CHECKOUT_SESSION_ID}.
+    successUrl: `${page}&session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: page,
+    buyerEmail: deal.buyer_email,
+  });
+  await db
+    .updateTable("deals")
+    .set({ checkout_id: checkout.checkoutId, updated_at: nowIso() })
+    .where("id", "=", deal.id)
+    .execute();
+  return { url: checkout.url };
 }
 
 /** Fulfils the deal a payment the provider reported (purpose "deal") is for. */

@@ -6,42 +6,11 @@ import { formatUsd } from "../../lib/money";
 import { db } from "../db/database.server";
 import { inTransaction, type Executor } from "../db/dialect.server";
 import { nowIso } from "../runtime/clock.server";
-import { getPaymentProvider, type ProviderName } from "../payments/index.server";
-import { siteOrigin } from "../payments/flow.server";
 import { MessageRefused, postInquiryMessage } from "../inquiries/messages.server";
-import { dealPagePath, type DealSide } from "./deals.server";
+import type { DealSide } from "./deals.server";
 import { queueDealExpiredEmails, queueLateTransferEmails } from "./deal-mail.server";
 
 export type StepResult = { ok: true } | { ok: false; status: number; message: string };
-
-/** The checkout for an agreed deal's amount due; a checkout still open is reused (no second charge). */
-export async function checkoutUrlForDeal(deal: Deal, request: Request): Promise<string | null> {
-  if (deal.status !== "agreed") return null;
-  const provider = getPaymentProvider(deal.provider as ProviderName);
-  if (deal.checkout_id) {
-    const open = await provider.retrieveCheckoutUrl(deal.checkout_id);
-    if (open) return open;
-  }
-  const page = `${siteOrigin(request)}${dealPagePath("buyer", deal.public_id)}`;
-  const checkout = await provider.createCheckout({
-    purpose: "deal",
-    reference: deal.public_id,
-    domainName: deal.domain_name,
-    amountCents: deal.amount_due_cents,
-    currency: "usd",
-    idempotencyKey: `deal-checkout:${deal.public_id}:${deal.checkout_id ?? "first"}`,
-    // Concatenated, not URLSearchParams: the provider must see the literal {CHECKOUT_SESSION_ID}.
-    successUrl: `${page}&session_id={CHECKOUT_SESSION_ID}`,
-    cancelUrl: page,
-    buyerEmail: deal.buyer_email,
-  });
-  await db
-    .updateTable("deals")
-    .set({ checkout_id: checkout.checkoutId, updated_at: nowIso() })
-    .where("id", "=", deal.id)
-    .execute();
-  return checkout.url;
-}
 
 /** Ends an unpaid deal and puts the name back on sale; false when it was no longer agreed. */
 async function closeUnpaid(trx: Executor, deal: Deal, status: "cancelled" | "expired", at: string): Promise<boolean> {
