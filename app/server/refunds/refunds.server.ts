@@ -15,7 +15,7 @@ import { queueEmail } from "../mail/mail.server";
 import { getPaymentProvider, RefundError, type PaymentProvider, type ProviderName } from "../payments/index.server";
 import { formatUtc, promisedDays } from "../inquiries/refund-promise.server";
 import { log } from "../runtime/log.server";
-import { LIVE_DEAL_STATUSES } from "../sale/deals.server";
+import { dealHoldsFeeOf } from "../sale/deals.server";
 
 export const REFUND_EMAIL_KIND = "refund";
 
@@ -192,18 +192,6 @@ async function record(inquiry: Inquiry, attempt: RefundAttempt, failedAttempts: 
   return { status: "failed", message, permanent: gaveUp };
 }
 
-/** A deal agreed on the inquiry, not ended unpaid nor refunded, took its fee off the price (agreeDeal). */
-async function feeCreditedToDeal(inquiryId: number): Promise<boolean> {
-  const deal = await db
-    .selectFrom("deals")
-    .select("id")
-    .where("inquiry_id", "=", inquiryId)
-    .where("fee_credited_cents", ">", 0)
-    .where("status", "in", [...LIVE_DEAL_STATUSES, "refunding"])
-    .executeTakeFirst();
-  return deal !== undefined;
-}
-
 /**
  * Refunds a paid inquiry, or (when a refund is pending) asks the provider whether it finished.
  * `failedAttempts`: how many attempts failed before, so a refund that keeps failing gives up.
@@ -221,7 +209,7 @@ export async function refundInquiry(inquiryId: number, failedAttempts = 0): Prom
       message: "This fee became a credit for the buyer; it is not refunded in money as well.",
     };
   }
-  if (await feeCreditedToDeal(inquiry.id)) {
+  if (await dealHoldsFeeOf(inquiry.id)) {
     return {
       status: "not-refundable",
       message: "This fee is credited against the price of this inquiry's deal; it is not refunded in money as well.",

@@ -46,6 +46,18 @@ export async function findDealByPublicId(publicId: string): Promise<Deal | null>
   return (await db.selectFrom("deals").selectAll().where("public_id", "=", publicId).executeTakeFirst()) ?? null;
 }
 
+/** Whether a deal on the inquiry, not ended unpaid nor refunded, took its fee off the price (agreeDeal). */
+export async function dealHoldsFeeOf(inquiryId: number): Promise<boolean> {
+  const deal = await db
+    .selectFrom("deals")
+    .select("id")
+    .where("inquiry_id", "=", inquiryId)
+    .where("fee_credited_cents", ">", 0)
+    .where("status", "in", [...LIVE_DEAL_STATUSES, "refunding"])
+    .executeTakeFirst();
+  return deal !== undefined;
+}
+
 /**
  * A deal's status as it is now, read after a conditional UPDATE matched nothing (inside its transaction when
  * given one): the deal the caller read before may be older than a concurrent step the UPDATE waited for.

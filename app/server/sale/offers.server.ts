@@ -5,6 +5,7 @@
 import { sql } from "kysely";
 import type { Deal, Domain, Inquiry, Offer } from "../../../db/schema";
 import { formatUsd } from "../../lib/money";
+import { normalizeEmail } from "../admin/users.server";
 import { db } from "../db/database.server";
 import { isUniqueViolation, type Executor } from "../db/dialect.server";
 import { now } from "../runtime/clock.server";
@@ -55,10 +56,9 @@ export async function openOfferFrom(inquiryId: number, side: OfferSide, at = now
   return row ?? null;
 }
 
-const ownerKey = (email: string | null) => (email ?? "").trim().toLowerCase();
 /** The name's owner is no longer the one the inquiry was sent to (an empty address: the admin's). */
 export const ownerChangedSince = (domain: Pick<Domain, "owner_email">, inquiry: Pick<Inquiry, "owner_email">) =>
-  ownerKey(domain.owner_email) !== ownerKey(inquiry.owner_email);
+  normalizeEmail(domain.owner_email) !== normalizeEmail(inquiry.owner_email ?? "");
 
 /**
  * Why the name cannot be offered on or sold through this inquiry now, else null. An inquiry stays with the
