@@ -1,17 +1,11 @@
 import { signInAdmin } from "../support/admin";
 import { expect, test } from "../support/fixtures";
-import { setFeeCents } from "../support/http";
-import { mailAbout } from "../support/mail-files";
-import { linkIn, newDomain, payInquiry } from "../support/refund-promise";
+import { paidInquiryWithLinks } from "../support/refund-promise";
 
 // The admin answers a buyer's offer from the inbox as the owner, and a deal is cancelled from the deal
 // page (issue 37), with JavaScript on and off.
 test("the admin counters from the inbox, the buyer accepts, then cancels the deal", async ({ page, app }) => {
-  setFeeCents(app.db(), 1999);
-  const domain = newDomain(app, { prefix: "inboxoffer" });
-  const email = `inboxoffer-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
-  const buyerLink = linkIn(await mailAbout(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
+  const { domain, email, buyerLink } = await paidInquiryWithLinks(app, "inboxoffer");
   await page.goto(buyerLink);
   await page.getByLabel("Your offer (USD)").fill("3000");
   await page.getByRole("button", { name: "Send offer" }).click();

@@ -1,18 +1,12 @@
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
-import { setFeeCents } from "../support/http";
 import { allMail, mailAbout } from "../support/mail-files";
-import { linkIn, newDomain, payInquiry } from "../support/refund-promise";
+import { linkIn, paidInquiryWithLinks } from "../support/refund-promise";
 
 // An inquiry, an offer, a counter-offer, its acceptance, payment of the price less the fee, the transfer
 // code shown to the buyer, "Sold" on the domain page and its absence from the catalog (issue 37), with
 // JavaScript on and off, from the links in the emails.
 test("offer, counter-offer, acceptance, payment, transfer and Sold", async ({ page, app }) => {
-  setFeeCents(app.db(), 1999);
-  const domain = newDomain(app, { prefix: "offers" });
-  const email = `offers-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
-  const buyerLink = linkIn(await mailAbout(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
-  const ownerLink = linkIn(await mailAbout(app, "owner_inquiry", inquiry.public_id), "/owner-reply/");
+  const { domain, buyerLink, ownerLink } = await paidInquiryWithLinks(app, "offers");
 
   // The buyer offers; a bad amount is refused with a message and kept.
   await page.goto(buyerLink);
@@ -77,12 +71,7 @@ test("offer, counter-offer, acceptance, payment, transfer and Sold", async ({ pa
 // Once the name has a new owner, the inquiry sent to the earlier owner keeps its conversation but closes
 // its offers, on both sides' pages.
 test("offers close on an inquiry whose name has had a new owner since", async ({ page, app }) => {
-  setFeeCents(app.db(), 1999);
-  const domain = newDomain(app, { prefix: "newowner" });
-  const email = `newowner-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
-  const buyerLink = linkIn(await mailAbout(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
-  const ownerLink = linkIn(await mailAbout(app, "owner_inquiry", inquiry.public_id), "/owner-reply/");
+  const { domain, buyerLink, ownerLink } = await paidInquiryWithLinks(app, "newowner");
   await page.goto(buyerLink);
   await page.getByLabel("Your offer (USD)").fill("4000");
   await page.getByRole("button", { name: "Send offer" }).click();

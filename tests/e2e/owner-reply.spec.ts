@@ -3,8 +3,8 @@ import path from "node:path";
 import { restartAt, type AppServer } from "../support/app-server";
 import { signInAdmin } from "../support/admin";
 import { expect, expectNoA11yViolations, test } from "../support/fixtures";
-import { postForm, setFeeCents, waitFor } from "../support/http";
-import { DAY_MS, inquiryRow, linkIn, newDomain, payInquiry } from "../support/refund-promise";
+import { postForm, waitFor } from "../support/http";
+import { DAY_MS, inquiryRow, linkIn, paidInquiryWithLinks } from "../support/refund-promise";
 
 // The inquiry's conversation (issue 23), opened from the links in the emails (written as .eml files:
 // the worker's server has no SMTP_URL), with JavaScript on and off.
@@ -29,21 +29,11 @@ function mailFile(app: AppServer, kind: string, needle: string) {
   );
 }
 
-async function paidInquiryWithLinks(app: AppServer) {
-  setFeeCents(app.db(), 1999);
-  const domain = newDomain(app, { prefix: "reply" });
-  const email = `reply-${domain.id}@buyer.example`;
-  const inquiry = await payInquiry(app, domain, { email });
-  const ownerLink = linkIn(await mailFile(app, "owner_inquiry", inquiry.public_id), "/owner-reply/");
-  const buyerLink = linkIn(await mailFile(app, "buyer_receipt", inquiry.public_id), "/inquiry/");
-  return { domain, inquiry, ownerLink, buyerLink, email };
-}
-
 test("the owner replies from the email's link; the buyer reads it and answers; the owner sees the answer", async ({
   page,
   app,
 }) => {
-  const { domain, inquiry, ownerLink, buyerLink, email } = await paidInquiryWithLinks(app);
+  const { domain, inquiry, ownerLink, buyerLink, email } = await paidInquiryWithLinks(app, "reply");
   const opened = await page.goto(ownerLink);
   expect(opened?.status()).toBe(200);
   await expect(
@@ -88,7 +78,7 @@ test("a buyer's many messages never keep the owner from replying (each side has 
   page,
   app,
 }) => {
-  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app);
+  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app, "reply");
   // INQUIRY_MESSAGES_PER_HOUR is 20: the buyer uses up their side's.
   for (let i = 1; i <= 20; i++)
     expect((await postForm(app, buyerLink, { intent: "reply", message: `Question ${i}?` })).status).toBe(303);
@@ -102,7 +92,7 @@ test("a buyer's many messages never keep the owner from replying (each side has 
 });
 
 test('"I have replied by email" marks the inquiry answered; the conversation says so', async ({ page, app }) => {
-  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app);
+  const { inquiry, ownerLink, buyerLink } = await paidInquiryWithLinks(app, "reply");
   await page.goto(ownerLink);
   await page.getByRole("button", { name: "I have replied by email" }).click();
   await expect(page.getByRole("status")).toHaveText("Thank you: the inquiry is marked as answered by email.");
@@ -115,7 +105,7 @@ test('"I have replied by email" marks the inquiry answered; the conversation say
 });
 
 test("a forged link is the site's plain 404", async ({ page, app }) => {
-  const { inquiry, ownerLink } = await paidInquiryWithLinks(app);
+  const { inquiry, ownerLink } = await paidInquiryWithLinks(app, "reply");
   const forged = ownerLink.replace(/sig=([A-Za-z0-9_-])/, (_m, c: string) => `sig=${c === "Q" ? "R" : "Q"}`);
   const response = await page.goto(forged);
   expect(response?.status()).toBe(404);
@@ -124,7 +114,7 @@ test("a forged link is the site's plain 404", async ({ page, app }) => {
 });
 
 test("a reply written before the deadline but sent after it is refused and kept", async ({ page, app }) => {
-  const { inquiry, ownerLink } = await paidInquiryWithLinks(app);
+  const { inquiry, ownerLink } = await paidInquiryWithLinks(app, "reply");
   await page.goto(ownerLink);
   await page.getByLabel("Your reply to the buyer").fill("Sorry for the delay.");
   try {
@@ -143,7 +133,7 @@ test("a reply written before the deadline but sent after it is refused and kept"
 });
 
 test("after the admin refunds in the inbox, the owner's page says Refunded and closed", async ({ page, app }) => {
-  const refunded = await paidInquiryWithLinks(app);
+  const refunded = await paidInquiryWithLinks(app, "reply");
   await signInAdmin(page);
   await page.goto(`/admin/inquiries?domain=${refunded.domain.name}`);
   await page.getByRole("link", { name: /^Refund \$/ }).click();
@@ -157,7 +147,7 @@ test("after the admin refunds in the inbox, the owner's page says Refunded and c
 });
 
 test("the admin replies as the owner from the inbox; the buyer's page says the site sent it", async ({ page, app }) => {
-  const { domain, inquiry, buyerLink } = await paidInquiryWithLinks(app);
+  const { domain, inquiry, buyerLink } = await paidInquiryWithLinks(app, "reply");
   await signInAdmin(page);
   await page.goto(`/admin/inquiries?domain=${domain.name}`);
   const card = page.getByRole("article", { name: new RegExp(`Ada Buyer about ${domain.name.replace(/\./g, "\\.")}`) });

@@ -3,7 +3,8 @@
 // (startServerAt in ./app-server).
 import type { AppServer } from "./app-server";
 import { insertDomain, uniqueDomainName } from "./data";
-import { BUYER, postForm, request } from "./http";
+import { BUYER, postForm, request, setFeeCents } from "./http";
+import { mailAbout } from "./mail-files";
 import { CookieJar } from "./owner";
 import { mailText } from "./mail-text";
 import type { ReceivedMail } from "./smtp";
@@ -50,6 +51,20 @@ export async function payInquiry(
   if (!success.body.includes("Payment Successful!")) throw new Error("payment did not succeed");
   const publicId = new URL(back, server.url).searchParams.get("inquiry")!;
   return inquiryRow(server, publicId);
+}
+
+/**
+ * A $19.99 inquiry about a new domain (`prefix`), paid; with the buyer's and the owner's page links as
+ * their emails give them (the receipt and the owner's inquiry email).
+ */
+export async function paidInquiryWithLinks(server: AppServer, prefix: string) {
+  setFeeCents(server.db(), 1999);
+  const domain = newDomain(server, { prefix });
+  const email = `${prefix}-${domain.id}@buyer.example`;
+  const inquiry = await payInquiry(server, domain, { email });
+  const buyerLink = linkIn(await mailAbout(server, "buyer_receipt", inquiry.public_id), "/inquiry/");
+  const ownerLink = linkIn(await mailAbout(server, "owner_inquiry", inquiry.public_id), "/owner-reply/");
+  return { domain, inquiry, email, buyerLink, ownerLink };
 }
 
 export interface InquiryRow {
