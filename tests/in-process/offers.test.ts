@@ -52,6 +52,8 @@ const follow = async (page: { status: number; location: string | null }) => {
   expect(page.status).toBe(303);
   return render(page.location!);
 };
+/** The buyer's deal page, as the inquiry page's "Pay $Y" form posts to it. */
+const payFormPath = (body: string) => /action="([^"]*\/deal\/[^"]+)"/.exec(body)![1]!.replace(/&amp;/g, "&");
 const saleState = async (domainId: number) =>
   (await db.selectFrom("domains").select("sale_state").where("id", "=", domainId).executeTakeFirstOrThrow()).sale_state;
 
@@ -96,7 +98,7 @@ describe("offers", () => {
     expect(await db.selectFrom("deals").select("id").where("domain_id", "=", domain.id).execute()).toHaveLength(1);
 
     // "Pay $Y": the amount due is the server's; the checkout is paid and the name is sold.
-    const dealPath = /action="([^"]*\/deal\/[^"]+)"/.exec(accepted.body)![1]!.replace(/&amp;/g, "&");
+    const dealPath = payFormPath(accepted.body);
     const checkout = await post(dealPath, { intent: "pay", amount: "1" });
     expect(checkout.status).toBe(303);
     expect((await render(checkout.location!)).body).toContain("$6,480.01");
@@ -173,8 +175,7 @@ describe("offers", () => {
         expect(JSON.stringify(refused)).toContain("credited against the price of this inquiry's deal");
 
         // The conversation stays open past the deadline: the buyer can still cancel the unpaid deal.
-        const buyerDealPath = /href="([^"]*\/deal\/[^"/?]+\?[^"]*)"/.exec(buyer.body)![1]!.replace(/&amp;/g, "&");
-        const cancelled = await follow(await post(buyerDealPath, { intent: "cancel-deal" }));
+        const cancelled = await follow(await post(payFormPath(buyer.body), { intent: "cancel-deal" }));
         expect(cancelled.body).toContain("The deal is cancelled. The name is back on sale.");
       }
     } finally {
@@ -217,8 +218,7 @@ describe("offers", () => {
       await follow(await post(buyerPage, { intent: "send-offer", offerAmount: "5000" }));
       const accepted = await follow(await post(ownerPage, { intent: "accept-offer" }));
       expect(accepted.body).toContain("Deal agreed: $5,000");
-      const dealPath = /action="([^"]*\/deal\/[^"]+)"/.exec((await render(buyerPage)).body)![1]!.replace(/&amp;/g, "&");
-      return { domain, inquiry, dealPath };
+      return { domain, inquiry, dealPath: payFormPath((await render(buyerPage)).body) };
     };
 
     // Paid an hour before the pay-by date, six days after the deal was agreed; the reconciler runs after it.
